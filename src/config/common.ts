@@ -1,0 +1,15 @@
+/** Small zod building blocks shared by the config sections. */
+import path from 'node:path';
+import { z } from 'zod';
+
+/** A filesystem path; relative paths resolve against the working directory the daemon starts in. */
+export const pathSchema = z
+  .string()
+  .min(1, 'must be a path')
+  .transform((p) => path.resolve(p));
+
+export const positiveMs = z.number().int().positive();
+export const nonNegativeMs = z.number().int().nonnegative();
+
+/** A cron expression as node-cron reads it (5 or 6 fields). Checked again by node-cron at start. */
+export const cronSchema = z.string().regex(/^\S+(\s+\S+){4,5}$/, 'must be a cron expression with 5 or 6 fields');

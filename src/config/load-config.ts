@@ -1,0 +1,141 @@
+/**
+ * Loading the daemon config: YAML → `${ENV}` substitution → secret references → zod → frozen.
+ *
+ * The only module that reads `process.env` is the CLI, which hands it in here. Every problem is
+ * collected with its key path, and all of them are reported at once (`CONFIG_INVALID`).
+ *
+ * Secrets (the token, webhook secrets) may be written in place, as `${VAR}`, or as a reference
+ * object in place of the string:
+ *   token: { fromFile: /etc/procurement-connector/token }
+ *   token: { fromCredential: platform-token }      # $CREDENTIALS_DIRECTORY/platform-token (systemd LoadCredential=)
+ *   token: { fromEnv: PROCUREMENT_TOKEN }
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { z } from 'zod';
+import { ConnectorError } from '../errors.js';
+import { registerSecret } from '../log.js';
+import { configSchema, type Config } from './schema.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ConfigProblem {
+  /** Dotted key path (`flows[0].inbox`); empty for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** Read, substitute, resolve and validate a config file. Throws `CONFIG_INVALID` listing every problem. */
+export function loadConfig(file: string, env: Env): Config {
+  const raw = readYamlFile(file, 'config');
+  const problems: ConfigProblem[] = [];
+  const expanded = expandValues(raw, [], env, problems);
+  const parsed = configSchema.safeParse(expanded);
+  if (!parsed.success) problems.push(...zodProblems(parsed.error.issues));
+  if (problems.length > 0 || !parsed.success) {
+    throw configError(file, problems);
+  }
+  const config = parsed.data;
+  registerSecret(config.platform.token);
+  for (const flow of config.flows) registerSecret(flow.token);
+  for (const secret of config.webhook?.secrets ?? []) registerSecret(secret);
+  registerSecret(config.sandbox.supplierToken);
+  return deepFreeze(config);
+}
+
+/** Parse a YAML file into plain data; `CONFIG_NOT_FOUND` when it cannot be read, `CONFIG_INVALID` when it is not YAML. */
+export function readYamlFile(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const doc = YAML.parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message }));
+    throw configError(file, problems, what === 'config' ? 'CONFIG_INVALID' : 'MAPPING_INVALID');
+  }
+  return doc.toJS() as unknown;
+}
+
+export function configError(file: string, problems: ConfigProblem[], code: 'CONFIG_INVALID' | 'MAPPING_INVALID' = 'CONFIG_INVALID'): ConnectorError {
+  const lines = problems.map((p) => `  ${p.path || '(file)'}: ${p.message}`);
+  return new ConnectorError(code, `${file} is invalid:\n${lines.join('\n')}`, { details: { file, problems } });
+}
+
+export function zodProblems(issues: readonly z.core.$ZodIssue[], prefix = ''): ConfigProblem[] {
+  return issues.map((issue) => ({ path: prefix + dottedPath(issue.path), message: issue.message }));
+}
+
+export function dottedPath(parts: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of parts) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out;
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const SECRET_KEYS = ['fromFile', 'fromCredential', 'fromEnv'] as const;
+
+/** Walk the parsed YAML, substituting `${VAR}` in strings and resolving secret reference objects. */
+function expandValues(value: unknown, at: PropertyKey[], env: Env, problems: ConfigProblem[]): unknown {
+  if (typeof value === 'string') return substituteEnv(value, at, env, problems);
+  if (Array.isArray(value)) return value.map((item, index) => expandValues(item, [...at, index], env, problems));
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const secretKey = SECRET_KEYS.find((k) => k in (value as object));
+    if (secretKey && entries.length === 1) return resolveSecretRef(secretKey, entries[0]![1], at, env, problems);
+    return Object.fromEntries(entries.map(([k, v]) => [k, expandValues(v, [...at, k], env, problems)]));
+  }
+  return value;
+}
+
+function substituteEnv(text: string, at: PropertyKey[], env: Env, problems: ConfigProblem[]): string {
+  return text.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    problems.push({ path: dottedPath(at), message: `environment variable ${name} is not set` });
+    return '';
+  });
+}
+
+function resolveSecretRef(kind: (typeof SECRET_KEYS)[number], ref: unknown, at: PropertyKey[], env: Env, problems: ConfigProblem[]): string {
+  const where = dottedPath(at);
+  if (typeof ref !== 'string' || ref === '') {
+    problems.push({ path: `${where}.${kind}`, message: 'must be a non-empty string' });
+    return '';
+  }
+  let file: string;
+  if (kind === 'fromEnv') {
+    const value = env[ref];
+    if (!value) problems.push({ path: where, message: `environment variable ${ref} is not set (SECRET_UNAVAILABLE)` });
+    return value ?? '';
+  } else if (kind === 'fromCredential') {
+    const dir = env.CREDENTIALS_DIRECTORY;
+    if (!dir) {
+      problems.push({ path: where, message: `systemd credential "${ref}" asked for, but $CREDENTIALS_DIRECTORY is not set (SECRET_UNAVAILABLE)` });
+      return '';
+    }
+    file = path.join(dir, ref);
+  } else {
+    file = path.resolve(ref);
+  }
+  try {
+    const value = fs.readFileSync(file, 'utf8').trim();
+    if (value === '') problems.push({ path: where, message: `secret file ${file} is empty (SECRET_UNAVAILABLE)` });
+    return value;
+  } catch (error) {
+    problems.push({ path: where, message: `cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SECRET_UNAVAILABLE)` });
+    return '';
+  }
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,46 @@
+/**
+ * The daemon config: one YAML file, validated once at the edge by these schemas (each section in
+ * its own file) and frozen. Every key is documented in `config/connector.example.yaml`.
+ */
+import { z } from 'zod';
+import { pathSchema } from './common.js';
+import { platformSchema } from './platform-schema.js';
+import { flowSchema } from './flow-schema.js';
+import { deliverySchema } from './delivery-schema.js';
+import { webhookSchema } from './webhook-schema.js';
+import { exportSchema } from './export-schema.js';
+import { serviceKeys } from './service-schema.js';
+
+export const configSchema = z
+  .strictObject({
+    /** Folder of the SQLite store. Default ./var/state. */
+    stateDir: pathSchema.default('./var/state'),
+    platform: platformSchema,
+    flows: z.array(flowSchema).min(1, 'must list at least one flow'),
+    delivery: deliverySchema.default(deliverySchema.parse({})),
+    /** The webhook listener; omit to run without one. */
+    webhook: webhookSchema.optional(),
+    /** Where status changes are written; required with `webhook`. */
+    export: exportSchema.optional(),
+    ...serviceKeys,
+  })
+  .superRefine((config, ctx) => {
+    const names = new Set<string>();
+    config.flows.forEach((flow, index) => {
+      if (names.has(flow.name)) ctx.addIssue({ code: 'custom', path: ['flows', index, 'name'], message: `duplicate flow name "${flow.name}"` });
+      names.add(flow.name);
+    });
+    if (config.webhook && !config.export) {
+      ctx.addIssue({ code: 'custom', path: ['export'], message: 'is required when webhook is configured' });
+    }
+    if (config.webhook?.requireSignature && config.webhook.secrets.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['webhook', 'secrets'], message: 'needs at least one secret while requireSignature is true' });
+    }
+  });
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+export type { FlowConfig, FlowKind } from './flow-schema.js';
+export type { PlatformConfig } from './platform-schema.js';
+export type { DeliveryConfig } from './delivery-schema.js';
+export type { WebhookConfig } from './webhook-schema.js';
+export type { ExportConfig } from './export-schema.js';

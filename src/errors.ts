@@ -1,0 +1,83 @@
+/**
+ * One error class with a stable `code`, and the catalogue of codes.
+ *
+ * Tests, logs, error report files and the README's troubleshooting section all match on `code`
+ * (the way undici uses `UND_ERR_*` and fastify `FST_ERR_*`); the message is for people and may
+ * change, the code may not.
+ */
+
+/** Every code the connector can report, with a one-line meaning (the README's troubleshooting table). */
+export const ERROR_CODES = {
+  // configuration and start-up
+  CONFIG_INVALID: 'The YAML config fails validation; every problem is listed with its key path.',
+  CONFIG_NOT_FOUND: 'The config file (or a file it points to) does not exist or cannot be read.',
+  SECRET_UNAVAILABLE: 'A token or secret named by the config (env, file or systemd credential) is missing or empty.',
+  MAPPING_INVALID: 'A mapping file fails validation; the problem names the mapping file and key.',
+
+  // reading and mapping input files
+  FILE_UNREADABLE: 'An input file cannot be read or decoded (encoding, truncation, broken CSV/JSON).',
+  FILE_EMPTY: 'An input file stayed empty (zero bytes) past the empty-file timeout.',
+  FILE_DUPLICATE: 'An input file with the same content (SHA-256) was already taken; it is not submitted again.',
+  FILE_NOT_REGULAR: 'An inbox entry is not a regular file (a symlink, a device, a folder) or has an unsafe name.',
+  COLUMN_MISSING: 'A column named by the mapping is not in the file header.',
+  FIELD_REQUIRED: 'A required field is empty.',
+  FIELD_INVALID: 'A field has the wrong type or shape (number, date, e-mail, pattern).',
+  INN_INVALID: 'customer.inn is not 10 or 12 digits with valid check digits.',
+  DATE_IN_PAST: 'delivery.desiredDate lies in the past.',
+  LINE_DUPLICATE: 'Two lines of one request share a lineId.',
+  LINES_MISSING: 'A request has no lines.',
+  EXTERNAL_ID_CONFLICT: 'The same externalId was recorded before with a different payload; not submitted.',
+  MAPPING_FAILED: 'A row could not be mapped for another reason named in the message.',
+
+  // delivery to the platform
+  PLATFORM_REJECTED: 'The platform refused the submission for good (400, 404, 413, 415, 422); its problem details are kept.',
+  PLATFORM_UNAUTHORIZED: 'The platform answered 401/403: the token is wrong or lacks rights. The flow pauses until it is fixed.',
+  PLATFORM_UNAVAILABLE: 'The platform failed temporarily (408, 429, 5xx, connection error, timeout); the submission is retried.',
+  PLATFORM_CONFLICT: 'The platform answered 409 for a duplicate externalId without naming the existing request; held for attention.',
+  SUBMISSION_DEAD: 'A submission ran out of retries (attempt or age limit) and was dead-lettered.',
+
+  // webhooks
+  WEBHOOK_SIGNATURE_INVALID: 'A webhook had no X-Service-Signature, a malformed one, or one no configured secret produces.',
+  WEBHOOK_BODY_INVALID: 'A webhook body is not JSON or does not match the event schema.',
+  WEBHOOK_TOO_LARGE: 'A webhook body is larger than webhook.maxBodyBytes.',
+  WEBHOOK_MEDIA_TYPE: 'A webhook was not sent as application/json.',
+  WEBHOOK_FORBIDDEN_SOURCE: 'A webhook came from an address outside webhook.allowFrom.',
+  WEBHOOK_STORE_FAILED: 'A signed, valid event could not be stored; answered 503 so the platform sends it again.',
+
+  // export to the ERP
+  EXPORT_WRITE_FAILED: 'An acknowledgement or status file could not be written to the import folder; retried.',
+
+  // store
+  STORE_FAILED: 'SQLite could not be opened, migrated or written.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ConnectorErrorOptions {
+  cause?: unknown;
+  /** Structured context for logs and reports: file, row, field, externalId, eventId, … */
+  details?: Record<string, unknown>;
+}
+
+/** The connector's one error type. `code` is stable; `message` says what failed and where. */
+export class ConnectorError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: ConnectorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ConnectorError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+export function isConnectorError(error: unknown, code?: ErrorCode): error is ConnectorError {
+  return error instanceof ConnectorError && (code === undefined || error.code === code);
+}
+
+/** A message for any thrown value, for logs and reports. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

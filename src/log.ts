@@ -1,0 +1,75 @@
+/**
+ * The root pino logger (JSON lines on stdout, read by journald) and its redaction.
+ *
+ * Two layers keep secrets out of the log:
+ * 1. pino's `redact` blanks fields that hold secrets by name (token, secret, signature headers…);
+ * 2. every serialized line passes `scrubSecrets`, which replaces each secret value registered with
+ *    `registerSecret` wherever it appears (inside a URL, an error message, a stack) and blanks the
+ *    token path segment of any platform URL (`/api/v1/<token>/`).
+ * The second layer is the one that cannot be forgotten by a future log call.
+ */
+import { pino, type Logger, type LoggerOptions, type DestinationStream } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const REDACTED = '[REDACTED]';
+
+const secrets = new Set<string>();
+let secretPattern: RegExp | null = null;
+
+/** Field paths blanked by name wherever a log call passes them. */
+export const REDACT_PATHS = [
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'secrets',
+  '*.secrets',
+  'headers["x-service-signature"]',
+  '*.headers["x-service-signature"]',
+  'headers.authorization',
+  '*.headers.authorization',
+  'platform.token',
+  'webhook.secrets',
+];
+
+/** Remember a secret value so that no log line can carry it. Values shorter than 4 characters are ignored. */
+export function registerSecret(value: string | undefined | null): void {
+  if (!value || value.length < 4 || secrets.has(value)) return;
+  secrets.add(value);
+  const alternatives = [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .flatMap((s) => [s, encodeURIComponent(s)])
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  secretPattern = new RegExp(alternatives.join('|'), 'g');
+}
+
+const TOKEN_SEGMENT = /(\/api\/v1\/)[^/\s"?#]+/g;
+
+/** Replace registered secrets and URL token segments in a string. */
+export function scrubSecrets(text: string): string {
+  let out = text.replace(TOKEN_SEGMENT, `$1${REDACTED}`);
+  if (secretPattern) out = out.replace(secretPattern, REDACTED);
+  return out;
+}
+
+export interface CreateLoggerOptions {
+  level?: string;
+  /** Where lines go; stdout by default (journald collects it under systemd). */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const pinoOptions: LoggerOptions = {
+    level: options.level ?? 'info',
+    base: { service: 'procurement-connector' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    formatters: { level: (label) => ({ level: label }) },
+    hooks: { streamWrite: scrubSecrets },
+  };
+  return pino(pinoOptions, options.destination ?? pino.destination({ dest: 1, sync: false }));
+}
+
+/** A logger that discards everything, for code paths run without a daemon (CLI previews, tests). */
+export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,0 +1,4 @@
+/** Migration N is `MIGRATIONS[N - 1]`. Append only. */
+import { INITIAL_SCHEMA } from './001-initial.js';
+
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA];
