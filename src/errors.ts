@@ -49,6 +49,9 @@ export const ERROR_CODES = {
 
   // store
   STORE_FAILED: 'SQLite could not be opened, migrated or written.',
+
+  // delivery (appended)
+  PLATFORM_RESPONSE_INVALID: 'The platform answered 2xx with a body that breaks the contract; held for attention (it probably did the work).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
