@@ -1,6 +1,7 @@
 /** Small zod building blocks shared by the config sections. */
 import path from 'node:path';
 import { z } from 'zod';
+import cron from 'node-cron';
 
 /** A filesystem path; relative paths resolve against the working directory the daemon starts in. */
 export const pathSchema = z
@@ -11,5 +12,8 @@ export const pathSchema = z
 export const positiveMs = z.number().int().positive();
 export const nonNegativeMs = z.number().int().nonnegative();
 
-/** A cron expression as node-cron reads it (5 or 6 fields). Checked again by node-cron at start. */
-export const cronSchema = z.string().regex(/^\S+(\s+\S+){4,5}$/, 'must be a cron expression with 5 or 6 fields');
+/** A cron expression as node-cron reads it (5 or 6 fields). Validated with node-cron's own parser. */
+export const cronSchema = z
+  .string()
+  .regex(/^\S+(\s+\S+){4,5}$/, 'must be a cron expression with 5 or 6 fields')
+  .refine((expression) => cron.validate(expression), { message: 'is not a valid cron expression' });
