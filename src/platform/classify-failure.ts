@@ -1,0 +1,235 @@
+/**
+ * The ONE place that decides what an answer of the platform means for a submission: accepted,
+ * retried, rejected for good, held for a person, or the whole flow paused.
+ *
+ * Why we retry a POST at all: ky and undici refuse to retry POST by default, because repeating a
+ * non-idempotent call can create a second resource. We retry POST only because every submission
+ * carries a stable `Idempotency-Key` (identical on every attempt, across crashes and restarts), so
+ * the platform answers a repeat with the first answer instead of creating a duplicate. Without that
+ * key, none of the "retry" outcomes below would be safe.
+ *
+ * Pure: the HTTP outcome (or the network error), the headers and `now` come in as values.
+ */
+import type { ErrorCode } from '../errors.js';
+import { describeError } from '../errors.js';
+import { scrubSecrets } from '../log.js';
+import {
+  PROBLEM_TYPES,
+  createRequestResultSchema,
+  issuesToFieldErrors,
+  orderSchema,
+  problemDetailsSchema,
+  type ProblemDetails,
+} from './contract.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export const DELIVERY_OUTCOME = {
+  accepted: 'accepted',
+  retry: 'retry',
+  rejected: 'rejected',
+  held: 'held',
+  paused: 'paused',
+} as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOME)[keyof typeof DELIVERY_OUTCOME];
+
+export type SubmissionKindName = 'request' | 'confirmation';
+
+export type HttpHeaders = Record<string, string | string[] | undefined>;
+
+/** What the client hands back: the raw answer, or the error that prevented one. */
+export type AttemptOutcome =
+  | { type: 'response'; status: number; headers: HttpHeaders; body: string }
+  | { type: 'error'; error: unknown };
+
+export interface Classification {
+  outcome: DeliveryOutcome;
+  /** Error code for anything but a plain acceptance. */
+  code: ErrorCode | null;
+  /** One line for people: what happened. */
+  reason: string;
+  /** Retry-After the platform asked for, in ms (uncapped; the cap is applied when scheduling). */
+  retryAfterMs?: number;
+  /** The request id (REQ) or the order id the platform gave. */
+  platformId?: string;
+  /** What we keep on the row: the validated answer, or the problem details. */
+  result?: Record<string, unknown>;
+  /** The platform's status word of an accepted submission (`accepted`, `confirmed`). */
+  platformStatus?: string;
+  /** True when the failure says the platform is unwell (feeds the circuit breaker). */
+  countsAsPlatformFailure: boolean;
+  httpStatus: number | null;
+}
+
+const RETRY_STATUSES = new Set([408, 429]);
+const REJECT_STATUSES = new Set([400, 404, 405, 410, 413, 415, 422]);
+
+/** Classify one attempt. `kind` picks the success schema: a request result or an order. */
+export function classifyOutcome(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
+  if (attempt.type === 'error') {
+    return {
+      outcome: 'retry',
+      code: 'PLATFORM_UNAVAILABLE',
+      reason: `No answer from the platform: ${scrubSecrets(describeNetworkError(attempt.error))}`,
+      countsAsPlatformFailure: true,
+      httpStatus: null,
+    };
+  }
+  const { status, headers, body } = attempt;
+  const json = parseJson(body);
+
+  if (status >= 200 && status < 300) return classifySuccess(kind, status, headers, json);
+
+  const problem = readProblem(json, status);
+  const detail = describeProblem(problem, status);
+  const base = { httpStatus: status, result: problem as Record<string, unknown> };
+
+  if (status === 409) {
+    if (problem.type === PROBLEM_TYPES.idempotencyInProgress) {
+      return {
+        ...base,
+        outcome: 'retry',
+        code: 'PLATFORM_UNAVAILABLE',
+        reason: `The platform is still processing the first request with this Idempotency-Key (409): ${detail}`,
+        retryAfterMs: parseRetryAfter(headers['retry-after'], now),
+        // The platform is alive and working on it: not a sign of an outage.
+        countsAsPlatformFailure: false,
+      };
+    }
+    if (problem.type === PROBLEM_TYPES.duplicateExternalId && problem.existingRequestId) {
+      // The externalId is already held by a request the platform names: an earlier attempt (or an
+      // earlier key of the same content) created it, so the submission is delivered.
+      return {
+        ...base,
+        outcome: 'accepted',
+        code: null,
+        reason: `The platform already holds this externalId as ${problem.existingRequestId} (409)`,
+        platformId: problem.existingRequestId,
+        platformStatus: 'accepted',
+        countsAsPlatformFailure: false,
+      };
+    }
+    return {
+      ...base,
+      outcome: 'held',
+      code: 'PLATFORM_CONFLICT',
+      reason: `The platform answered 409 Conflict: ${detail}`,
+      countsAsPlatformFailure: false,
+    };
+  }
+
+  if (status === 401 || status === 403) {
+    return {
+      ...base,
+      outcome: 'paused',
+      code: 'PLATFORM_UNAUTHORIZED',
+      reason: `The platform refused the token (${status}): ${detail}`,
+      countsAsPlatformFailure: false,
+    };
+  }
+
+  if (RETRY_STATUSES.has(status) || status >= 500) {
+    return {
+      ...base,
+      outcome: 'retry',
+      code: 'PLATFORM_UNAVAILABLE',
+      reason: `The platform failed temporarily (${status}): ${detail}`,
+      retryAfterMs: parseRetryAfter(headers['retry-after'], now),
+      countsAsPlatformFailure: true,
+    };
+  }
+
+  if (REJECT_STATUSES.has(status) || (status >= 400 && status < 500)) {
+    // Any other 4xx is a statement about this submission, not about the platform's health:
+    // repeating the same body under the same key cannot change the answer.
+    return {
+      ...base,
+      outcome: 'rejected',
+      code: 'PLATFORM_REJECTED',
+      reason: `The platform rejected the submission (${status}): ${detail}`,
+      countsAsPlatformFailure: false,
+    };
+  }
+
+  // 1xx/3xx never reach us (undici follows no redirects here): treat as an outage, not a verdict.
+  return {
+    ...base,
+    outcome: 'retry',
+    code: 'PLATFORM_UNAVAILABLE',
+    reason: `Unexpected HTTP status ${status} from the platform`,
+    countsAsPlatformFailure: true,
+  };
+}
+
+/** Alias under the name the style guide uses for the failure side. */
+export const classifyFailure = classifyOutcome;
+
+function classifySuccess(kind: SubmissionKindName, status: number, headers: HttpHeaders, json: unknown): Classification {
+  const replayed = headerValue(headers['idempotent-replayed']) === 'true';
+  const schema = kind === 'request' ? createRequestResultSchema : orderSchema;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    // A 2xx whose body breaks the contract: the platform probably did the work, so retrying is
+    // pointless (the same key replays the same body) and rejecting would be a lie. Held, with
+    // the raw body kept, for a person to look at.
+    const problems = issuesToFieldErrors(parsed.error.issues).map((e) => `${e.path}: ${e.message}`);
+    return {
+      outcome: 'held',
+      code: 'PLATFORM_RESPONSE_INVALID',
+      reason: `The platform answered ${status} but its body breaks the contract: ${problems.join('; ') || 'not JSON'}`,
+      result: { httpStatus: status, body: json ?? null },
+      countsAsPlatformFailure: false,
+      httpStatus: status,
+    };
+  }
+  const data = parsed.data as Record<string, unknown> & { id: string; status: string };
+  const kept: Record<string, unknown> = { id: data.id, status: data.status };
+  for (const field of ['externalId', 'createdAt', 'supplierOrderId', 'updatedAt']) {
+    if (data[field] !== undefined) kept[field] = data[field];
+  }
+  if (replayed) kept.replayed = true;
+  return {
+    outcome: 'accepted',
+    code: null,
+    reason: `Accepted by the platform as ${data.id} (${status}${replayed ? ', replayed' : ''})`,
+    platformId: data.id,
+    platformStatus: data.status,
+    result: kept,
+    countsAsPlatformFailure: false,
+    httpStatus: status,
+  };
+}
+
+function parseJson(body: string): unknown {
+  if (body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Problem details from the body, or a minimal one when the body is not problem JSON. */
+function readProblem(json: unknown, status: number): ProblemDetails {
+  const parsed = problemDetailsSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return { status, detail: typeof json === 'string' ? json : undefined };
+}
+
+/** "detail; $.path: message; …", the reasons line of acknowledgements and logs. */
+export function describeProblem(problem: ProblemDetails, status: number): string {
+  const parts: string[] = [];
+  const head = problem.detail ?? problem.title;
+  if (head) parts.push(head);
+  for (const e of problem.errors ?? []) parts.push(`${e.path}: ${e.message}`);
+  return parts.length > 0 ? parts.join('; ') : `HTTP ${status}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function describeNetworkError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = describeError(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code} ${message}` : message;
+}
