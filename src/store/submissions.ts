@@ -80,3 +80,42 @@ export function findSubmissionByDedupeKey(db: Db, flow: string, dedupeKey: strin
 export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
   return db.prepare('SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 }
+
+export interface SubmissionCorrection {
+  payload: string;
+  payloadHash: string;
+  /** A new key: a changed payload must never be sent under the key of the old one. */
+  idempotencyKey: string;
+  fileId: number | null;
+  sourceRow: number | null;
+  now: number;
+}
+
+/**
+ * Replace the payload of a row that ended `rejected` or `dead` (a corrected file dropped again):
+ * it becomes a fresh `pending` row, due now, attempts 0, with a new idempotency key. Returns false
+ * when the row is no longer final-and-failed. Call inside the recording transaction.
+ */
+export function correctFailedSubmission(db: Db, id: number, c: SubmissionCorrection): boolean {
+  const info = db
+    .prepare(
+      `UPDATE submissions SET payload = @payload, payload_hash = @payloadHash, idempotency_key = @idempotencyKey,
+              file_id = @fileId, source_row = @sourceRow, state = 'pending', attempts = 0, next_attempt_at = @now,
+              lease_until = NULL, first_attempt_at = NULL, last_attempt_at = NULL, last_status = NULL,
+              last_error_code = NULL, last_error = NULL, result = NULL, platform_id = NULL,
+              updated_at = @now, finished_at = NULL
+       WHERE id = @id AND state IN ('rejected', 'dead')`,
+    )
+    .run({ ...c, id });
+  return info.changes === 1;
+}
+
+/** Submissions recorded (or last corrected) from one file, in file order. */
+export function listSubmissionsOfFile(db: Db, fileId: number): SubmissionRow[] {
+  return db.prepare('SELECT * FROM submissions WHERE file_id = ? ORDER BY source_row, id').all(fileId) as SubmissionRow[];
+}
+
+/** A flow's submissions, oldest first (for `status` and tests). */
+export function listSubmissionsOfFlow(db: Db, flow: string, limit = 1000): SubmissionRow[] {
+  return db.prepare('SELECT * FROM submissions WHERE flow = ? ORDER BY id LIMIT ?').all(flow, limit) as SubmissionRow[];
+}

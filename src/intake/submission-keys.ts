@@ -1,0 +1,47 @@
+/**
+ * How a mapped submission becomes an outbox row: the exact JSON body, its hash, the dedupe key and
+ * the idempotency keys. Pure: the same submission always yields the same keys, so neither a crash
+ * nor the same request dropped again ever mints a new `Idempotency-Key`.
+ */
+import { createHash } from 'node:crypto';
+import type { MappedSubmission } from '../mapping/types.js';
+import type { PreparedSubmission } from '../store/record-file.js';
+
+export type { PreparedSubmission } from '../store/record-file.js';
+
+export function sha256Hex(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function prepareSubmission(submission: MappedSubmission, sourceSystem: string): PreparedSubmission {
+  const payload = JSON.stringify(submission.payload);
+  const payloadHash = sha256Hex(payload);
+  const short = payloadHash.slice(0, 16);
+  if (submission.kind === 'request') {
+    return {
+      kind: 'request',
+      externalId: submission.externalId,
+      orderId: null,
+      firstRow: submission.firstRow,
+      payload,
+      payloadHash,
+      dedupeKey: submission.externalId,
+      // Stable per externalId: the platform sees the same key however often we retry or re-read.
+      idempotencyKey: `${sourceSystem}:${submission.externalId}`,
+      correctionKey: `${sourceSystem}:${submission.externalId}:${short}`,
+    };
+  }
+  const key = `${sourceSystem}:confirm:${submission.orderId}:${short}`;
+  return {
+    kind: 'confirmation',
+    externalId: submission.externalId,
+    orderId: submission.orderId,
+    firstRow: submission.firstRow,
+    payload,
+    payloadHash,
+    dedupeKey: `${submission.orderId}:${payloadHash}`,
+    idempotencyKey: key,
+    // A changed confirmation has a new dedupe key and so a new row; it never corrects in place.
+    correctionKey: key,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Queries on `files`: one row per input file taken from a flow's inbox.
+ *
+ * A file is claimed by an INSERT against the UNIQUE (flow, sha256): the same content dropped twice
+ * finds the earlier row instead of making a second one, never by a check-then-act. The row is the
+ * truth about where the file is (`current_path`) and whether it was recorded (`state`): a crash
+ * between recording and moving is finished on restart from the row alone.
+ */
+import type { Db } from './open-store.js';
+import type { MappingProblem } from '../mapping/types.js';
+
+/** Life of a taken file. `processing` is the only state in which its submissions may still be recorded. */
+export const FILE_STATE = {
+  processing: 'processing',
+  archived: 'archived',
+  rejected: 'rejected',
+} as const;
+export type FileState = (typeof FILE_STATE)[keyof typeof FILE_STATE];
+
+export interface FileRow {
+  id: number;
+  flow: string;
+  sha256: string;
+  original_name: string;
+  size_bytes: number;
+  state: FileState;
+  current_path: string | null;
+  request_count: number;
+  problem_count: number;
+  report: string | null;
+  claimed_at: number;
+  finished_at: number | null;
+}
+
+/** Something worth telling the ERP user that is not a problem (a request already recorded earlier). */
+export interface ReportNote {
+  row: number | null;
+  externalId?: string;
+  message: string;
+}
+
+/** What `files.report` holds (JSON) and what the `<name>.errors.json` report file shows. */
+export interface FileReport {
+  /** The file's original name in the inbox. */
+  file: string;
+  sha256: string;
+  problems: MappingProblem[];
+  notes: ReportNote[];
+}
+
+export interface NewFile {
+  flow: string;
+  sha256: string;
+  originalName: string;
+  sizeBytes: number;
+  now: number;
+}
+
+export type ClaimResult = { claimed: true; row: FileRow } | { claimed: false; existing: FileRow };
+
+/**
+ * Claim a file by its content. The winner gets a `processing` row whose `current_path` is
+ * `processingPathFor(row.id)`; a loser gets the earlier row (a duplicate, or its own crashed claim).
+ */
+export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
+  return db.transaction((): ClaimResult => {
+    const inserted = db
+      .prepare(
+        `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
+         VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
+      )
+      .get(f.flow, f.sha256, f.originalName, f.sizeBytes, f.now) as { id: number } | undefined;
+    if (!inserted) return { claimed: false, existing: findFileBySha256(db, f.flow, f.sha256)! };
+    db.prepare('UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, f.originalName), inserted.id);
+    return { claimed: true, row: getFile(db, inserted.id)! };
+  })();
+}
+
+/**
+ * Take a rejected file's row back for the same content dropped again (after the mapping was fixed,
+ * say). Only a `rejected` row can be reclaimed; returns the row, or undefined when it was not rejected.
+ */
+export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPath: string): FileRow | undefined {
+  const info = db
+    .prepare(
+      `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
+              problem_count = 0, report = NULL, claimed_at = ?, finished_at = NULL
+       WHERE id = ? AND state = 'rejected'`,
+    )
+    .run(f.originalName, f.sizeBytes, processingPath, f.now, id);
+  return info.changes === 1 ? getFile(db, id) : undefined;
+}
+
+/** Point a `processing` row at a new path inside `processing/` (a crashed claim adopted again). */
+export function setProcessingPath(db: Db, id: number, currentPath: string, originalName: string): void {
+  db.prepare(`UPDATE files SET current_path = ?, original_name = ? WHERE id = ? AND state = 'processing'`).run(currentPath, originalName, id);
+}
+
+export interface FileOutcome {
+  state: Exclude<FileState, 'processing'>;
+  currentPath: string;
+  requestCount: number;
+  problemCount: number;
+  report: FileReport | null;
+  now: number;
+}
+
+/** Record where a processed file goes and what came of it. Call inside the recording transaction. */
+export function finishFile(db: Db, id: number, o: FileOutcome): void {
+  db.prepare(
+    `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, finished_at = ?
+     WHERE id = ?`,
+  ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.now, id);
+}
+
+export function getFile(db: Db, id: number): FileRow | undefined {
+  return db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
+}
+
+export function findFileBySha256(db: Db, flow: string, sha256: string): FileRow | undefined {
+  return db.prepare('SELECT * FROM files WHERE flow = ? AND sha256 = ?').get(flow, sha256) as FileRow | undefined;
+}
+
+/** A flow's files in one state, oldest claim first. */
+export function listFilesInState(db: Db, flow: string, state: FileState): FileRow[] {
+  return db.prepare('SELECT * FROM files WHERE flow = ? AND state = ? ORDER BY claimed_at, id').all(flow, state) as FileRow[];
+}
+
+/** A flow's files, newest first (for `status` and tests). */
+export function listFiles(db: Db, flow: string, limit = 100): FileRow[] {
+  return db.prepare('SELECT * FROM files WHERE flow = ? ORDER BY id DESC LIMIT ?').all(flow, limit) as FileRow[];
+}
+
+/** The parsed report of a file row, when it has one. */
+export function readFileReport(row: FileRow): FileReport | null {
+  return row.report === null ? null : (JSON.parse(row.report) as FileReport);
+}
