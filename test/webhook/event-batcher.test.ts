@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { createEventBatcher } from '../../src/webhook/event-batcher.js';
+import { deleteEventsOlderThan, getEvent, type IncomingEvent } from '../../src/store/events.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+
+function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): IncomingEvent {
+  const fields = { eventId: `EVT-${String(n).padStart(6, '0')}`, eventType: 'order.status.changed', eventDate: '2026-06-12T10:00:00Z', orderId, status: 'shipped' };
+  return { ...fields, body: JSON.stringify(fields) };
+}
+
+describe('createEventBatcher', () => {
+  it('commits the events of one tick in one transaction and fails only the bad one', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      db.exec(`CREATE TRIGGER refuse_one BEFORE INSERT ON order_statuses WHEN NEW.order_id = 'ORD-2026-000666'
+               BEGIN SELECT RAISE(ABORT, 'refused by test'); END`);
+      const commits: string[][] = [];
+      const batcher = createEventBatcher({ db, now: () => 1_000, onCommitted: (outcomes) => commits.push(outcomes) });
+      const results = await Promise.all([batcher.submit(event(1)), batcher.submit(event(2, 'ORD-2026-000666')), batcher.submit(event(3)), batcher.submit(event(1))]);
+      expect(results.map((r) => (r.ok ? r.outcome : 'failed'))).toEqual(['applied', 'failed', 'applied', 'duplicate']);
+      expect(commits).toEqual([['applied', 'applied', 'duplicate']]);
+      expect(getEvent(db, 'EVT-000002')).toBeUndefined();
+      expect(getEvent(db, 'EVT-000003')).toMatchObject({ applied: 1, received_at: 1_000 });
+      db.close();
+    });
+  });
+
+  it('fails every event of the batch when the transaction cannot run', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      const batcher = createEventBatcher({ db, now: () => 1_000 });
+      db.close();
+      const results = await Promise.all([batcher.submit(event(1)), batcher.submit(event(2))]);
+      expect(results.every((r) => !r.ok)).toBe(true);
+    });
+  });
+
+  it('deletes event ids older than the cutoff only', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      let now = 1_000;
+      const batcher = createEventBatcher({ db, now: () => now });
+      await batcher.submit(event(1));
+      now = 5_000;
+      await batcher.submit(event(2));
+      expect(deleteEventsOlderThan(db, 2_000)).toBe(1);
+      expect(getEvent(db, 'EVT-000001')).toBeUndefined();
+      expect(getEvent(db, 'EVT-000002')).toBeDefined();
+      db.close();
+    });
+  });
+});
