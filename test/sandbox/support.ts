@@ -1,0 +1,103 @@
+/** Fixtures and a tiny HTTP caller for the sandbox tests. */
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { confirmOrderPath, createRequestPath } from '../../src/platform/contract.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+
+/** One valid create-request body; tests break it in exactly one way. */
+export function validRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    externalId: `ERP-${randomUUID()}`,
+    customer: { inn: '7707083893', name: 'OOO Romashka' },
+    contact: { name: 'Ivan Petrov', phone: '+7 900 000-00-00', email: 'ivan@example.com' },
+    delivery: { city: 'Moscow', address: 'Tverskaya 1', desiredDate: '2030-06-01' },
+    items: [
+      { lineId: '1', name: 'Bolt M8', quantity: 100, unit: 'pcs' },
+      { lineId: '2', name: 'Nut M8', quantity: 100, unit: 'pcs', comment: 'zinc' },
+    ],
+    comment: 'urgent',
+    ...overrides,
+  };
+}
+
+/** One valid confirmation of lines 1 and 2. */
+export function validConfirmation(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    supplierOrderId: 'SUP-1',
+    readyToShipDate: '2030-05-20',
+    items: [
+      { lineId: '1', confirmedQuantity: 100, price: 12.5, currency: 'RUB' },
+      { lineId: '2', confirmedQuantity: 90, price: 3.1, currency: 'RUB' },
+    ],
+    ...overrides,
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+export interface PostOptions {
+  key?: string | null;
+  method?: string;
+  contentType?: string;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** POST a JSON body (or raw text) and read the whole answer. */
+export async function post(url: string, body: unknown, options: PostOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'application/json; charset=utf-8',
+    accept: 'application/json',
+    'x-request-id': randomUUID(),
+    ...options.headers,
+  };
+  const key = options.key === undefined ? randomUUID() : options.key;
+  if (key !== null) headers['idempotency-key'] = key;
+  const response = await request(url, {
+    method: (options.method ?? 'POST') as 'POST',
+    headers,
+    body: options.method === 'GET' ? undefined : (options.rawBody ?? JSON.stringify(body)),
+  });
+  const text = await response.body.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON: tests look at `text`
+  }
+  return { status: response.statusCode, headers: response.headers, text, json };
+}
+
+export function createUrl(sandbox: Sandbox, token = sandbox.token): string {
+  return sandbox.url + createRequestPath(token);
+}
+
+export function confirmUrl(sandbox: Sandbox, orderId: string, token = sandbox.supplierToken): string {
+  return sandbox.url + confirmOrderPath(token, orderId);
+}
+
+/** Create a request and return its id and order id. */
+export async function createAccepted(sandbox: Sandbox, overrides: Record<string, unknown> = {}): Promise<{ requestId: string; orderId: string }> {
+  const reply = await post(createUrl(sandbox), validRequest(overrides));
+  if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.text}`);
+  const requestId = reply.json.id as string;
+  const order = sandbox.requests().find((r) => r.id === requestId);
+  if (!order) throw new Error('created request not found in sandbox state');
+  return { requestId, orderId: order.orderId };
+}
+
+/** Poll until `check` returns a truthy value; fails after a generous bound. */
+export async function waitFor<T>(check: () => T | undefined | false | null, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
