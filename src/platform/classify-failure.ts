@@ -55,6 +55,8 @@ export interface Classification {
   result?: Record<string, unknown>;
   /** The platform's status word of an accepted submission (`accepted`, `confirmed`). */
   platformStatus?: string;
+  /** The platform's own words: problem detail and each `errors[]` entry (`path: message`), joined with "; ". */
+  details: string;
   /** True when the failure says the platform is unwell (feeds the circuit breaker). */
   countsAsPlatformFailure: boolean;
   httpStatus: number | null;
@@ -66,10 +68,12 @@ const REJECT_STATUSES = new Set([400, 404, 405, 410, 413, 415, 422]);
 /** Classify one attempt. `kind` picks the success schema: a request result or an order. */
 export function classifyOutcome(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
   if (attempt.type === 'error') {
+    const message = scrubSecrets(describeNetworkError(attempt.error));
     return {
+      details: message,
       outcome: 'retry',
       code: 'PLATFORM_UNAVAILABLE',
-      reason: `No answer from the platform: ${scrubSecrets(describeNetworkError(attempt.error))}`,
+      reason: `No answer from the platform: ${message}`,
       countsAsPlatformFailure: true,
       httpStatus: null,
     };
@@ -81,7 +85,7 @@ export function classifyOutcome(kind: SubmissionKindName, attempt: AttemptOutcom
 
   const problem = readProblem(json, status);
   const detail = describeProblem(problem, status);
-  const base = { httpStatus: status, result: problem as Record<string, unknown> };
+  const base = { httpStatus: status, result: problem as Record<string, unknown>, details: detail };
 
   if (status === 409) {
     if (problem.type === PROBLEM_TYPES.idempotencyInProgress) {
@@ -177,6 +181,7 @@ function classifySuccess(kind: SubmissionKindName, status: number, headers: Http
       code: 'PLATFORM_RESPONSE_INVALID',
       reason: `The platform answered ${status} but its body breaks the contract: ${problems.join('; ') || 'not JSON'}`,
       result: { httpStatus: status, body: json ?? null },
+      details: problems.join('; '),
       countsAsPlatformFailure: false,
       httpStatus: status,
     };
@@ -194,6 +199,7 @@ function classifySuccess(kind: SubmissionKindName, status: number, headers: Http
     platformId: data.id,
     platformStatus: data.status,
     result: kept,
+    details: '',
     countsAsPlatformFailure: false,
     httpStatus: status,
   };

@@ -1,0 +1,73 @@
+/**
+ * The outbox dispatcher: one sender per flow (`flow-sender.ts`), started and stopped together.
+ * `wake()` is for intake (rows recorded) and the retry sweep; `drain()` is for tests and the
+ * one-shot paths: it resolves once nothing is in flight and nothing sendable is due.
+ */
+import type { DeliveryConfig } from '../config/delivery-schema.js';
+import type { FlowConfig } from '../config/flow-schema.js';
+import type { PlatformConfig } from '../config/platform-schema.js';
+import type { Logger } from '../log.js';
+import type { RandomSource } from '../platform/backoff.js';
+import type { PlatformClient } from '../platform/client.js';
+import { systemClock, type Clock, type Db } from '../store/open-store.js';
+import { createFlowSender, type FlowSender } from './flow-sender.js';
+import type { GateState } from './flow-gate.js';
+import { createWakeable } from './wakeable.js';
+
+export interface DispatcherDeps {
+  db: Db;
+  flows: readonly FlowConfig[];
+  platform: PlatformConfig;
+  delivery: DeliveryConfig;
+  client: PlatformClient;
+  logger: Logger;
+  clock?: Clock;
+  random?: RandomSource;
+}
+
+export interface Dispatcher {
+  /** Release rows a crash left in flight, then start every flow's loop. Idempotent. */
+  start(): void;
+  /**
+   * Stop claiming, let requests in flight finish for up to `timeoutMs` (default 10 s), then abort
+   * them; aborted rows are pending again, due now, with their key. Idempotent.
+   */
+  stop(timeoutMs?: number): Promise<void>;
+  /** Look for due rows now instead of at the next poll. */
+  wake(): void;
+  /** Resolve once every flow is idle (nothing in flight, nothing due that may be sent now). */
+  drain(signal?: AbortSignal): Promise<void>;
+  /** The circuit/pause state of a flow (metrics, health, tests). */
+  gate(flow: string): Readonly<GateState> | undefined;
+}
+
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  const clock = deps.clock ?? systemClock;
+  const random = deps.random ?? Math.random;
+  const senders = new Map<string, FlowSender>();
+  for (const flow of deps.flows) {
+    senders.set(flow.name, createFlowSender({ ...deps, flow, clock, random }));
+  }
+  let stopped: Promise<void> | null = null;
+
+  return {
+    start() {
+      if (stopped) return;
+      for (const sender of senders.values()) sender.start();
+    },
+    stop(timeoutMs = 10_000) {
+      stopped ??= Promise.all([...senders.values()].map((s) => s.stop(timeoutMs))).then(() => undefined);
+      return stopped;
+    },
+    wake() {
+      for (const sender of senders.values()) sender.wake();
+    },
+    async drain(signal) {
+      const pause = createWakeable();
+      while (!signal?.aborted && ![...senders.values()].every((s) => s.isIdle())) {
+        await pause.wait(10, signal);
+      }
+    },
+    gate: (flow) => senders.get(flow)?.gate(),
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * One flow's sending loop: claim due rows under a lease, send up to `concurrency` at once (and at
+ * most `ratePerSecond`), record each outcome in one transaction with the row's state change.
+ * The loop never throws: each tick catches at its boundary and logs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DeliveryConfig } from '../config/delivery-schema.js';
+import type { FlowConfig } from '../config/flow-schema.js';
+import type { PlatformConfig } from '../config/platform-schema.js';
+import { describeError } from '../errors.js';
+import { scrubSecrets, type Logger } from '../log.js';
+import type { RandomSource } from '../platform/backoff.js';
+import { classifyOutcome, type AttemptOutcome, type Classification } from '../platform/classify-failure.js';
+import type { PlatformClient } from '../platform/client.js';
+import { ackChannel } from '../store/exports.js';
+import type { Clock, Db } from '../store/open-store.js';
+import { claimDueSubmissions, countUnsettled, nextDueAt, recordAttempt, releaseInFlight } from '../store/outbox.js';
+import type { SubmissionRow } from '../store/submissions.js';
+import { abandonedUpdate, buildAckRecord, decideTransition } from './decide-transition.js';
+import { gateAllowance, initialGate, markProbeStarted, updateGate, type GatePolicy, type GateSignal, type GateState } from './flow-gate.js';
+import { createWakeable } from './wakeable.js';
+
+export interface FlowSenderDeps {
+  db: Db;
+  flow: FlowConfig;
+  platform: PlatformConfig;
+  delivery: DeliveryConfig;
+  client: PlatformClient;
+  logger: Logger;
+  clock: Clock;
+  random: RandomSource;
+}
+
+export interface FlowSender {
+  start(): void;
+  stop(timeoutMs: number): Promise<void>;
+  wake(): void;
+  /** True when nothing is in flight and nothing is due that the gate would let through. */
+  isIdle(): boolean;
+  gate(): Readonly<GateState>;
+}
+
+export function createFlowSender(deps: FlowSenderDeps): FlowSender {
+  const { db, flow, delivery, client, clock, random } = deps;
+  const log = deps.logger.child({ component: 'delivery', flow: flow.name });
+  const token = flow.token ?? deps.platform.token;
+  const policy: GatePolicy = {
+    failureThreshold: delivery.circuit.failureThreshold,
+    probeIntervalMs: delivery.circuit.probeIntervalMs,
+    capMs: delivery.backoff.capMs,
+    pauseProbeMs: delivery.circuit.probeIntervalMs,
+  };
+  const minSpacingMs = delivery.ratePerSecond ? 1000 / delivery.ratePerSecond : 0;
+
+  const wakeable = createWakeable();
+  const stopLoop = new AbortController();
+  const abortRequests = new AbortController();
+  const inFlight = new Map<number, Promise<void>>();
+  let gate = initialGate(policy);
+  let nextStartAt = 0;
+  let loop: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
+
+  function tick(): number {
+    const now = clock();
+    const free = delivery.concurrency - inFlight.size;
+    const allowance = gateAllowance(gate, now, free);
+    let limit = allowance.limit;
+    if (minSpacingMs > 0) limit = now >= nextStartAt ? Math.min(limit, 1) : 0;
+    if (limit > 0) {
+      const rows = claimDueSubmissions(db, { flow: flow.name, now, leaseMs: delivery.leaseMs, limit, excludeIds: [...inFlight.keys()] });
+      for (const row of rows) {
+        if (allowance.probe) gate = markProbeStarted(gate);
+        if (minSpacingMs > 0) nextStartAt = Math.max(now, nextStartAt) + minSpacingMs;
+        const sending = send(row, allowance.probe).finally(() => {
+          inFlight.delete(row.id);
+          wakeable.wake();
+        });
+        inFlight.set(row.id, sending);
+      }
+    }
+    return sleepFor(clock());
+  }
+
+  /** How long the loop may sleep: until the next due row, probe or rate slot, at most one poll interval. */
+  function sleepFor(now: number): number {
+    let until = now + delivery.pollIntervalMs;
+    if (delivery.concurrency - inFlight.size > 0) {
+      if (gate.mode === 'closed') {
+        const due = nextDueAt(db, flow.name);
+        if (due !== null) until = Math.min(until, due);
+      } else if (!gate.probeInFlight) {
+        until = Math.min(until, gate.nextProbeAt);
+      }
+      if (minSpacingMs > 0 && nextStartAt > now) until = Math.max(until, Math.min(nextStartAt, now + delivery.pollIntervalMs));
+    }
+    return Math.max(1, until - now);
+  }
+
+  async function run(): Promise<void> {
+    while (!stopLoop.signal.aborted) {
+      let delay = delivery.pollIntervalMs;
+      try {
+        delay = tick();
+      } catch (error) {
+        log.error({ err: scrubError(error) }, 'Delivery tick failed; retrying after the poll interval');
+      }
+      await wakeable.wait(delay, stopLoop.signal);
+    }
+  }
+
+  async function send(row: SubmissionRow, probe: boolean): Promise<void> {
+    const requestId = randomUUID();
+    const startedAt = clock();
+    const itemLog = log.child({ externalId: row.external_id, requestId, submissionId: row.id });
+    let attempt: AttemptOutcome;
+    try {
+      const options = { idempotencyKey: row.idempotency_key, requestId, signal: abortRequests.signal };
+      const raw =
+        row.kind === 'confirmation'
+          ? await client.confirmOrder(token, row.order_id ?? row.external_id, row.payload, options)
+          : await client.createRequest(token, row.payload, options);
+      attempt = { type: 'response', status: raw.status, headers: raw.headers, body: raw.body };
+    } catch (error) {
+      if (abortRequests.signal.aborted) {
+        recordAbandoned(row, requestId, startedAt, itemLog);
+        if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;
+        return;
+      }
+      attempt = { type: 'error', error };
+    }
+    try {
+      const now = clock();
+      const c = classifyOutcome(row.kind, attempt, now);
+      record(row, c, requestId, startedAt, now, itemLog);
+      applyGate(c, probe, now);
+    } catch (error) {
+      // The answer could not be recorded (store failure). The row stays in flight and its lease
+      // hands it back later; the same Idempotency-Key makes the repeat safe.
+      itemLog.error({ err: scrubError(error) }, 'Could not record the outcome of a delivery attempt');
+      if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;
+    }
+  }
+
+  function record(row: SubmissionRow, c: Classification, requestId: string, startedAt: number, now: number, itemLog: Logger): void {
+    const t = decideTransition(row, c, { backoff: delivery.backoff, startedAt, now, random });
+    const ack = t.finalState
+      ? { channel: ackChannel(flow.name), sourceKey: `${row.id}:${t.finalState}:${t.update.attempts}`, record: buildAckRecord(flow.name, row, c, t), now }
+      : undefined;
+    const attemptRecord = { requestId, startedAt, finishedAt: now, httpStatus: c.httpStatus, outcome: t.attemptOutcome, error: c.code ? c.reason : null };
+    const written = recordAttempt(db, row.id, attemptRecord, t.update, ack);
+    const fields = { outcome: t.attemptOutcome, httpStatus: c.httpStatus, code: t.update.lastErrorCode, attempts: t.update.attempts, platformId: t.update.platformId };
+    if (!written) itemLog.warn(fields, 'The row left the in-flight state while it was being sent; outcome not recorded');
+    else if (t.attemptOutcome === 'accepted') itemLog.info(fields, c.reason);
+    else if (t.attemptOutcome === 'retry') itemLog.info({ ...fields, nextAttemptAt: new Date(t.update.nextAttemptAt).toISOString() }, `Will retry: ${c.reason}`);
+    else if (t.attemptOutcome === 'paused') itemLog.debug(fields, c.reason);
+    else itemLog.warn(fields, t.update.lastError ?? c.reason);
+  }
+
+  function recordAbandoned(row: SubmissionRow, requestId: string, startedAt: number, itemLog: Logger): void {
+    try {
+      const now = clock();
+      const attempt = { requestId, startedAt, finishedAt: now, httpStatus: null, outcome: 'aborted', error: 'Aborted by shutdown' };
+      recordAttempt(db, row.id, attempt, abandonedUpdate(row, now));
+      itemLog.info('Attempt aborted by shutdown; the row is pending again with the same Idempotency-Key');
+    } catch (error) {
+      itemLog.error({ err: scrubError(error) }, 'Could not return an aborted row to pending; its lease will');
+    }
+  }
+
+  function applyGate(c: Classification, probe: boolean, now: number): void {
+    const signal: GateSignal = c.outcome === 'paused' ? 'unauthorized' : c.countsAsPlatformFailure ? 'failure' : c.outcome === 'retry' ? 'neutral' : 'success';
+    const { state, transition } = updateGate(gate, signal, probe, now, policy);
+    gate = state;
+    if (transition === 'paused') {
+      log.error(
+        { code: 'PLATFORM_UNAUTHORIZED', httpStatus: c.httpStatus },
+        `The platform refused the token of flow ${flow.name} (${c.httpStatus}); the flow is paused and its rows wait, a probe every ${policy.pauseProbeMs} ms`,
+      );
+    } else if (transition === 'resumed') {
+      log.info(`The token of flow ${flow.name} works again; the flow resumes`);
+    } else if (transition === 'opened') {
+      log.warn(
+        { code: 'PLATFORM_UNAVAILABLE', consecutiveFailures: state.consecutiveFailures },
+        `The platform looks down (${state.consecutiveFailures} failures in a row); circuit open, one probe every ${state.probeIntervalMs} ms`,
+      );
+    } else if (transition === 'closed') {
+      log.info('The platform answers again; circuit closed');
+    }
+    if (transition) wakeable.wake();
+  }
+
+  return {
+    start() {
+      if (loop || stopping) return;
+      const released = releaseInFlight(db, flow.name, clock());
+      if (released > 0) log.info({ released }, 'Rows left in flight by an earlier run are pending again');
+      loop = run();
+    },
+    stop(timeoutMs) {
+      stopping ??= (async () => {
+        stopLoop.abort();
+        await loop;
+        if (inFlight.size > 0) {
+          const grace = new AbortController();
+          await Promise.race([Promise.allSettled([...inFlight.values()]), createWakeable().wait(timeoutMs, grace.signal)]);
+          grace.abort();
+        }
+        abortRequests.abort();
+        await Promise.allSettled([...inFlight.values()]);
+      })();
+      return stopping;
+    },
+    wake: () => wakeable.wake(),
+    isIdle() {
+      if (inFlight.size > 0) return false;
+      if (gate.mode !== 'closed') return true;
+      return countUnsettled(db, flow.name, clock()) === 0;
+    },
+    gate: () => gate,
+  };
+}
+
+function scrubError(error: unknown): { message: string; code?: unknown } {
+  return { message: scrubSecrets(describeError(error)), code: (error as { code?: unknown } | null)?.code };
+}

@@ -1,0 +1,202 @@
+/**
+ * Queries of the delivery stage on `submissions` (the outbox) and `submission_attempts`:
+ * claiming due rows under a lease, recording an attempt together with the row's new state (and
+ * its acknowledgement export) in one transaction, requeueing, and the `status` summary.
+ */
+import type { Db } from './open-store.js';
+import { enqueueExport, type NewExport } from './exports.js';
+import type { SubmissionRow, SubmissionState } from './submissions.js';
+
+export interface ClaimOptions {
+  flow: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** Rows this process is still sending (their lease may have run out during a slow request). */
+  excludeIds?: readonly number[];
+}
+
+/**
+ * Claim up to `limit` due rows of a flow: pending ones whose time has come, and in-flight ones
+ * whose lease ran out (a crash left them; graphile-worker's `resetLockedAt`). One UPDATE …
+ * RETURNING, so two claimers can never take the same row.
+ */
+export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
+  if (o.limit <= 0) return [];
+  const rows = db
+    .prepare(
+      `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now
+       WHERE id IN (
+         SELECT id FROM submissions
+         WHERE flow = @flow
+           AND ((state = 'pending' AND next_attempt_at <= @now) OR (state = 'in_flight' AND lease_until <= @now))
+           AND id NOT IN (SELECT value FROM json_each(@exclude))
+         ORDER BY next_attempt_at, id
+         LIMIT @limit)
+       RETURNING *`,
+    )
+    .all({ flow: o.flow, now: o.now, leaseUntil: o.now + o.leaseMs, limit: o.limit, exclude: JSON.stringify(o.excludeIds ?? []) }) as SubmissionRow[];
+  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
+}
+
+/** One attempt as `submission_attempts` keeps it. */
+export interface AttemptRecord {
+  requestId: string;
+  startedAt: number;
+  finishedAt: number;
+  httpStatus: number | null;
+  /** accepted | retry | rejected | held | paused | dead | aborted */
+  outcome: string;
+  error: string | null;
+}
+
+/** The row's state after an attempt; every column is written as given. */
+export interface SubmissionUpdate {
+  state: SubmissionState;
+  attempts: number;
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatus: number | null;
+  lastErrorCode: string | null;
+  lastError: string | null;
+  result: string | null;
+  platformId: string | null;
+  finishedAt: number | null;
+  now: number;
+}
+
+/**
+ * Record an attempt, the row's new state and (for a final state) its acknowledgement in ONE
+ * transaction: a crash leaves either all three or none. Returns false when the row was no longer
+ * in flight (requeued or finished meanwhile by someone else): then nothing is written.
+ */
+export function recordAttempt(db: Db, submissionId: number, attempt: AttemptRecord, update: SubmissionUpdate, ack?: NewExport): boolean {
+  return db.transaction(() => {
+    const info = db
+      .prepare(
+        `UPDATE submissions SET state = @state, attempts = @attempts, next_attempt_at = @nextAttemptAt, lease_until = NULL,
+           first_attempt_at = @firstAttemptAt, last_attempt_at = @lastAttemptAt, last_status = @lastStatus,
+           last_error_code = @lastErrorCode, last_error = @lastError, result = @result, platform_id = @platformId,
+           finished_at = @finishedAt, updated_at = @now
+         WHERE id = @id AND state = 'in_flight'`,
+      )
+      .run({ ...update, id: submissionId });
+    if (info.changes !== 1) return false;
+    db.prepare(
+      `INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, http_status, outcome, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(submissionId, attempt.requestId, attempt.startedAt, attempt.finishedAt, attempt.httpStatus, attempt.outcome, attempt.error);
+    if (ack) enqueueExport(db, ack);
+    return true;
+  })();
+}
+
+/**
+ * Return in-flight rows of a flow to pending, due now: the dispatcher gave them up without an
+ * answer (`ids`), or it is starting and rows left in flight by a crash belong to nobody (no `ids`:
+ * one daemon owns a store). Attempts and the age clock are not touched.
+ */
+export function releaseInFlight(db: Db, flow: string, now: number, ids?: readonly number[]): number {
+  const only = ids === undefined ? '' : 'AND id IN (SELECT value FROM json_each(@ids))';
+  return db
+    .prepare(
+      `UPDATE submissions SET state = 'pending', lease_until = NULL, next_attempt_at = MIN(next_attempt_at, @now), updated_at = @now
+       WHERE flow = @flow AND state = 'in_flight' ${only}`,
+    )
+    .run({ flow, now, ids: JSON.stringify(ids ?? []) }).changes;
+}
+
+/** Earliest `next_attempt_at` of a flow's pending rows, or null when none waits. */
+export function nextDueAt(db: Db, flow: string): number | null {
+  const row = db.prepare(`SELECT MIN(next_attempt_at) AS at FROM submissions WHERE flow = ? AND state = 'pending'`).get(flow) as { at: number | null };
+  return row.at;
+}
+
+/** Rows of a flow that are due now or in flight. */
+export function countUnsettled(db: Db, flow: string, now: number): number {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM submissions
+       WHERE flow = ? AND ((state = 'pending' AND next_attempt_at <= ?) OR state = 'in_flight')`,
+    )
+    .get(flow, now) as { n: number };
+  return row.n;
+}
+
+export type RequeueTarget = { externalId: string } | { dead: true } | { rejected: true };
+
+/**
+ * Put finished rows back into the outbox: pending, due now, attempts 0, age clock cleared. The
+ * row keeps its Idempotency-Key and payload (a changed payload comes through intake with a new key).
+ * By externalId only rows that are finished without success (rejected, held, dead) are requeued.
+ */
+export function requeueSubmissions(db: Db, target: RequeueTarget, now: number, flow?: string): number {
+  let where: string;
+  if ('externalId' in target) where = `external_id = @externalId AND state IN ('rejected', 'held', 'dead')`;
+  else if ('dead' in target) where = `state = 'dead'`;
+  else where = `state = 'rejected'`;
+  if (flow !== undefined) where += ' AND flow = @flow';
+  return db
+    .prepare(
+      `UPDATE submissions SET state = 'pending', next_attempt_at = @now, attempts = 0, first_attempt_at = NULL,
+         lease_until = NULL, finished_at = NULL, updated_at = @now
+       WHERE ${where}`,
+    )
+    .run({ now, flow: flow ?? null, externalId: 'externalId' in target ? target.externalId : null }).changes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the `status` summary
+
+export interface StateCount {
+  flow: string;
+  state: SubmissionState;
+  count: number;
+}
+
+export interface SubmissionBrief {
+  id: number;
+  flow: string;
+  kind: string;
+  externalId: string;
+  state: SubmissionState;
+  attempts: number;
+  lastStatus: number | null;
+  errorCode: string | null;
+  message: string | null;
+  updatedAt: number;
+  createdAt: number;
+}
+
+export function countSubmissionsByState(db: Db): StateCount[] {
+  return db.prepare(`SELECT flow, state, COUNT(*) AS count FROM submissions GROUP BY flow, state ORDER BY flow, state`).all() as StateCount[];
+}
+
+/** Creation time of the oldest pending (or in-flight) row per flow. */
+export function oldestPendingByFlow(db: Db): { flow: string; createdAt: number }[] {
+  return db
+    .prepare(`SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`)
+    .all() as { flow: string; createdAt: number }[];
+}
+
+const BRIEF_COLUMNS = `id, flow, kind, external_id AS externalId, state, attempts, last_status AS lastStatus,
+  last_error_code AS errorCode, last_error AS message, updated_at AS updatedAt, created_at AS createdAt`;
+
+/** The most recently updated rows that carry an error. */
+export function listLastErrors(db: Db, limit = 10): SubmissionBrief[] {
+  return db
+    .prepare(`SELECT ${BRIEF_COLUMNS} FROM submissions WHERE last_error_code IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT ?`)
+    .all(limit) as SubmissionBrief[];
+}
+
+export function listDeadLetters(db: Db, limit = 1000): SubmissionBrief[] {
+  return db.prepare(`SELECT ${BRIEF_COLUMNS} FROM submissions WHERE state = 'dead' ORDER BY updated_at DESC, id DESC LIMIT ?`).all(limit) as SubmissionBrief[];
+}
+
+/** Attempts of one row, oldest first (tests and troubleshooting). */
+export function listAttempts(db: Db, submissionId: number): { request_id: string; http_status: number | null; outcome: string; error: string | null }[] {
+  return db
+    .prepare(`SELECT request_id, http_status, outcome, error FROM submission_attempts WHERE submission_id = ? ORDER BY id`)
+    .all(submissionId) as { request_id: string; http_status: number | null; outcome: string; error: string | null }[];
+}
