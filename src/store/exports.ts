@@ -30,3 +30,60 @@ export function enqueueExport(db: Db, e: NewExport): boolean {
     .run(e.channel, e.sourceKey, JSON.stringify(e.record), e.now);
   return info.changes === 1;
 }
+
+export type ExportState = (typeof EXPORT_STATE)[keyof typeof EXPORT_STATE];
+
+export interface ExportRow {
+  id: number;
+  channel: string;
+  source_key: string;
+  /** JSON text of the record. */
+  record: string;
+  state: ExportState;
+  file_name: string | null;
+  created_at: number;
+  written_at: number | null;
+}
+
+/** Pending rows of a channel that have no file name yet, oldest first. */
+export function listUnnamedExports(db: Db, channel: string, limit: number): ExportRow[] {
+  return db
+    .prepare("SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?")
+    .all(channel, limit) as ExportRow[];
+}
+
+/** Pending rows of a channel whose file name is chosen, oldest first (a file's rows are adjacent by name). */
+export function listNamedPendingExports(db: Db, channel: string): ExportRow[] {
+  return db
+    .prepare("SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id")
+    .all(channel) as ExportRow[];
+}
+
+/** True when some export row (any channel, any state) already holds this file name. */
+export function isExportFileNameTaken(db: Db, fileName: string): boolean {
+  return db.prepare('SELECT 1 FROM exports WHERE file_name = ? LIMIT 1').get(fileName) !== undefined;
+}
+
+/** Record the chosen file name on rows that have none. Call inside the naming transaction. */
+export function assignExportFileName(db: Db, ids: readonly number[], fileName: string): void {
+  const update = db.prepare("UPDATE exports SET file_name = ? WHERE id = ? AND state = 'pending' AND file_name IS NULL");
+  for (const id of ids) update.run(fileName, id);
+}
+
+/** Mark the rows of a written file as written, in one transaction. Returns rows changed. */
+export function markExportsWritten(db: Db, ids: readonly number[], now: number): number {
+  const update = db.prepare("UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
+  return db.transaction(() => ids.reduce((n, id) => n + update.run(now, id).changes, 0))();
+}
+
+export function countExports(db: Db, filter: { channel?: string; state?: ExportState } = {}): number {
+  const row = db
+    .prepare('SELECT count(*) AS n FROM exports WHERE (@channel IS NULL OR channel = @channel) AND (@state IS NULL OR state = @state)')
+    .get({ channel: filter.channel ?? null, state: filter.state ?? null }) as { n: number };
+  return row.n;
+}
+
+/** Housekeeping: delete rows written before `cutoffMs`. Pending rows are never deleted. Returns rows deleted. */
+export function deleteWrittenExportsOlderThan(db: Db, cutoffMs: number): number {
+  return db.prepare("DELETE FROM exports WHERE state = 'written' AND written_at < ?").run(cutoffMs).changes;
+}

@@ -94,7 +94,7 @@ CREATE TABLE order_statuses (
 -- The export outbox: a row per record to write into an ERP import folder (status changes,
 -- acknowledgements). It stays here until its file exists, so a restart writes what is missing.
 CREATE TABLE exports (
-  id           INTEGER PRIMARY KEY,
+  id           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: {seq} in file names stays unique after housekeeping
   channel      TEXT    NOT NULL,                -- 'status', or 'ack:<flow name>'
   source_key   TEXT    NOT NULL,                -- what makes it unique: eventId, or submission id + outcome
   record       TEXT    NOT NULL,                -- JSON object the export mapping picks its columns from

@@ -1,0 +1,194 @@
+/**
+ * The exporter: pending rows of the export outbox → files in ERP import folders.
+ *
+ * A row stays `pending` in SQLite until its file exists, so a pending export survives a restart.
+ * Two steps per file, in this order:
+ * 1. name: choose the file name once and store it on the row(s) in a transaction;
+ * 2. write: render the named rows, write atomically (temp, fsync, rename, fsync folder), then mark
+ *    the rows written in one transaction.
+ * A crash between 2's write and its marking rewrites the same name with the same bytes, never a
+ * second file. `perEvent` targets are written whenever woken (and on a 1 s poll); `batch` targets
+ * gather every pending row into one file on `flush()` (the daemon calls it on `export.batchCron`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../log.js';
+import type { Db, Clock } from '../store/open-store.js';
+import { systemClock } from '../store/open-store.js';
+import type { ExportFormat } from '../config/export-format-schema.js';
+import { ConnectorError, describeError } from '../errors.js';
+import {
+  assignExportFileName,
+  isExportFileNameTaken,
+  listNamedPendingExports,
+  listUnnamedExports,
+  markExportsWritten,
+  type ExportRow,
+} from '../store/exports.js';
+import { renderExportFile, type ExportMode } from './render-file.js';
+import { flowOfChannel, renderFileName, withSuffix } from './file-name.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/** One export channel and where and how its files are written. */
+export interface ExportTarget {
+  /** `STATUS_CHANNEL`, or `ackChannel(flow.name)`. */
+  channel: string;
+  /** The ERP import folder; created when missing. */
+  folder: string;
+  format: ExportFormat;
+  mode: ExportMode;
+}
+
+export interface ExporterDeps {
+  db: Db;
+  targets: readonly ExportTarget[];
+  logger: Logger;
+  clock?: Clock;
+  /** Fallback poll when nobody calls `wake()`. Default 1000 ms. */
+  pollIntervalMs?: number;
+}
+
+export interface Exporter {
+  /** Write what is pending (perEvent targets, and files named before a restart), then keep polling. Idempotent. */
+  start(): Promise<void>;
+  /** Stop polling and wait for the pass in progress. Idempotent. */
+  stop(): Promise<void>;
+  /** Write every pending row of every target, batch targets included. Resolves with rows written; never rejects. */
+  flush(): Promise<number>;
+  /** Something was enqueued: run a pass soon (coalesced). */
+  wake(): void;
+}
+
+/** Rows named per pass of a perEvent target (the rest waits for the next pass). */
+const NAME_LIMIT = 500;
+/** Rows gathered into one batch file; beyond this a flush writes several files. */
+const BATCH_LIMIT = 50_000;
+
+export function createExporter(deps: ExporterDeps): Exporter {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const log = deps.logger.child({ component: 'exporter' });
+  const pollIntervalMs = deps.pollIntervalMs ?? 1_000;
+
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let wakeScheduled = false;
+  /** Serialises passes: a tick, a flush and stop never overlap. */
+  let chain: Promise<unknown> = Promise.resolve();
+  let tickQueued = false;
+
+  /** Choose names for the target's unnamed rows: one per row (perEvent) or one for all (batch). */
+  const nameRows = (target: ExportTarget, includeBatch: boolean): void => {
+    if (target.mode === 'batch' && !includeBatch) return;
+    db.transaction(() => {
+      const rows = listUnnamedExports(db, target.channel, target.mode === 'batch' ? BATCH_LIMIT : NAME_LIMIT);
+      if (rows.length === 0) return;
+      const groups = target.mode === 'batch' ? [rows] : rows.map((row) => [row]);
+      const now = clock();
+      for (const group of groups) {
+        const first = group[0]!;
+        const name = chooseFreeName(target, renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: parseRecord(first) }));
+        assignExportFileName(db, group.map((row) => row.id), name);
+      }
+    })();
+  };
+
+  /** The template's name, or `name-2.csv`, `name-3.csv`… when another row or an existing file holds it. */
+  const chooseFreeName = (target: ExportTarget, base: string): string => {
+    for (let n = 1; ; n += 1) {
+      const candidate = n === 1 ? base : withSuffix(base, n);
+      if (!isExportFileNameTaken(db, candidate) && !fs.existsSync(path.join(target.folder, candidate))) return candidate;
+    }
+  };
+
+  /** Write every named pending file of the target; stops at the first failure (rows stay pending). */
+  const writeNamed = async (target: ExportTarget): Promise<number> => {
+    const rows = listNamedPendingExports(db, target.channel);
+    const files = new Map<string, ExportRow[]>();
+    for (const row of rows) files.set(row.file_name!, [...(files.get(row.file_name!) ?? []), row]);
+    let written = 0;
+    for (const [name, group] of files) {
+      const fileLog = log.child({ channel: target.channel, file: name, rows: group.length });
+      try {
+        const bytes = renderExportFile(group.map(parseRecord), target.format, target.mode);
+        await writeFileAtomic(target.folder, name, bytes);
+      } catch (error) {
+        const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${path.join(target.folder, name)}: ${describeError(error)}`, {
+          cause: error,
+          details: { channel: target.channel, file: name },
+        });
+        fileLog.error({ code: failure.code, err: failure }, `${failure.message}; retried on the next pass`);
+        break;
+      }
+      written += markExportsWritten(db, group.map((row) => row.id), clock());
+      fileLog.info({ folder: target.folder }, 'export file written');
+    }
+    return written;
+  };
+
+  /** One pass over every target; catches everything so no error leaves a background loop. */
+  const pass = async (includeBatch: boolean): Promise<number> => {
+    let written = 0;
+    for (const target of deps.targets) {
+      try {
+        nameRows(target, includeBatch);
+        written += await writeNamed(target);
+      } catch (error) {
+        log.error({ channel: target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
+      }
+    }
+    return written;
+  };
+
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work, work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  /** A background pass; a tick already waiting covers this one (overlapping ticks are skipped). */
+  const tick = (): void => {
+    if (!running || tickQueued) return;
+    tickQueued = true;
+    void enqueue(async () => {
+      tickQueued = false;
+      if (running) await pass(false);
+    });
+  };
+
+  return {
+    async start() {
+      if (running) return;
+      running = true;
+      timer = setInterval(tick, pollIntervalMs);
+      timer.unref();
+      await enqueue(() => pass(false));
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await chain;
+    },
+    flush() {
+      return enqueue(() => pass(true));
+    },
+    wake() {
+      if (!running || wakeScheduled) return;
+      wakeScheduled = true;
+      setImmediate(() => {
+        wakeScheduled = false;
+        tick();
+      });
+    },
+  };
+}
+
+function parseRecord(row: ExportRow): Record<string, unknown> {
+  try {
+    const value = JSON.parse(row.record) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { record: row.record };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Rendering export records into the bytes of one ERP import file (CSV or JSON, in the configured
+ * encoding). Pure: the same records and format give the same bytes, so a file rewritten after a
+ * crash is identical to the first one.
+ */
+import iconv from 'iconv-lite';
+import type { ColumnSpec, ExportFormat } from '../config/export-format-schema.js';
+import { formatCell, formatJsonValue, valueToText } from './format-value.js';
+
+export type ExportMode = 'perEvent' | 'batch';
+
+/** Header name → column; by default every field of the records, in order of first appearance. */
+export function resolveColumns(format: ExportFormat, records: readonly Record<string, unknown>[]): [string, ColumnSpec][] {
+  if (format.columns) return Object.entries(format.columns);
+  const names: string[] = [];
+  for (const record of records) for (const key of Object.keys(record)) if (!names.includes(key)) names.push(key);
+  return names.map((name) => [name, { field: name, timeZone: 'local' }]);
+}
+
+/** Quote a CSV cell when it holds the delimiter, a quote, a line break, or edge spaces (RFC 4180). */
+export function quoteCsvCell(text: string, delimiter: string): string {
+  if (text.includes(delimiter) || /["\r\n]/.test(text) || /^\s|\s$/.test(text)) return `"${text.replace(/"/g, '""')}"`;
+  return text;
+}
+
+export function renderCsv(records: readonly Record<string, unknown>[], format: ExportFormat): string {
+  const { delimiter, header, lineEnding } = format.csv;
+  const eol = lineEnding === 'crlf' ? '\r\n' : '\n';
+  const columns = resolveColumns(format, records);
+  const lines: string[] = [];
+  if (header) lines.push(columns.map(([name]) => quoteCsvCell(name, delimiter)).join(delimiter));
+  for (const record of records) lines.push(columns.map(([, column]) => quoteCsvCell(formatCell(record, column), delimiter)).join(delimiter));
+  return lines.map((line) => line + eol).join('');
+}
+
+/**
+ * JSON: in `perEvent` mode one object per file; in `batch` mode an array of objects (also when
+ * the batch holds one record), so the ERP's import reads one shape per channel.
+ */
+export function renderJson(records: readonly Record<string, unknown>[], format: ExportFormat, mode: ExportMode): string {
+  const columns = format.columns ? Object.entries(format.columns) : null;
+  const shaped = records.map((record) => (columns ? Object.fromEntries(columns.map(([name, column]) => [name, formatJsonValue(record, column)])) : record));
+  const value = mode === 'perEvent' && shaped.length === 1 ? shaped[0] : shaped;
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The file's bytes. Characters windows-1251 cannot hold are written as `?` (iconv-lite's replacement). */
+export function renderExportFile(records: readonly Record<string, unknown>[], format: ExportFormat, mode: ExportMode): Buffer {
+  if (format.format === 'json') return encode(renderJson(records, format, mode), format.json.encoding);
+  return encode(renderCsv(records, format), format.csv.encoding);
+}
+
+function encode(text: string, encoding: 'utf-8' | 'utf-8-bom' | 'windows-1251'): Buffer {
+  if (encoding === 'windows-1251') return iconv.encode(text, 'win1251');
+  if (encoding === 'utf-8-bom') return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+  return Buffer.from(text, 'utf8');
+}
+
+export { valueToText };
