@@ -1,0 +1,137 @@
+/**
+ * Loading a mapping file: YAML → kind (explicit or by shape) → zod → cross-field checks.
+ * Every mistake names the mapping file and the key (`items.quantity.integr: unknown key`), all at
+ * once, as `MAPPING_INVALID`.
+ */
+import type { z } from 'zod';
+import { exportFormatSchema } from './export-format-schema.js';
+import { configError, dottedPath, readYamlFile, type ConfigProblem } from './load-config.js';
+import {
+  confirmationsMappingSchema,
+  defaultAcknowledgements,
+  requestsMappingSchema,
+  toConfirmationsSpec,
+  toRequestsSpec,
+  MAPPING_KIND,
+  type FieldSpec,
+  type MappingKind,
+  type MappingSpec,
+} from './mapping-schema.js';
+import { checkDateFormat } from '../mapping/parse-date.js';
+
+/** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
+export function loadMappingSpec(file: string): MappingSpec {
+  const raw = readYamlFile(file, 'mapping');
+  return parseMappingSpec(raw, file);
+}
+
+/** Validate already-parsed mapping data (tests and `check` use it too). */
+export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw configError(file, [{ path: '', message: 'must be a YAML mapping (key: value pairs)' }], 'MAPPING_INVALID');
+  }
+  const record = raw as Record<string, unknown>;
+  const kind = detectKind(record);
+  if (kind === undefined) {
+    throw configError(
+      file,
+      [{ path: 'kind', message: 'cannot tell the kind: add `kind: requests` or `kind: confirmations`, a `request:` section or `orderId:` and `confirmation:`' }],
+      'MAPPING_INVALID',
+    );
+  }
+  const problems: ConfigProblem[] = [];
+  const spec = kind === MAPPING_KIND.requests ? parseRequests(record, file, problems) : parseConfirmations(record, file, problems);
+  if (spec) problems.push(...crossCheck(spec));
+  if (problems.length > 0 || !spec) throw configError(file, problems, 'MAPPING_INVALID');
+  return spec;
+}
+
+function detectKind(raw: Record<string, unknown>): MappingKind | undefined {
+  if (raw.kind === MAPPING_KIND.requests || raw.kind === MAPPING_KIND.confirmations) return raw.kind;
+  if (raw.kind !== undefined) return 'request' in raw ? MAPPING_KIND.requests : 'confirmation' in raw ? MAPPING_KIND.confirmations : undefined;
+  if ('request' in raw) return MAPPING_KIND.requests;
+  if ('confirmation' in raw || 'orderId' in raw) return MAPPING_KIND.confirmations;
+  return undefined;
+}
+
+function parseRequests(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+  const parsed = requestsMappingSchema.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(...mappingProblems(parsed.error.issues));
+    return undefined;
+  }
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  return ack && toRequestsSpec(file, parsed.data, ack);
+}
+
+function parseConfirmations(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+  const parsed = confirmationsMappingSchema.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(...mappingProblems(parsed.error.issues));
+    return undefined;
+  }
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  return ack && toConfirmationsSpec(file, parsed.data, ack);
+}
+
+function parseAcknowledgements(
+  section: unknown,
+  raw: Parameters<typeof defaultAcknowledgements>[0],
+  problems: ConfigProblem[],
+): z.infer<typeof exportFormatSchema> | undefined {
+  const parsed = exportFormatSchema.safeParse(section ?? defaultAcknowledgements(raw));
+  if (!parsed.success) {
+    problems.push(...mappingProblems(parsed.error.issues, 'acknowledgements'));
+    return undefined;
+  }
+  return parsed.data;
+}
+
+/** zod issues as `key: message`, one problem per unknown key (`items.quantity.integr: unknown key`). */
+export function mappingProblems(issues: readonly z.core.$ZodIssue[], prefix = ''): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  const at = (parts: readonly PropertyKey[]) => [prefix, dottedPath(parts)].filter((s) => s !== '').join('.');
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: at([...issue.path, key]), message: 'unknown key' });
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      out.push({ path: at(issue.path), message: 'is required' });
+    } else {
+      out.push({ path: at(issue.path), message: issue.message });
+    }
+  }
+  return out;
+}
+
+/** Checks zod cannot express per field: sources that fit the format, date formats, grouping. */
+function crossCheck(spec: MappingSpec): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const section = spec.kind === 'requests' ? 'request' : 'confirmation';
+  const all: [string, FieldSpec][] = [
+    ...Object.entries(spec.header).map(([k, v]): [string, FieldSpec] => [`${section}.${k}`, v]),
+    ...Object.entries(spec.items).map(([k, v]): [string, FieldSpec] => [`items.${k}`, v]),
+  ];
+  if (spec.kind === 'confirmations') all.push(['orderId', spec.orderId]);
+  const usesColumn = all.some(([, field]) => field.column !== undefined);
+  const usesPath = all.some(([, field]) => field.path !== undefined);
+  const format = spec.format ?? (usesPath && !usesColumn ? 'json' : usesColumn && !usesPath ? 'csv' : undefined);
+  for (const [key, field] of all) {
+    if (field.date !== undefined) {
+      const reason = checkDateFormat(field.date);
+      if (reason) problems.push({ path: `${key}.date`, message: reason });
+    }
+    if (format === 'csv' && field.path !== undefined) problems.push({ path: `${key}.path`, message: 'a CSV mapping reads columns: use column' });
+    if (format !== 'csv' && format !== undefined && field.column !== undefined) {
+      problems.push({ path: `${key}.column`, message: 'a JSON mapping reads paths: use path' });
+    }
+  }
+  if (format === undefined && usesColumn && usesPath) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
+  if (format !== 'csv' && spec.groupBy !== undefined && format !== undefined) problems.push({ path: 'groupBy', message: 'only applies to CSV' });
+  if (format === 'csv' || (format === undefined && usesColumn)) {
+    const keyField = spec.kind === 'requests' ? spec.header.externalId : spec.orderId;
+    if (spec.groupBy === undefined && keyField?.column === undefined) {
+      problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column' });
+    }
+  }
+  return problems;
+}

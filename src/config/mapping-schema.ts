@@ -1,0 +1,229 @@
+/**
+ * The mapping spec: how one ERP file (CSV, JSON, NDJSON) becomes platform payloads.
+ *
+ * ```yaml
+ * format: csv
+ * csv: { encoding: windows-1251, delimiter: ";", decimalComma: true }
+ * groupBy: "Номер заявки"
+ * request:
+ *   externalId: { column: "Номер заявки" }
+ *   delivery.desiredDate: { column: "Дата поставки", date: "DD.MM.YYYY" }
+ * items:
+ *   quantity: { column: "Количество", integer: true }
+ * ```
+ *
+ * Two kinds: `requests` (a `request:` section) and `confirmations` (`orderId:` and a
+ * `confirmation:` section). The kind is explicit (`kind:`) or read from the shape. Target fields
+ * are closed lists, so a typo in a key is reported at start, not discovered in a payload.
+ */
+import { z } from 'zod';
+import { exportFormatSchema, type ExportFormat } from './export-format-schema.js';
+
+export const MAPPING_KIND = { requests: 'requests', confirmations: 'confirmations' } as const;
+export type MappingKind = (typeof MAPPING_KIND)[keyof typeof MAPPING_KIND];
+
+/** One target field: where its value comes from and how it is cleaned. */
+export const fieldSpecSchema = z
+  .strictObject({
+    /** CSV: the header name of the source column. */
+    column: z.string().min(1).optional(),
+    /** JSON: a dotted path inside the record (`customer.inn`, `lines.0.name`). */
+    path: z.string().min(1).optional(),
+    /** A fixed value. */
+    const: z.union([z.string(), z.number()]).optional(),
+    /** Source values joined into one: `"{Серия}-{Номер}"` (columns for CSV, paths for JSON). */
+    template: z.string().min(1).optional(),
+    /** Strip surrounding whitespace (NBSP and thin spaces included). Default true. */
+    trim: z.boolean().default(true),
+    upper: z.boolean().default(false),
+    lower: z.boolean().default(false),
+    /** Read as a number: spaces and thousands separators dropped, decimal comma per the format options. */
+    number: z.boolean().default(false),
+    /** Read as a whole number. */
+    integer: z.boolean().default(false),
+    /** Read as a date in this format (tokens DD MM YYYY YY); `YYYY-MM-DD` values always pass through. */
+    date: z.string().min(1).optional(),
+    /** Used when the source value is empty. */
+    default: z.union([z.string(), z.number()]).optional(),
+    /** Replace values (`{ "шт.": "шт" }`); values not listed pass through unchanged. */
+    map: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    /** An empty value is left out of the payload instead of being a problem. Default false. */
+    optional: z.boolean().default(false),
+  })
+  .superRefine((field, ctx) => {
+    const sources = (['column', 'path', 'const', 'template'] as const).filter((k) => field[k] !== undefined);
+    if (sources.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: [], message: `needs exactly one of column, path, const or template (has ${sources.length === 0 ? 'none' : sources.join(', ')})` });
+    }
+    if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });
+    if (field.date !== undefined && (field.number || field.integer)) {
+      ctx.addIssue({ code: 'custom', path: ['date'], message: 'cannot be combined with number or integer' });
+    }
+  });
+export type FieldSpec = z.infer<typeof fieldSpecSchema>;
+
+const csvOptionsSchema = z.strictObject({
+  /** `auto`: a BOM, else strict UTF-8 if the first 64 KiB are valid UTF-8, else windows-1251. Default auto. */
+  encoding: z.enum(['utf-8', 'windows-1251', 'auto']).default('auto'),
+  delimiter: z.string().length(1, 'must be one character').default(';'),
+  quote: z.string().length(1, 'must be one character').default('"'),
+  /** Numbers are written `1 234,50`. Default false (`1234.50`). */
+  decimalComma: z.boolean().default(false),
+});
+export type CsvOptions = z.infer<typeof csvOptionsSchema>;
+
+const jsonOptionsSchema = z.strictObject({
+  /** Dotted path to the array of records (`data.requests`); default: the file is an array or one record. */
+  path: z.string().min(1).optional(),
+  encoding: z.enum(['utf-8', 'windows-1251', 'auto']).default('utf-8'),
+  decimalComma: z.boolean().default(false),
+});
+export type JsonOptions = z.infer<typeof jsonOptionsSchema>;
+
+const commonKeys = {
+  /** Default: by the file extension (`.json`, `.ndjson`/`.jsonl`, else csv). */
+  format: z.enum(['csv', 'json', 'ndjson']).optional(),
+  csv: csvOptionsSchema.default(csvOptionsSchema.parse({})),
+  json: jsonOptionsSchema.default(jsonOptionsSchema.parse({})),
+  /** CSV: the column whose value groups adjacent rows into one request (or order). */
+  groupBy: z.string().min(1).optional(),
+  /** How results are written back for this flow (default: CSV in the input's encoding and delimiter). */
+  acknowledgements: z.unknown().optional(),
+};
+
+const f = fieldSpecSchema;
+const optF = fieldSpecSchema.optional();
+
+export const requestsMappingSchema = z.strictObject({
+  kind: z.literal(MAPPING_KIND.requests).optional(),
+  ...commonKeys,
+  request: z.strictObject({
+    externalId: f,
+    'customer.inn': f,
+    'customer.name': f,
+    'contact.name': f,
+    'contact.phone': optF,
+    'contact.email': optF,
+    'delivery.city': f,
+    'delivery.address': f,
+    'delivery.desiredDate': f,
+    comment: optF,
+  }),
+  items: z.strictObject({
+    /** JSON: path of the array of lines inside the record. */
+    path: z.string().min(1).optional(),
+    lineId: f,
+    name: f,
+    quantity: f,
+    unit: f,
+    comment: optF,
+  }),
+});
+
+export const confirmationsMappingSchema = z.strictObject({
+  kind: z.literal(MAPPING_KIND.confirmations).optional(),
+  ...commonKeys,
+  /** The order being confirmed (`ORD-2026-000123`): the `<order_id>` path segment. */
+  orderId: f,
+  confirmation: z.strictObject({
+    supplierOrderId: f,
+    readyToShipDate: f,
+    comment: optF,
+  }),
+  items: z.strictObject({
+    path: z.string().min(1).optional(),
+    lineId: f,
+    confirmedQuantity: f,
+    price: f,
+    currency: f,
+  }),
+});
+
+type RequestsRaw = z.infer<typeof requestsMappingSchema>;
+type ConfirmationsRaw = z.infer<typeof confirmationsMappingSchema>;
+
+interface SpecCommon {
+  /** The mapping file, for messages. */
+  file: string;
+  /** Resolved from `format:` or, when absent, the input file's extension at read time. */
+  format: 'csv' | 'json' | 'ndjson' | undefined;
+  csv: CsvOptions;
+  json: JsonOptions;
+  groupBy: string | undefined;
+  /** Always set: the section as written, or the default. */
+  acknowledgements: ExportFormat;
+}
+
+/** Field specs by target field name; items carry the JSON `path` of the lines array apart. */
+export type FieldSpecs = Record<string, FieldSpec>;
+
+export type RequestsMappingSpec = SpecCommon & {
+  kind: 'requests';
+  header: FieldSpecs;
+  items: FieldSpecs;
+  itemsPath: string | undefined;
+};
+export type ConfirmationsMappingSpec = SpecCommon & {
+  kind: 'confirmations';
+  orderId: FieldSpec;
+  header: FieldSpecs;
+  items: FieldSpecs;
+  itemsPath: string | undefined;
+};
+/** A validated mapping, with defaults applied. */
+export type MappingSpec = RequestsMappingSpec | ConfirmationsMappingSpec;
+
+/** Target fields whose payload type is a number. */
+export const NUMERIC_FIELDS: ReadonlySet<string> = new Set(['quantity', 'confirmedQuantity', 'price']);
+/** Target fields that hold a date (`YYYY-MM-DD`). */
+export const DATE_FIELDS: ReadonlySet<string> = new Set(['delivery.desiredDate', 'readyToShipDate']);
+
+function stripUndefined(specs: Record<string, FieldSpec | string | undefined>): FieldSpecs {
+  const out: FieldSpecs = {};
+  for (const [key, value] of Object.entries(specs)) if (value !== undefined && typeof value !== 'string') out[key] = value;
+  return out;
+}
+
+/** The default `acknowledgements:` for a mapping: the input's format, encoding and delimiter. */
+export function defaultAcknowledgements(raw: { format?: string | undefined; csv: CsvOptions; json: JsonOptions }): unknown {
+  if (raw.format === 'json' || raw.format === 'ndjson') {
+    return { format: 'json', fileName: 'ack-{externalId}-{id}.json' };
+  }
+  const encoding = raw.csv.encoding === 'auto' ? 'utf-8' : raw.csv.encoding;
+  return { format: 'csv', csv: { encoding, delimiter: raw.csv.delimiter }, fileName: 'ack-{externalId}-{id}.csv' };
+}
+
+export function toRequestsSpec(file: string, raw: RequestsRaw, acknowledgements: ExportFormat): RequestsMappingSpec {
+  const { path: itemsPath, ...items } = raw.items;
+  return {
+    kind: 'requests',
+    file,
+    format: raw.format,
+    csv: raw.csv,
+    json: raw.json,
+    groupBy: raw.groupBy,
+    acknowledgements,
+    header: stripUndefined(raw.request),
+    items: stripUndefined(items),
+    itemsPath,
+  };
+}
+
+export function toConfirmationsSpec(file: string, raw: ConfirmationsRaw, acknowledgements: ExportFormat): ConfirmationsMappingSpec {
+  const { path: itemsPath, ...items } = raw.items;
+  return {
+    kind: 'confirmations',
+    file,
+    format: raw.format,
+    csv: raw.csv,
+    json: raw.json,
+    groupBy: raw.groupBy,
+    acknowledgements,
+    orderId: raw.orderId,
+    header: stripUndefined(raw.confirmation),
+    items: stripUndefined(items),
+    itemsPath,
+  };
+}
+
+export { exportFormatSchema };

@@ -1,0 +1,115 @@
+/**
+ * One request (or confirmation) from its records: convert every field, assemble the payload,
+ * validate it, and return either one submission or only problems (never a partial payload).
+ */
+import type { MappingSpec } from '../config/mapping-schema.js';
+import { FieldFailure, OMIT, type CompiledField } from './compile-field.js';
+import { makeProblem } from './problems.js';
+import type { MappedItem, MappingProblem } from './types.js';
+import { validateConfirmation } from './validate-confirmation.js';
+import { validateRequest, type FieldIssue } from './validate-request.js';
+
+/** The fields of one mapping, compiled for header records `H` and line records `I`. */
+export interface CompiledMapping<H, I> {
+  kind: MappingSpec['kind'];
+  /** The request's externalId, or the confirmation's orderId. */
+  key: CompiledField<H>;
+  header: CompiledField<H>[];
+  items: CompiledField<I>[];
+}
+
+export interface GroupInput<H, I> {
+  firstRow: number;
+  header: H;
+  items: { row: number; record: I }[];
+  /** Problems found while gathering the rows (disagreeing rows, …). */
+  problems: MappingProblem[];
+}
+
+export interface BuildContext {
+  fileLabel: string;
+  now: Date;
+  rejectPastDates: boolean;
+}
+
+/** Build one submission or its problems. */
+export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: GroupInput<H, I>, ctx: BuildContext): MappedItem[] {
+  const problems = [...group.problems];
+  const failed = new Set<string>();
+  const keyRaw = mapping.key.read(group.header);
+  const keyValue = mapping.key.convert(keyRaw);
+  const externalId = typeof keyValue === 'string' ? keyValue : String(keyRaw).trim();
+  const fail = (row: number, field: string, raw: string | number, failure: FieldFailure) => {
+    failed.add(field);
+    problems.push(makeProblem(ctx.fileLabel, { row, field, code: failure.code, reason: failure.reason, value: raw, externalId }));
+  };
+
+  const payload: Record<string, unknown> = {};
+  for (const field of mapping.header) {
+    const raw = field.read(group.header);
+    const value = field.convert(raw);
+    if (value instanceof FieldFailure) fail(group.firstRow, field.target, raw, value);
+    else if (value !== OMIT) setPath(payload, field.target, value);
+  }
+  const items: Record<string, unknown>[] = [];
+  group.items.forEach(({ row, record }, index) => {
+    const item: Record<string, unknown> = {};
+    for (const field of mapping.items) {
+      const raw = field.read(record);
+      const value = field.convert(raw);
+      if (value instanceof FieldFailure) fail(row, `items[${index}].${field.target}`, raw, value);
+      else if (value !== OMIT) item[field.target] = value;
+    }
+    items.push(item);
+  });
+  payload.items = items;
+
+  const orderId = mapping.kind === 'confirmations' && typeof keyValue === 'string' ? keyValue : undefined;
+  if (mapping.kind === 'confirmations' && keyValue instanceof FieldFailure) fail(group.firstRow, 'orderId', keyRaw, keyValue);
+  const issues: FieldIssue[] =
+    mapping.kind === 'requests' ? validateRequest(payload, ctx) : validateConfirmation(orderId, payload);
+  for (const issue of issues) {
+    if (failed.has(issue.field)) continue;
+    const row = rowOf(issue.field, group);
+    problems.push(
+      makeProblem(ctx.fileLabel, { row, field: issue.field, code: issue.code, reason: issue.reason, value: shownValue(payload, issue.field, orderId), externalId }),
+    );
+  }
+  if (problems.length > 0) return problems.map((problem) => ({ type: 'problem', problem }));
+
+  if (mapping.kind === 'requests') {
+    return [{ type: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.firstRow } }];
+  }
+  return [
+    { type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.firstRow } },
+  ];
+}
+
+const ITEM_FIELD = /^items\[(\d+)\]/;
+
+function rowOf(field: string, group: GroupInput<unknown, unknown>): number {
+  const match = ITEM_FIELD.exec(field);
+  return match ? (group.items[Number(match[1])]?.row ?? group.firstRow) : group.firstRow;
+}
+
+/** The payload's value at a reported field, when it is a scalar worth quoting. */
+function shownValue(payload: Record<string, unknown>, field: string, orderId: string | undefined): string | number | undefined {
+  if (field === 'orderId') return orderId;
+  let at: unknown = payload;
+  for (const part of field.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return typeof at === 'string' || typeof at === 'number' ? at : undefined;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const dot = path.indexOf('.');
+  if (dot === -1) {
+    target[path] = value;
+    return;
+  }
+  const head = path.slice(0, dot);
+  const child = (target[head] ??= {}) as Record<string, unknown>;
+  setPath(child, path.slice(dot + 1), value);
+}

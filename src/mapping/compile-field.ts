@@ -1,0 +1,135 @@
+/**
+ * One target field compiled once per file into two small functions: `read` (the raw source value
+ * of a record) and `convert` (trim, default, map, case, number/integer/date). The per-row path
+ * then runs no regex construction, no zod and no spec lookups.
+ */
+import type { ErrorCode } from '../errors.js';
+import { DATE_FIELDS, NUMERIC_FIELDS, type FieldSpec } from '../config/mapping-schema.js';
+import { compileDateParser } from './parse-date.js';
+import { parseNumber } from './parse-number.js';
+
+/** A value that cannot become the field: a stable code and the reason, for the problem message. */
+export class FieldFailure {
+  constructor(
+    readonly code: ErrorCode,
+    readonly reason: string,
+  ) {}
+}
+
+/** An empty optional field: left out of the payload. */
+export const OMIT = Symbol('omit');
+
+/** Reads one source (a column, a JSON path) from a record. */
+export type SourceGetter<R> = (record: R) => unknown;
+
+export interface CompiledField<R> {
+  /** Target field name (`customer.inn`, `quantity`). */
+  target: string;
+  /** Source columns (CSV) or paths (JSON) it reads, for messages and consistency checks. */
+  sources: readonly string[];
+  /** The raw source value as text ('' when missing). */
+  read(record: R): string | number;
+  convert(raw: string | number): string | number | typeof OMIT | FieldFailure;
+}
+
+export interface CompileOptions<R> {
+  decimalComma: boolean;
+  /** Resolves a column name or JSON path to a getter. */
+  source(ref: string): SourceGetter<R>;
+}
+
+const TEMPLATE_REF = /\{([^{}]+)\}/g;
+
+export function compileField<R>(target: string, spec: FieldSpec, options: CompileOptions<R>): CompiledField<R> {
+  const { read, sources } = compileRead(spec, options);
+  const leaf = target.slice(target.lastIndexOf('.') + 1);
+  const numeric = NUMERIC_FIELDS.has(leaf) || spec.number || spec.integer;
+  const integer = spec.integer;
+  const parseDate = DATE_FIELDS.has(target) || spec.date !== undefined ? compileDateParser(spec.date) : undefined;
+  const dateFormat = spec.date ?? 'YYYY-MM-DD';
+  // ISO 4217 codes are capitals; an ERP writing "rub" means RUB (decision: see README, Assumptions).
+  const upper = spec.upper || target === 'currency';
+  const { trim, lower, optional, map, decimalComma } = { ...spec, decimalComma: options.decimalComma };
+  const fallback = spec.default;
+
+  const convert = (raw: string | number): string | number | typeof OMIT | FieldFailure => {
+    let value: string | number = raw;
+    if (typeof value === 'string') {
+      if (trim) value = value.trim();
+      if (value === '' && fallback !== undefined) value = fallback;
+    }
+    if (map !== undefined) {
+      const mapped = map[String(value)];
+      if (mapped !== undefined) value = mapped;
+    }
+    if (typeof value === 'string') {
+      if (value === '') return optional ? OMIT : new FieldFailure('FIELD_REQUIRED', 'is empty');
+      if (upper) value = value.toUpperCase();
+      else if (lower) value = value.toLowerCase();
+    }
+    if (numeric) {
+      const number = typeof value === 'number' ? value : parseNumber(value, decimalComma);
+      if (number === undefined) return new FieldFailure('FIELD_INVALID', `"${value}" is not a number`);
+      if (integer && !Number.isInteger(number)) return new FieldFailure('FIELD_INVALID', `"${value}" is not a whole number`);
+      return number;
+    }
+    const text = String(value);
+    if (parseDate) {
+      const iso = parseDate(text);
+      if (iso === undefined) return new FieldFailure('FIELD_INVALID', `"${text}" is not a real date in the form ${dateFormat}`);
+      return iso;
+    }
+    return text;
+  };
+  return { target, sources, read, convert };
+}
+
+function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (record: R) => string | number; sources: string[] } {
+  if (spec.const !== undefined) {
+    const constant = spec.const;
+    return { read: () => constant, sources: [] };
+  }
+  if (spec.template !== undefined) {
+    const parts: (string | SourceGetter<R>)[] = [];
+    const sources: string[] = [];
+    let last = 0;
+    for (const match of spec.template.matchAll(TEMPLATE_REF)) {
+      parts.push(spec.template.slice(last, match.index));
+      parts.push(options.source(match[1]!));
+      sources.push(match[1]!);
+      last = match.index + match[0].length;
+    }
+    parts.push(spec.template.slice(last));
+    return {
+      sources,
+      read: (record) => {
+        let out = '';
+        for (const part of parts) {
+          if (typeof part === 'string') {
+            out += part;
+            continue;
+          }
+          const value = toText(part(record)).trim();
+          // One empty placeholder makes the whole value empty: "-123" is not a series-number.
+          if (value === '') return '';
+          out += value;
+        }
+        return out;
+      },
+    };
+  }
+  const ref = (spec.column ?? spec.path)!;
+  const get = options.source(ref);
+  return { sources: [ref], read: (record) => toRawValue(get(record)) };
+}
+
+function toRawValue(value: unknown): string | number {
+  return typeof value === 'number' ? value : toText(value);
+}
+
+function toText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}

@@ -1,0 +1,141 @@
+/**
+ * Turning the bytes of an input file into UTF-8, streaming: strict UTF-8 (invalid bytes are an
+ * error, never U+FFFD), windows-1251 through iconv-lite, or `auto` (a BOM, else strict UTF-8 if
+ * the first 64 KiB are valid UTF-8, else windows-1251). A UTF-8 BOM is always stripped.
+ *
+ * The output is UTF-8 bytes because csv-parse works on bytes: valid UTF-8 input passes through
+ * untouched, so the common case costs one validation pass (simdutf, via `buffer.isUtf8`).
+ */
+import { isUtf8 } from 'node:buffer';
+import { Transform, type TransformCallback } from 'node:stream';
+import iconv from 'iconv-lite';
+import { ConnectorError } from '../errors.js';
+
+export type InputEncoding = 'utf-8' | 'windows-1251' | 'auto';
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** How much of the file `auto` looks at before deciding. */
+export const AUTO_DETECT_BYTES = 64 * 1024;
+
+/** Length of the prefix of `buf` that does not end inside a multi-byte UTF-8 sequence. */
+function completeUtf8Length(buf: Buffer): number {
+  const len = buf.length;
+  for (let i = len - 1; i >= 0 && i >= len - 4; i--) {
+    const byte = buf[i]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return len - i < need ? i : len;
+  }
+  return len;
+}
+
+function invalidBytes(encoding: string, detail: string): ConnectorError {
+  return new ConnectorError('FILE_UNREADABLE', `is not valid ${encoding}: ${detail}`);
+}
+
+/** Decide the encoding of a file's first bytes (without its BOM) for `auto`. */
+export function detectEncoding(head: Buffer, atEnd: boolean): 'utf-8' | 'windows-1251' {
+  if (head.subarray(0, 3).equals(BOM)) return 'utf-8';
+  const valid = atEnd ? head.length : completeUtf8Length(head);
+  return isUtf8(head.subarray(0, valid)) ? 'utf-8' : 'windows-1251';
+}
+
+/** A Transform from the file's bytes to UTF-8 bytes; fails with `FILE_UNREADABLE` on invalid input. */
+export class DecodeStream extends Transform {
+  /** The encoding in use once decided (`auto` resolves after the first 64 KiB). */
+  encoding: InputEncoding;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private started = false;
+  private carry: Buffer | undefined;
+  private offset = 0;
+  private decoder: ReturnType<typeof iconv.getDecoder> | undefined;
+
+  constructor(encoding: InputEncoding) {
+    super();
+    this.encoding = encoding;
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    try {
+      if (!this.started) {
+        this.head.push(chunk);
+        this.headBytes += chunk.length;
+        const needed = this.encoding === 'auto' ? AUTO_DETECT_BYTES : 3;
+        if (this.headBytes < needed) return callback();
+        this.begin(false);
+        return callback();
+      }
+      this.decodeChunk(chunk);
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      if (!this.started) this.begin(true);
+      if (this.encoding === 'utf-8') {
+        if (this.carry && this.carry.length > 0) throw invalidBytes('UTF-8', `the file ends inside a character at byte ${this.offset}`);
+      } else if (this.decoder) {
+        const rest = this.decoder.end();
+        if (rest) this.push(Buffer.from(rest, 'utf8'));
+      }
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  private begin(atEnd: boolean): void {
+    this.started = true;
+    let head = Buffer.concat(this.head, this.headBytes);
+    this.head = [];
+    if (this.encoding === 'auto') this.encoding = detectEncoding(head, atEnd);
+    if (head.subarray(0, 3).equals(BOM)) {
+      head = head.subarray(3);
+      this.offset = 3;
+    }
+    if (this.encoding === 'windows-1251') this.decoder = iconv.getDecoder('win1251');
+    this.decodeChunk(head);
+  }
+
+  private decodeChunk(chunk: Buffer): void {
+    if (this.encoding !== 'utf-8') {
+      const text = this.decoder!.write(chunk);
+      if (text) this.push(Buffer.from(text, 'utf8'));
+      return;
+    }
+    const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    const complete = completeUtf8Length(buf);
+    const body = buf.subarray(0, complete);
+    if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence near byte ${this.offset + firstInvalidOffset(body)}`);
+    this.offset += complete;
+    this.carry = complete < buf.length ? Buffer.from(buf.subarray(complete)) : undefined;
+    if (body.length > 0) this.push(body);
+  }
+}
+
+/** Where the first invalid UTF-8 sequence starts (only called once we know there is one). */
+function firstInvalidOffset(buf: Buffer): number {
+  let low = 0;
+  let high = buf.length;
+  // Binary search on prefixes cut at character boundaries: valid prefix ⇒ the fault lies later.
+  while (high - low > 4) {
+    const mid = (low + high) >>> 1;
+    const cut = completeUtf8Length(buf.subarray(0, mid));
+    if (isUtf8(buf.subarray(0, cut))) low = cut === low ? mid : cut;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Decode a whole (small) buffer the same way, for JSON files. */
+export function decodeBuffer(buf: Buffer, encoding: InputEncoding): string {
+  const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
+  const body = buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
+  if (resolved === 'windows-1251') return iconv.decode(body, 'win1251');
+  if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence near byte ${firstInvalidOffset(body)}`);
+  return body.toString('utf8');
+}

@@ -1,0 +1,11 @@
+/** The mapping stage's public surface. */
+export { mapFile, formatOf, type MapOptions, type InputFormat } from './map-file.js';
+export { previewFile, type PreviewResult } from './preview-file.js';
+export { isValidInn } from './inn.js';
+export { validateRequest, type FieldIssue, type RequestRules } from './validate-request.js';
+export { validateConfirmation } from './validate-confirmation.js';
+export { parseNumber } from './parse-number.js';
+export { compileDateParser } from './parse-date.js';
+export type { MappedItem, MappedSubmission, MappingProblem } from './types.js';
+export { loadMappingSpec } from '../config/load-mapping.js';
+export type { MappingSpec } from '../config/mapping-schema.js';

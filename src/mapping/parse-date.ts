@@ -1,0 +1,66 @@
+/**
+ * Dates in ERP formats (`DD.MM.YYYY`, `YY/MM/DD`, …) to `YYYY-MM-DD`, checked against the real
+ * calendar. A format is compiled once into a matcher; values already in ISO form always pass.
+ */
+import { isCalendarDate } from '../platform/contract.js';
+
+const TOKEN = /YYYY|YY|MM|DD/g;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A trailing time of day, as 1C writes it (`15.03.2027 0:00:00`), is ignored. */
+const TIME_SUFFIX = '(?:[ T]\\d{1,2}:\\d{2}(?::\\d{2})?)?';
+
+/** Parses one date string; `undefined` when it does not fit the format or names no real day. */
+export type DateParser = (value: string) => string | undefined;
+
+/** Why a date format is unusable, or `undefined` when it is fine. */
+export function checkDateFormat(format: string): string | undefined {
+  const tokens: string[] = format.match(TOKEN) ?? [];
+  const has = (t: string) => tokens.includes(t);
+  if (!has('DD') || !has('MM') || !(has('YYYY') || has('YY'))) return `"${format}" needs the tokens DD, MM and YYYY (or YY)`;
+  if (new Set(tokens).size !== tokens.length) return `"${format}" repeats a token`;
+  return undefined;
+}
+
+/** Compile `format` (tokens DD MM YYYY YY; anything else literal) into a parser. */
+export function compileDateParser(format: string | undefined): DateParser {
+  const order: string[] = [];
+  let source = '';
+  if (format !== undefined) {
+    let last = 0;
+    for (const match of format.matchAll(TOKEN)) {
+      source += escapeRegExp(format.slice(last, match.index));
+      source += match[0] === 'YYYY' ? '(\\d{4})' : match[0] === 'YY' ? '(\\d{2})' : '(\\d{1,2})';
+      order.push(match[0]);
+      last = match.index + match[0].length;
+    }
+    source += escapeRegExp(format.slice(last));
+  }
+  const pattern = format === undefined ? undefined : new RegExp(`^${source}${TIME_SUFFIX}$`);
+  return (value: string) => {
+    if (ISO_DATE.test(value)) return isCalendarDate(value) ? value : undefined;
+    const match = pattern?.exec(value);
+    if (!match) return undefined;
+    let year = '';
+    let month = '';
+    let day = '';
+    order.forEach((token, index) => {
+      const part = match[index + 1]!;
+      if (token === 'YYYY') year = part;
+      else if (token === 'YY') year = `20${part}`;
+      else if (token === 'MM') month = part.padStart(2, '0');
+      else day = part.padStart(2, '0');
+    });
+    const iso = `${year}-${month}-${day}`;
+    return isCalendarDate(iso) ? iso : undefined;
+  };
+}
+
+/** Today's date (`YYYY-MM-DD`) in the daemon's local time zone. */
+export function localDateOf(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,31 @@
+/** `previewFile`: everything `mapFile` would yield, gathered, for the `preview` command. Touches nothing. */
+import type { MappingSpec } from '../config/mapping-schema.js';
+import { mapFile, type MapOptions } from './map-file.js';
+import type { MappedSubmission, MappingProblem } from './types.js';
+
+export interface PreviewResult {
+  /** The submissions (requests or confirmations) that would be recorded. */
+  requests: MappedSubmission[];
+  problems: MappingProblem[];
+}
+
+export async function previewFile(filePath: string, spec: MappingSpec, options: MapOptions): Promise<PreviewResult> {
+  const result: PreviewResult = { requests: [], problems: [] };
+  for await (const item of mapFile(filePath, spec, options)) {
+    if (item.type === 'submission') result.requests.push(item.submission);
+    else result.problems.push(item.problem);
+  }
+  return result;
+}
+
+/** Human-readable preview: each payload as JSON, then each problem on one line. */
+export function formatPreview(result: PreviewResult): string {
+  const lines: string[] = [];
+  for (const submission of result.requests) {
+    const target = submission.kind === 'confirmation' ? `order ${submission.orderId}` : `request ${submission.externalId}`;
+    lines.push(`# ${target} (row ${submission.firstRow})`, JSON.stringify(submission.payload, null, 2));
+  }
+  lines.push(`${result.requests.length} ${result.requests.length === 1 ? 'submission' : 'submissions'}, ${result.problems.length} ${result.problems.length === 1 ? 'problem' : 'problems'}`);
+  for (const problem of result.problems) lines.push(`${problem.code}: ${problem.message}`);
+  return `${lines.join('\n')}\n`;
+}

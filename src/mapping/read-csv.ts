@@ -1,0 +1,44 @@
+/**
+ * Streaming CSV records: file → decode (encoding) → csv-parse. Memory stays flat whatever the
+ * file size; a broken file (unclosed quote at the end, invalid bytes) fails with `FILE_UNREADABLE`.
+ */
+import fs from 'node:fs';
+import { pipeline } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { ConnectorError, isConnectorError } from '../errors.js';
+import type { CsvOptions } from '../config/mapping-schema.js';
+import { DecodeStream } from './decode.js';
+
+/** Yields the CSV's records as arrays of cells, the header row first. Throws `FILE_UNREADABLE`. */
+export async function* readCsvRecords(filePath: string, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<string[]> {
+  const source = fs.createReadStream(filePath, { highWaterMark: 256 * 1024, ...(signal ? { signal } : {}) });
+  const decode = new DecodeStream(options.encoding);
+  const parser = parse({
+    delimiter: options.delimiter,
+    quote: options.quote,
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+  });
+  // pipeline destroys every stage on error, so the parser's iterator below throws it.
+  pipeline(source, decode, parser, () => undefined);
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (error) {
+    throw toFileError(error, signal);
+  } finally {
+    source.destroy();
+    parser.destroy();
+  }
+}
+
+function toFileError(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason ?? error;
+  if (isConnectorError(error)) return error;
+  if (error instanceof CsvError) {
+    const detail = error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'the file ends inside a quoted field (truncated?)' : error.message;
+    return new ConnectorError('FILE_UNREADABLE', `is not readable CSV: ${detail}`, { cause: error });
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+}

@@ -1,0 +1,77 @@
+/**
+ * JSON input: one request object, an array of them, or an object with the array at a configured
+ * path (`json.path: data.requests`), read whole (with a size cap); NDJSON streamed line by line.
+ */
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { pipeline } from 'node:stream';
+import type { JsonOptions } from '../config/mapping-schema.js';
+import { ConnectorError, isConnectorError } from '../errors.js';
+import { DecodeStream, decodeBuffer } from './decode.js';
+import { jsonPathGetter } from './compile-mapping.js';
+
+/** JSON files are read whole; past this size they are refused (`FILE_UNREADABLE`). */
+export const MAX_JSON_BYTES = 50 * 1024 * 1024;
+
+/** The records of a JSON file, in order. Throws `FILE_UNREADABLE`. */
+export async function readJsonRecords(filePath: string, options: JsonOptions): Promise<unknown[]> {
+  let bytes: Buffer;
+  try {
+    const stat = await fs.promises.stat(filePath);
+    if (stat.size > MAX_JSON_BYTES) {
+      throw new ConnectorError('FILE_UNREADABLE', `is ${stat.size} bytes; JSON files over ${MAX_JSON_BYTES} bytes are not read (use NDJSON)`);
+    }
+    bytes = await fs.promises.readFile(filePath);
+  } catch (error) {
+    throw isConnectorError(error) ? error : unreadable(error);
+  }
+  const text = decodeBuffer(bytes, options.encoding);
+  let root: unknown;
+  try {
+    root = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConnectorError('FILE_UNREADABLE', `is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const at = options.path === undefined ? root : jsonPathGetter(options.path)(root);
+  if (Array.isArray(at)) return at;
+  if (at !== null && typeof at === 'object') return [at];
+  const where = options.path === undefined ? 'the file' : `"${options.path}"`;
+  throw new ConnectorError('FILE_UNREADABLE', `holds no request object or array at ${where}`);
+}
+
+/** The records of an NDJSON file, one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
+export async function* readNdjsonRecords(filePath: string, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
+  const source = fs.createReadStream(filePath, { highWaterMark: 256 * 1024, ...(signal ? { signal } : {}) });
+  const decode = new DecodeStream(options.encoding);
+  let failure: unknown;
+  pipeline(source, decode, (error) => {
+    if (error) failure = error;
+  });
+  const lines = readline.createInterface({ input: decode, crlfDelay: Infinity });
+  let lineNumber = 0;
+  try {
+    for await (const line of lines) {
+      lineNumber += 1;
+      if (line.trim() === '') continue;
+      try {
+        yield JSON.parse(line) as unknown;
+      } catch (error) {
+        throw new ConnectorError('FILE_UNREADABLE', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    // readline ends quietly when its input is destroyed; the decode error is kept here.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (failure) throw failure;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw isConnectorError(error) ? error : unreadable(error);
+  } finally {
+    lines.close();
+    source.destroy();
+  }
+}
+
+function unreadable(error: unknown): ConnectorError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+}
