@@ -1,0 +1,101 @@
+/**
+ * Names and folders of an inbox: which entries are ours to take, which are unsafe, where a file
+ * goes while it is processed, archived or rejected. Pure, apart from `uniquePath` (one `existsSync`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Sub-folders of the inbox that belong to the connector; never scanned as input. */
+export const INBOX_DIRS = { processing: 'processing', archive: 'archive', rejected: 'rejected' } as const;
+const RESERVED = new Set<string>(Object.values(INBOX_DIRS));
+
+export function isReservedName(name: string): boolean {
+  return RESERVED.has(name);
+}
+
+/**
+ * A simple glob: `*` any run of characters, `?` one character, everything else literal.
+ * Case-insensitive, because Windows-side ERPs write `.CSV` and `.csv` alike.
+ */
+export function globToRegExp(pattern: string): RegExp {
+  const body = [...pattern]
+    .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'is');
+}
+
+export interface NameFilter {
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+/** A matcher for a flow's include/exclude lists: included by one pattern and excluded by none. */
+export function createNameMatcher(filter: NameFilter): (name: string) => boolean {
+  const include = filter.include.map(globToRegExp);
+  const exclude = filter.exclude.map(globToRegExp);
+  return (name) => include.some((re) => re.test(name)) && !exclude.some((re) => re.test(name));
+}
+
+/**
+ * A name we refuse to handle: a path separator, `..`, or a control character. `readdir` never
+ * returns `/`, but a backslash name from an SMB share or a `..` trick is refused before any
+ * path is built from it.
+ */
+export function isUnsafeName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return name.length === 0 || /[/\\\u0000-\u001f]/.test(name) || name.includes('..');
+}
+
+export type DoneMarkerMode = 'none' | 'done' | 'ok' | 'any';
+
+/** Marker names that may announce `name` as complete. */
+export function markerNamesFor(name: string, mode: DoneMarkerMode): string[] {
+  if (mode === 'none') return [];
+  if (mode === 'any') return [`${name}.done`, `${name}.ok`];
+  return [`${name}.${mode}`];
+}
+
+/** The data file a marker announces, or null when `name` is not a marker in this mode. */
+export function markedNameOf(name: string, mode: DoneMarkerMode): string | null {
+  if (mode === 'none') return null;
+  for (const ext of mode === 'any' ? ['done', 'ok'] : [mode]) {
+    const suffix = `.${ext}`;
+    if (name.length > suffix.length && name.endsWith(suffix)) return name.slice(0, -suffix.length);
+  }
+  return null;
+}
+
+/** `YYYY-MM-DD` in local time: the archive folder of a day as the ERP's users see it. */
+export function localDate(epochMs: number): string {
+  const d = new Date(epochMs);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** `YYYYMMDD-HHMMSS` in local time, to prefix files rejected before they got a row. */
+export function localStamp(epochMs: number): string {
+  const d = new Date(epochMs);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+}
+
+/** Name inside processing/archive/rejected of a file with a row: `<id>-<original name>`. */
+export function storedName(id: number, originalName: string): string {
+  return `${id}-${originalName}`;
+}
+
+/** The row id and original name back from a `storedName`, or null for a name we did not make. */
+export function parseStoredName(name: string): { id: number; originalName: string } | null {
+  const match = /^(\d+)-(.+)$/s.exec(name);
+  return match ? { id: Number(match[1]), originalName: match[2]! } : null;
+}
+
+/** `dir/name`, or `dir/name` with `-2`, `-3`… before the extension when taken (with its reports). */
+export function uniquePath(dir: string, name: string): string {
+  const ext = path.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let n = 1; ; n += 1) {
+    const candidate = path.join(dir, n === 1 ? name : `${stem}-${n}${ext}`);
+    if (!fs.existsSync(candidate) && !fs.existsSync(`${candidate}.errors.json`)) return candidate;
+  }
+}
