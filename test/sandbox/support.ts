@@ -101,3 +101,42 @@ export async function waitFor<T>(check: () => T | undefined | false | null, what
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+export interface ReceivedWebhook {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  body: Record<string, unknown>;
+}
+
+export interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+}
+
+/**
+ * A real webhook receiver on port 0. `answer(n)` gives the status of the n-th (0-based) delivery;
+ * default 200 `{received:true}`. Always closed afterwards.
+ */
+export async function withReceiver<T>(answer: (index: number, hook: ReceivedWebhook) => number, fn: (receiver: Receiver) => Promise<T>): Promise<T> {
+  const { createServer } = await import('node:http');
+  const received: ReceivedWebhook[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const hook = { headers: req.headers, rawBody, body: JSON.parse(rawBody) as Record<string, unknown> };
+      const status = answer(received.length, hook);
+      received.push(hook);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: status < 300 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  try {
+    return await fn({ url: `http://127.0.0.1:${port}/webhooks/service`, received });
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
