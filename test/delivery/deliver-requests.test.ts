@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { PROBLEM_TYPES } from '../../src/platform/contract.js';
+import { createPlatformClient } from '../../src/platform/client.js';
+import { getSubmission } from '../../src/store/submissions.js';
+import { listAttempts } from '../../src/store/outbox.js';
+import { withSandbox } from '../helpers/with-sandbox.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import {
+  ackRecords,
+  addRequestRow,
+  fastDelivery,
+  flowConfig,
+  platformConfig,
+  rowsByState,
+  validRequest,
+  waitFor,
+  withDispatcher,
+  withStore,
+} from './delivery-fixtures.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('delivery of requests against the sandbox', () => {
+  it('201: the row is accepted with the platform id, one attempt, one ack; headers as the contract shows', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-1'));
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, async ({ dispatcher }) => {
+            await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+            await dispatcher.drain();
+          });
+          const row = getSubmission(db, id)!;
+          expect(row).toMatchObject({ state: 'accepted', attempts: 1, last_status: 201, platform_id: 'PRC-REQ-000001', last_error_code: null });
+          expect(JSON.parse(row.result!)).toMatchObject({ id: 'PRC-REQ-000001', externalId: 'ERP-1', status: 'accepted' });
+          expect(sandbox.requests()).toHaveLength(1);
+
+          const [call] = sandbox.calls();
+          expect(call!.headers['content-type']).toBe('application/json; charset=utf-8');
+          expect(call!.headers.accept).toBe('application/json');
+          expect(call!.headers['idempotency-key']).toBe(row.idempotency_key);
+          expect(call!.headers['x-request-id']).toMatch(UUID);
+          expect(listAttempts(db, id)).toEqual([{ request_id: call!.headers['x-request-id'], http_status: 201, outcome: 'accepted', error: null }]);
+
+          expect(ackRecords(db, flow.name)).toEqual([
+            expect.objectContaining({
+              flow: 'requests',
+              kind: 'request',
+              externalId: 'ERP-1',
+              status: 'accepted',
+              outcome: 'accepted',
+              platformId: 'PRC-REQ-000001',
+              httpStatus: 201,
+              errorCode: null,
+              reasons: '',
+              createdAt: expect.any(String),
+            }),
+          ]);
+        }),
+      ),
+    ));
+
+  it('replay: a key already answered is replayed and counted as accepted, without a second request', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-R'));
+          const row = getSubmission(db, id)!;
+          // An earlier run sent it and crashed before recording the answer.
+          const client = createPlatformClient(platform);
+          const first = await client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotency_key });
+          await client.close();
+          expect(first.status).toBe(201);
+
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          expect(sandbox.requests()).toHaveLength(1);
+          expect(sandbox.calls().at(-1)!.replayed).toBe(true);
+          expect(JSON.parse(getSubmission(db, id)!.result!)).toMatchObject({ id: 'PRC-REQ-000001', replayed: true });
+        }),
+      ),
+    ));
+
+  it('409 in progress: retried later with the same key, then accepted once', () =>
+    withTempDir((dir) =>
+      withSandbox({ faults: { create: { latencyMs: 300 } } }, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-P'));
+          const row = getSubmission(db, id)!;
+          const client = createPlatformClient(platform);
+          // Another sender holds the key in progress while the dispatcher tries.
+          const other = client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotency_key });
+          await waitFor(() => sandbox.calls().length === 1);
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          expect((await other).status).toBe(201);
+          await client.close();
+
+          const attempts = listAttempts(db, id);
+          expect(attempts[0]).toMatchObject({ http_status: 409, outcome: 'retry' });
+          expect(attempts.at(-1)).toMatchObject({ outcome: 'accepted' });
+          expect(sandbox.requests()).toHaveLength(1);
+          expect(new Set(sandbox.calls().map((c) => c.headers['idempotency-key']))).toEqual(new Set([row.idempotency_key]));
+        }),
+      ),
+    ));
+
+  it('409 duplicate externalId naming the existing request: accepted with that id', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const client = createPlatformClient(platform);
+          const earlier = await client.createRequest(sandbox.token, validRequest('ERP-D'), { idempotencyKey: 'some-other-key' });
+          await client.close();
+          const id = addRequestRow(db, flow.name, validRequest('ERP-D'));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          const existingId = (JSON.parse(earlier.body) as { id: string }).id;
+          expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', last_status: 409, platform_id: existingId });
+          expect(sandbox.requests()).toHaveLength(1);
+          expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'accepted', status: 'accepted', platformId: existingId, httpStatus: 409 });
+        }),
+      ),
+    ));
+
+  it('422: rejected for good, problem details kept on the row and in the ack reasons', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const bad = validRequest('ERP-BAD', { customer: { inn: '12345', name: 'X' } });
+          const id = addRequestRow(db, flow.name, bad);
+          const good = addRequestRow(db, flow.name, validRequest('ERP-GOOD'));
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, async ({ dispatcher }) => {
+            await waitFor(() => getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted');
+            await dispatcher.drain();
+          });
+          const row = getSubmission(db, id)!;
+          expect(row).toMatchObject({ state: 'rejected', attempts: 1, last_status: 422, last_error_code: 'PLATFORM_REJECTED' });
+          expect(row.last_error).toContain('$.customer.inn');
+          const problem = JSON.parse(row.result!) as { type: string; errors: { path: string }[] };
+          expect(problem.type).toBe(PROBLEM_TYPES.validation);
+          expect(problem.errors.map((e) => e.path)).toContain('$.customer.inn');
+          const ack = ackRecords(db, flow.name).find((r) => r.externalId === 'ERP-BAD');
+          expect(ack).toMatchObject({ outcome: 'rejected', status: 'rejected', httpStatus: 422, errorCode: 'PLATFORM_REJECTED' });
+          expect(ack!.reasons).toMatch(/\$\.customer\.inn: /);
+          expect(listAttempts(db, id)).toHaveLength(1);
+        }),
+      ),
+    ));
+
+  it('401 pauses the flow: rows stay pending with no attempt burned; the right token then delivers them', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const ids = ['ERP-A1', 'ERP-A2', 'ERP-A3'].map((e) => addRequestRow(db, flow.name, validRequest(e)));
+          const lines: string[] = [];
+          const { pino } = await import('pino');
+          const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+          const delivery = fastDelivery({ concurrency: 1, circuit: { probeIntervalMs: 50 } });
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, 'wrong-token-value'), delivery, logger }, async ({ dispatcher }) => {
+            await waitFor(() => sandbox.calls().length >= 3, 15_000, 'a few probes');
+            expect(dispatcher.gate(flow.name)?.mode).toBe('paused');
+          });
+          for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 0, first_attempt_at: null });
+          // Only the probe row was sent (and says why it waits); the others were never tried.
+          expect(getSubmission(db, ids[0]!)!.last_error_code).toBe('PLATFORM_UNAUTHORIZED');
+          expect(listAttempts(db, ids[0]!).every((a) => a.outcome === 'paused')).toBe(true);
+          expect(listAttempts(db, ids[1]!)).toEqual([]);
+          expect(sandbox.calls().every((c) => c.status === 401)).toBe(true);
+          const pausedLogs = lines.filter((l) => l.includes('PLATFORM_UNAUTHORIZED') && l.includes('"level":50'));
+          expect(pausedLogs).toHaveLength(1);
+          expect(lines.join('\n')).not.toContain('wrong-token-value');
+
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery }, () =>
+            waitFor(() => rowsByState(db, flow.name).accepted === 3),
+          );
+          expect(sandbox.requests()).toHaveLength(3);
+          for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', attempts: 1 });
+        }),
+      ),
+    ));
+});
