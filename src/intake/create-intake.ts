@@ -1,0 +1,191 @@
+/**
+ * `createIntake`: one flow's inbox, watched and scanned. chokidar's events only bring the next scan
+ * forward; the full scan (at start, every `rescanIntervalMs`, and when a waiting file may have
+ * become complete) is the truth, because SMB/NFS shares lose events. Scans, recovery and file
+ * processing run one at a time; a tick that finds one running is folded into the next.
+ */
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { FlowConfig } from '../config/flow-schema.js';
+import { describeError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { mapFile, type MappingSpec } from '../mapping/index.js';
+import { systemClock, type Clock, type Db } from '../store/open-store.js';
+import { isReservedName } from './inbox-names.js';
+import { ensureInboxDirs, inboxDirs, type IntakeContext } from './intake-context.js';
+import { recoverIntake, type RecoveryReport } from './recover.js';
+import { scanInbox } from './scan-inbox.js';
+import { createStabilityTracker } from './stability.js';
+
+export type { RecoveryReport } from './recover.js';
+
+export interface IntakeDeps {
+  db: Db;
+  flow: FlowConfig;
+  /** Prefix of idempotency keys (`<sourceSystem>:<externalId>`); the ERP's name for itself. */
+  sourceSystem: string;
+  /** The flow's current mapping; a function so that SIGHUP can swap it between files. */
+  getMapping: () => MappingSpec;
+  logger: Logger;
+  clock?: Clock;
+  /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
+  onRecorded?: (count: number) => void;
+}
+
+export interface Intake {
+  /** Recover what a crash left in processing/, start watching, run the first scan. Idempotent. */
+  start(): Promise<void>;
+  /** Stop taking files and wait for the file in progress. Idempotent. */
+  stop(): Promise<void>;
+  /** Run a full scan now (after the one in progress, if any). */
+  scanNow(): Promise<void>;
+  /** Finish or redo what a crash left in processing/. Also run by `start()`. */
+  recover(): Promise<RecoveryReport>;
+}
+
+/** Time added to a waiting file's ready time, so that the re-check lands after it. */
+const RECHECK_SLACK_MS = 20;
+
+export function createIntake(deps: IntakeDeps): Intake {
+  const { flow } = deps;
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger.child({ component: 'intake', flow: flow.name });
+  const rules = flow.intake;
+  const ctx: IntakeContext = {
+    db: deps.db,
+    flow,
+    sourceSystem: deps.sourceSystem,
+    dirs: inboxDirs(flow.inbox),
+    logger: deps.logger,
+    clock,
+    mapItems: (filePath, fileLabel) =>
+      mapFile(filePath, deps.getMapping(), { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
+    onRecorded: (count) => {
+      try {
+        deps.onRecorded?.(count);
+      } catch (error) {
+        logger.error({ err: describeError(error) }, 'onRecorded callback failed');
+      }
+    },
+  };
+  const tracker = createStabilityTracker(rules);
+
+  let running = false;
+  let stopping = false;
+  let startPromise: Promise<void> | null = null;
+  let stopPromise: Promise<void> | null = null;
+  let watcher: FSWatcher | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  // One lane: recovery, scans and files never run side by side.
+  let lane: Promise<void> = Promise.resolve();
+  let queuedScan: Promise<void> | null = null;
+
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = lane.then(fn);
+    lane = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  function schedule(nextCheckAt: number | null): void {
+    if (!running || stopping) return;
+    if (timer) clearTimeout(timer);
+    const now = clock();
+    const rescanAt = now + rules.rescanIntervalMs;
+    const at = nextCheckAt === null ? rescanAt : Math.min(rescanAt, nextCheckAt + RECHECK_SLACK_MS);
+    timer = setTimeout(() => void requestScan(), Math.max(0, at - now));
+  }
+
+  async function scanOnce(): Promise<void> {
+    let nextCheckAt: number | null = null;
+    try {
+      const result = await scanInbox(ctx, tracker, { shouldStop: () => stopping });
+      nextCheckAt = result.nextCheckAt;
+    } catch (error) {
+      logger.error({ err: describeError(error) }, 'inbox scan failed; trying again at the next rescan');
+    }
+    schedule(nextCheckAt);
+  }
+
+  /** A scan after whatever runs now; requests made before it starts share it. Never rejects. */
+  function requestScan(): Promise<void> {
+    if (stopping) return Promise.resolve();
+    if (queuedScan) return queuedScan;
+    const scan = exclusive(async () => {
+      queuedScan = null;
+      if (!stopping) await scanOnce();
+    });
+    queuedScan = scan;
+    return scan;
+  }
+
+  function startWatcher(): void {
+    const w = watch(ctx.dirs.inbox, {
+      depth: 0,
+      ignoreInitial: true,
+      usePolling: rules.usePolling,
+      interval: rules.pollIntervalMs,
+      ignored: (p: string) => {
+        const rel = path.relative(ctx.dirs.inbox, p);
+        const top = rel.split(path.sep)[0] ?? '';
+        return rel !== '' && isReservedName(top);
+      },
+    });
+    const hint = () => void requestScan();
+    w.on('add', hint).on('change', hint).on('unlink', hint);
+    w.on('error', (error) => logger.warn({ err: describeError(error) }, 'inbox watcher error; the rescan still runs'));
+    watcher = w;
+  }
+
+  async function recover(): Promise<RecoveryReport> {
+    await ensureInboxDirs(ctx.dirs);
+    const report = await exclusive(() => recoverIntake(ctx));
+    logger.info({ recovery: report }, 'intake recovery done');
+    return report;
+  }
+
+  async function doStart(): Promise<void> {
+    stopping = false;
+    await recover();
+    running = true;
+    startWatcher();
+    await requestScan();
+    logger.info({ inbox: ctx.dirs.inbox, usePolling: rules.usePolling }, 'intake started');
+  }
+
+  async function doStop(): Promise<void> {
+    if (startPromise) await startPromise.catch(() => undefined);
+    stopping = true;
+    running = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const w = watcher;
+    watcher = null;
+    await w?.close();
+    await lane;
+    logger.info('intake stopped');
+  }
+
+  return {
+    start() {
+      if (!startPromise) {
+        stopPromise = null;
+        startPromise = doStart();
+      }
+      return startPromise;
+    },
+    stop() {
+      if (!startPromise) return Promise.resolve();
+      if (!stopPromise) {
+        stopPromise = doStop().finally(() => {
+          startPromise = null;
+        });
+      }
+      return stopPromise;
+    },
+    scanNow: requestScan,
+    recover,
+  };
+}

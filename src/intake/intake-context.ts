@@ -1,0 +1,54 @@
+/** What every intake step needs: the store, the flow, its folders, the mapper, a logger and the clock. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FlowConfig } from '../config/flow-schema.js';
+import type { Logger } from '../log.js';
+import type { MappedItem } from '../mapping/types.js';
+import type { Clock, Db } from '../store/open-store.js';
+import { INBOX_DIRS, storedName } from './inbox-names.js';
+
+export interface InboxDirs {
+  inbox: string;
+  processing: string;
+  archive: string;
+  rejected: string;
+}
+
+export interface IntakeContext {
+  db: Db;
+  flow: FlowConfig;
+  sourceSystem: string;
+  dirs: InboxDirs;
+  /** Stream the mapped items of a file, named `fileLabel` in messages (the current mapping is read at each call). */
+  mapItems: (filePath: string, fileLabel: string) => AsyncIterable<MappedItem>;
+  logger: Logger;
+  clock: Clock;
+  onRecorded?: (count: number) => void;
+}
+
+export function inboxDirs(inbox: string): InboxDirs {
+  return {
+    inbox,
+    processing: path.join(inbox, INBOX_DIRS.processing),
+    archive: path.join(inbox, INBOX_DIRS.archive),
+    rejected: path.join(inbox, INBOX_DIRS.rejected),
+  };
+}
+
+export async function ensureInboxDirs(dirs: InboxDirs): Promise<void> {
+  for (const dir of [dirs.processing, dirs.archive, dirs.rejected]) await fs.mkdir(dir, { recursive: true });
+}
+
+/** Where a file with row `id` sits while it is processed. */
+export function processingPathOf(dirs: InboxDirs, id: number, originalName: string): string {
+  return path.join(dirs.processing, storedName(id, originalName));
+}
+
+/** A child logger for one file, so that every line of its story carries `{ flow, file }`. */
+export function fileLogger(ctx: IntakeContext, file: string): Logger {
+  return ctx.logger.child({ flow: ctx.flow.name, file });
+}
+
+export function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

@@ -1,0 +1,89 @@
+/**
+ * A claimed file, sitting in `processing/`: map it, record it (one transaction), move it to the
+ * archive or to `rejected/` with its report. The move comes after the commit; if the process dies
+ * between the two, `finishMove` completes it on restart from the row alone.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describeError, isConnectorError } from '../errors.js';
+import type { MappedSubmission, MappingProblem } from '../mapping/types.js';
+import { FILE_STATE, getFile, readFileReport, type FileRow } from '../store/files.js';
+import { recordFile, type RecordFileResult } from '../store/record-file.js';
+import { localDate, storedName, uniquePath } from './inbox-names.js';
+import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
+import { writeReportFiles } from './report-files.js';
+import { prepareSubmission } from './submission-keys.js';
+
+interface MappedFile {
+  submissions: MappedSubmission[];
+  problems: MappingProblem[];
+}
+
+/** Stream the mapper over the file; a failure of the mapper itself is one file-level problem. */
+async function mapWholeFile(ctx: IntakeContext, filePath: string, originalName: string): Promise<MappedFile> {
+  const submissions: MappedSubmission[] = [];
+  const problems: MappingProblem[] = [];
+  try {
+    for await (const item of ctx.mapItems(filePath, originalName)) {
+      if (item.type === 'submission') submissions.push(item.submission);
+      else problems.push(item.problem);
+    }
+  } catch (error) {
+    problems.push({
+      row: null,
+      field: null,
+      code: isConnectorError(error) ? error.code : 'FILE_UNREADABLE',
+      message: `${originalName}: ${describeError(error)}`,
+    });
+  }
+  return { submissions, problems };
+}
+
+/** Map, record and move one claimed file. Returns the recording result. */
+export async function processClaimedFile(ctx: IntakeContext, row: FileRow): Promise<RecordFileResult> {
+  const log = fileLogger(ctx, row.original_name);
+  const source = processingPathOf(ctx.dirs, row.id, row.original_name);
+  const mapped = await mapWholeFile(ctx, source, row.original_name);
+  const submissions = mapped.submissions.map((s) => prepareSubmission(s, ctx.sourceSystem));
+  const now = ctx.clock();
+  const name = storedName(row.id, row.original_name);
+  const result = recordFile(ctx.db, {
+    flow: ctx.flow.name,
+    fileId: row.id,
+    submissions,
+    problems: mapped.problems,
+    rejectWholeFile: ctx.flow.intake.rejectWholeFile,
+    now,
+    destinationFor: (state) => uniquePath(state === 'archived' ? path.join(ctx.dirs.archive, localDate(now)) : ctx.dirs.rejected, name),
+  });
+  if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
+  else
+    log.info(
+      { fileId: row.id, state: result.state, recorded: result.recorded, corrected: result.corrected, duplicates: result.duplicates, problems: result.report.problems.length },
+      result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
+    );
+  await finishMove(ctx, getFile(ctx.db, row.id)!);
+  const count = result.recorded + result.corrected;
+  if (count > 0) ctx.onRecorded?.(count);
+  return result;
+}
+
+/**
+ * Move a recorded file from `processing/` to the place its row names, and write its report there.
+ * Safe to repeat: a file already moved is left alone, its reports are rewritten.
+ */
+export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void> {
+  if (row.state === FILE_STATE.processing || !row.current_path) return;
+  const log = fileLogger(ctx, row.original_name);
+  const from = processingPathOf(ctx.dirs, row.id, row.original_name);
+  await fs.mkdir(path.dirname(row.current_path), { recursive: true });
+  try {
+    await fs.rename(from, row.current_path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    // Already moved by an earlier run (the crash came after the rename): nothing to do but the report.
+  }
+  const report = readFileReport(row);
+  if (report && report.problems.length > 0) await writeReportFiles(row.current_path, report);
+  log.info({ fileId: row.id, to: row.current_path }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
+}

@@ -1,0 +1,98 @@
+/**
+ * Restart after a crash: the `files` row is the truth. Each file found in `processing/` is matched
+ * to its row by the `<id>-` prefix of its name:
+ * - recorded (row archived/rejected): only the move is missing; finish it, record nothing again;
+ * - claimed but not recorded (row processing): map and record it again (nothing was committed);
+ * - no row (an orphan): examine it as a new file.
+ * Stale done-markers (a marker whose file is gone, left by a crash after the move) are removed so
+ * that a later file of the same name is not taken half-written.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describeError } from '../errors.js';
+import { FILE_STATE, getFile, listFilesInState } from '../store/files.js';
+import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
+import { ensureInboxDirs, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
+import { finishMove, processClaimedFile } from './process-file.js';
+import { takeFile } from './take-file.js';
+
+/** What `recover()` did, for the start-up log. */
+export interface RecoveryReport {
+  /** Recorded files whose move into archive/rejected was finished. */
+  movesFinished: number;
+  /** Claimed files mapped and recorded again. */
+  reprocessed: number;
+  /** Files in processing/ without a row, examined as new. */
+  orphansTaken: number;
+  /** Claimed rows whose file is not in processing/ (it may still be in the inbox; the scan adopts it). */
+  claimsWithoutFile: number;
+  staleMarkersRemoved: number;
+  /** Files that failed to recover (logged); they are tried again at the next start. */
+  failures: number;
+}
+
+export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport> {
+  const report: RecoveryReport = { movesFinished: 0, reprocessed: 0, orphansTaken: 0, claimsWithoutFile: 0, staleMarkersRemoved: 0, failures: 0 };
+  await ensureInboxDirs(ctx.dirs);
+  const names = (await fs.readdir(ctx.dirs.processing)).sort();
+  const seen = new Set<number>();
+
+  for (const name of names) {
+    const filePath = path.join(ctx.dirs.processing, name);
+    const log = fileLogger(ctx, name);
+    try {
+      const stat = await fs.lstat(filePath);
+      if (!stat.isFile()) continue;
+      const parsed = parseStoredName(name);
+      const row = parsed ? getFile(ctx.db, parsed.id) : undefined;
+      if (row && row.flow === ctx.flow.name && storedName(row.id, row.original_name) === name) {
+        seen.add(row.id);
+        if (row.state === FILE_STATE.processing) {
+          log.info({ fileId: row.id }, 'recovery: file was claimed but not recorded; processing it again');
+          await processClaimedFile(ctx, row);
+          report.reprocessed += 1;
+        } else {
+          log.info({ fileId: row.id, state: row.state }, 'recovery: file was recorded; finishing its move');
+          await finishMove(ctx, row);
+          report.movesFinished += 1;
+        }
+        continue;
+      }
+      log.warn('recovery: file in processing/ has no row; examining it as new');
+      const originalName = parsed?.originalName ?? name;
+      const outcome = await takeFile(ctx, { path: filePath, name: originalName, size: stat.size, mtimeMs: stat.mtimeMs });
+      if (outcome !== 'changed') report.orphansTaken += 1;
+    } catch (error) {
+      report.failures += 1;
+      log.error({ err: describeError(error) }, 'recovery of the file failed; it stays in processing/');
+    }
+  }
+
+  for (const row of listFilesInState(ctx.db, ctx.flow.name, FILE_STATE.processing)) {
+    if (seen.has(row.id)) continue;
+    const inProcessing = await fs.access(processingPathOf(ctx.dirs, row.id, row.original_name)).then(
+      () => true,
+      () => false,
+    );
+    if (!inProcessing) report.claimsWithoutFile += 1;
+  }
+
+  report.staleMarkersRemoved = await removeStaleMarkers(ctx);
+  return report;
+}
+
+async function removeStaleMarkers(ctx: IntakeContext): Promise<number> {
+  const mode = ctx.flow.intake.doneMarker;
+  if (mode === 'none') return 0;
+  const names = await fs.readdir(ctx.dirs.inbox);
+  const present = new Set(names);
+  let removed = 0;
+  for (const name of names) {
+    if (isReservedName(name)) continue;
+    const marked = markedNameOf(name, mode);
+    if (marked === null || present.has(marked)) continue;
+    await fs.rm(path.join(ctx.dirs.inbox, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}

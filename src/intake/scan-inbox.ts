@@ -1,0 +1,101 @@
+/**
+ * One full scan of an inbox's top level: the truth about what is there (watcher events are only
+ * hints). Entries are judged with lstat, never followed; complete files are taken oldest first
+ * (mtime, then name). A failure on one file is logged and the scan goes on with the next.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describeError } from '../errors.js';
+import { createNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
+import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
+import type { StabilityTracker } from './stability.js';
+import { rejectUnclaimed, takeFile, type Candidate } from './take-file.js';
+
+export interface ScanResult {
+  /** Files taken (processed or found duplicate) in this scan. */
+  taken: number;
+  /** Earliest time a waiting file may become ready; null when none waits on time. */
+  nextCheckAt: number | null;
+}
+
+export interface ScanOptions {
+  /** Checked between files: stop taking new files once it returns true. */
+  shouldStop: () => boolean;
+}
+
+export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
+  const rules = ctx.flow.intake;
+  const matches = createNameMatcher(rules);
+  const names = await fs.readdir(ctx.dirs.inbox);
+  const present = new Set(names);
+  const candidates: Candidate[] = [];
+  let taken = 0;
+  let nextCheckAt: number | null = null;
+  const waitUntil = (t: number) => {
+    nextCheckAt = nextCheckAt === null ? t : Math.min(nextCheckAt, t);
+  };
+
+  for (const name of names) {
+    if (isReservedName(name) || markedNameOf(name, rules.doneMarker) !== null || !matches(name)) continue;
+    const entryPath = path.join(ctx.dirs.inbox, name);
+    try {
+      if (isUnsafeName(name)) {
+        await rejectUnclaimed(ctx, { path: entryPath, name }, { code: 'FILE_NOT_REGULAR', message: `${JSON.stringify(name)} is not a safe file name` });
+        continue;
+      }
+      const stat = await fs.lstat(entryPath);
+      if (!stat.isFile()) {
+        const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a folder' : 'not a regular file';
+        await rejectUnclaimed(ctx, { path: entryPath, name }, { code: 'FILE_NOT_REGULAR', message: `${name} is ${what}; it was not read` });
+        continue;
+      }
+      candidates.push({ path: entryPath, name, size: stat.size, mtimeMs: stat.mtimeMs });
+    } catch (error) {
+      if (!isMissing(error)) fileLogger(ctx, name).error({ err: describeError(error) }, 'cannot examine inbox entry');
+    }
+  }
+  candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  for (const c of candidates) {
+    if (options.shouldStop()) break;
+    try {
+      const ready = judge(ctx, tracker, c, present, waitUntil);
+      if (ready === 'wait') continue;
+      tracker.forget(c.name);
+      if (ready === 'empty') {
+        await rejectUnclaimed(ctx, c, { code: 'FILE_EMPTY', message: `${c.name} stayed empty (0 bytes)` });
+      } else if (c.size > rules.maxFileBytes) {
+        await rejectUnclaimed(ctx, c, { code: 'FILE_TOO_LARGE', message: `${c.name} has ${c.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read` });
+      } else if ((await takeFile(ctx, c)) === 'changed') {
+        continue;
+      }
+      taken += 1;
+    } catch (error) {
+      // Leave the file for the next scan; a file that fails every time keeps being logged.
+      fileLogger(ctx, c.name).error({ err: describeError(error) }, 'taking the file failed; it will be tried again');
+    }
+  }
+  tracker.retain(present);
+  return { taken, nextCheckAt };
+}
+
+/** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */
+function judge(
+  ctx: IntakeContext,
+  tracker: StabilityTracker,
+  c: Candidate,
+  present: ReadonlySet<string>,
+  waitUntil: (t: number) => void,
+): 'ready' | 'empty' | 'wait' {
+  const mode = ctx.flow.intake.doneMarker;
+  if (mode !== 'none') {
+    if (!markerNamesFor(c.name, mode).some((m) => present.has(m))) return 'wait';
+    return c.size === 0 ? 'empty' : 'ready';
+  }
+  const verdict = tracker.observe(c.name, { size: c.size, mtimeMs: c.mtimeMs }, ctx.clock());
+  if (verdict.kind === 'wait') {
+    waitUntil(verdict.checkAt);
+    return 'wait';
+  }
+  return verdict.kind === 'empty-expired' ? 'empty' : 'ready';
+}

@@ -1,0 +1,112 @@
+/**
+ * Taking a complete file: hash it, claim it by INSERT against UNIQUE (flow, sha256), and only the
+ * winner renames it into `processing/` (a rename inside one folder tree is atomic). A loser is the
+ * same content dropped again: it goes to `rejected/` with a FILE_DUPLICATE report naming the earlier
+ * file. Files refused before any claim (empty, too large, not a regular file) go there too.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ErrorCode } from '../errors.js';
+import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
+import { hashFile } from './hash-file.js';
+import { localStamp, markerNamesFor, uniquePath } from './inbox-names.js';
+import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
+import { processClaimedFile } from './process-file.js';
+import { writeReportFiles } from './report-files.js';
+
+/** A file to take: where it is now and the name it had in the inbox. */
+export interface Candidate {
+  path: string;
+  name: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export type TakeOutcome = 'processed' | 'duplicate' | 'changed';
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Remove the done-markers of an inbox file (they are consumed with the file). */
+export async function removeMarkers(ctx: IntakeContext, name: string): Promise<void> {
+  for (const marker of markerNamesFor(name, ctx.flow.intake.doneMarker)) {
+    await fs.rm(path.join(ctx.dirs.inbox, marker), { force: true });
+  }
+}
+
+/** Move an entry that got no row into `rejected/` with a one-problem report. Does not follow symlinks. */
+export async function rejectUnclaimed(
+  ctx: IntakeContext,
+  entry: { path: string; name: string },
+  problem: { code: ErrorCode; message: string },
+  sha256 = '',
+): Promise<string | null> {
+  const log = fileLogger(ctx, entry.name);
+  const target = uniquePath(ctx.dirs.rejected, `${localStamp(ctx.clock())}-${entry.name.replace(/[/\\]/g, '_')}`);
+  try {
+    await fs.rename(entry.path, target);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  await writeReportFiles(target, {
+    file: entry.name,
+    sha256,
+    problems: [{ row: null, field: null, code: problem.code, message: problem.message }],
+    notes: [],
+  });
+  await removeMarkers(ctx, entry.name);
+  log.warn({ code: problem.code, to: target }, `file rejected: ${problem.message}`);
+  return target;
+}
+
+function duplicateMessage(name: string, earlier: FileRow): string {
+  const when = new Date(earlier.claimed_at).toISOString();
+  return `${name} has the same content as ${earlier.original_name} (file ${earlier.id}, taken ${when}, now ${earlier.state}); not submitted again`;
+}
+
+/**
+ * Claim a complete file and process it. `changed` means the file changed while it was hashed; it
+ * stays where it is for the next scan.
+ */
+export async function takeFile(ctx: IntakeContext, c: Candidate): Promise<TakeOutcome> {
+  const log = fileLogger(ctx, c.name);
+  const digest = await hashFile(c.path);
+  const after = await fs.lstat(c.path);
+  if (digest.size !== c.size || after.size !== c.size || after.mtimeMs !== c.mtimeMs) {
+    log.debug('file changed while it was hashed; waiting');
+    return 'changed';
+  }
+  const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: c.name, sizeBytes: c.size, now: ctx.clock() };
+  const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name));
+  let row: FileRow | undefined;
+  if (claim.claimed) {
+    row = claim.row;
+  } else {
+    const earlier = claim.existing;
+    if (earlier.state === 'rejected') {
+      // The same content once rejected may come back after a mapping fix: take it again.
+      row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, c.name));
+      if (row) log.info({ fileId: row.id }, 'file rejected before is taken again');
+    } else if (earlier.state === 'processing' && !(await exists(processingPathOf(ctx.dirs, earlier.id, earlier.original_name)))) {
+      // Our own claim, left by a crash before the rename into processing/: adopt it.
+      setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, c.name), c.name);
+      row = { ...earlier, original_name: c.name };
+      log.info({ fileId: earlier.id }, 'file claimed before a restart is taken again');
+    }
+    if (!row) {
+      await rejectUnclaimed(ctx, c, { code: 'FILE_DUPLICATE', message: duplicateMessage(c.name, earlier) }, digest.sha256);
+      return 'duplicate';
+    }
+  }
+  const processingPath = processingPathOf(ctx.dirs, row.id, row.original_name);
+  if (processingPath !== c.path) await fs.rename(c.path, processingPath);
+  if (path.dirname(c.path) === ctx.dirs.inbox) await removeMarkers(ctx, c.name);
+  log.info({ fileId: row.id, sha256: digest.sha256, size: c.size }, 'file taken');
+  await processClaimedFile(ctx, row);
+  return 'processed';
+}
