@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
@@ -79,7 +80,7 @@ describe('sandbox: HTTP checks before any processing', () => {
       const response = await request(createUrl(sandbox), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': 'k-chunked' },
-        body: chunks(),
+        body: Readable.from(chunks()),
       });
       await response.body.dump();
       expect(response.statusCode).toBe(413);

@@ -1,5 +1,7 @@
 /** Fixtures and a tiny HTTP caller for the sandbox tests. */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { confirmOrderPath, createRequestPath } from '../../src/platform/contract.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -118,7 +120,6 @@ export interface Receiver {
  * default 200 `{received:true}`. Always closed afterwards.
  */
 export async function withReceiver<T>(answer: (index: number, hook: ReceivedWebhook) => number, fn: (receiver: Receiver) => Promise<T>): Promise<T> {
-  const { createServer } = await import('node:http');
   const received: ReceivedWebhook[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -132,7 +133,7 @@ export async function withReceiver<T>(answer: (index: number, hook: ReceivedWebh
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as import('node:net').AddressInfo;
+  const { port } = server.address() as AddressInfo;
   try {
     return await fn({ url: `http://127.0.0.1:${port}/webhooks/service`, received });
   } finally {
