@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { createPlatformClient } from '../../src/platform/client.js';
+import { getSubmission } from '../../src/store/submissions.js';
+import { withSandbox } from '../helpers/with-sandbox.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import {
+  ackRecords,
+  addConfirmationRow,
+  fastDelivery,
+  flowConfig,
+  platformConfig,
+  validConfirmation,
+  validRequest,
+  waitFor,
+  withDispatcher,
+  withStore,
+} from './delivery-fixtures.js';
+
+describe('delivery of supplier confirmations', () => {
+  it('confirms an existing order on the confirm path with the flow token; unknown order → 404 and a foreign line → 422 are rejected', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const client = createPlatformClient(platform);
+          const created = await client.createRequest(sandbox.token, validRequest('ERP-O1'), { idempotencyKey: 'k-o1' });
+          await client.close();
+          expect(created.status).toBe(201);
+          const orderId = sandbox.requests()[0]!.orderId;
+
+          const flow = flowConfig(dir, 'confirms', 'confirmations', sandbox.supplierToken);
+          const ok = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1', '2']));
+          const unknown = addConfirmationRow(db, flow.name, 'ORD-2026-999999', validConfirmation(['1']));
+          const foreign = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1', 'no-such-line']));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery({ concurrency: 1 }) }, async ({ dispatcher }) => {
+            await waitFor(() => [ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null));
+            await dispatcher.drain();
+          });
+
+          expect(getSubmission(db, ok)).toMatchObject({ state: 'accepted', last_status: 200, platform_id: orderId });
+          expect(JSON.parse(getSubmission(db, ok)!.result!)).toMatchObject({ id: orderId, status: 'confirmed', supplierOrderId: 'SUP-1' });
+          expect(sandbox.order(orderId)).toMatchObject({ status: 'confirmed', supplierOrderId: 'SUP-1' });
+          const confirmCalls = sandbox.calls().filter((c) => c.path.endsWith('/confirm'));
+          expect(confirmCalls.map((c) => c.path)).toContain(`/api-gateway/api/v1/<token>/supplier/orders/${orderId}/confirm`);
+
+          expect(getSubmission(db, unknown)).toMatchObject({ state: 'rejected', last_status: 404, last_error_code: 'PLATFORM_REJECTED' });
+          expect(getSubmission(db, unknown)!.last_error).toMatch(/ORD-2026-999999|not found|unknown/i);
+          expect(getSubmission(db, foreign)).toMatchObject({ state: 'rejected', last_status: 422, last_error_code: 'PLATFORM_REJECTED' });
+          expect(getSubmission(db, foreign)!.last_error).toContain('$.items[1].lineId');
+
+          const acks = ackRecords(db, flow.name);
+          expect(acks).toHaveLength(3);
+          expect(acks.find((a) => a.outcome === 'accepted')).toMatchObject({
+            kind: 'confirmation',
+            orderId,
+            status: 'confirmed',
+            platformId: orderId,
+            updatedAt: expect.any(String),
+          });
+          expect(acks.filter((a) => a.outcome === 'rejected').map((a) => a.httpStatus).sort()).toEqual([404, 422]);
+        }),
+      ),
+    ));
+});
