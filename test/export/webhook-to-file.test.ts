@@ -7,12 +7,13 @@ import { createExporter, type Exporter } from '../../src/export/create-exporter.
 import { loadExportFormat } from '../../src/export/load-export-format.js';
 import { countExports } from '../../src/store/exports.js';
 import { silentLogger } from '../../src/log.js';
+import type { Db } from '../../src/store/open-store.js';
 import { buildEvent, postWebhook, withListener } from '../webhook/with-listener.js';
 import { listFiles, waitFor } from './with-exporter.js';
 
 const format = loadExportFormat(path.resolve('config/mappings/status-export.yaml'));
 
-async function withPipeline(fn: (ctx: { url: string; folder: string; db: import('../../src/store/open-store.js').Db }) => Promise<void>): Promise<void> {
+async function withPipeline(fn: (ctx: { url: string; folder: string; db: Db }) => Promise<void>): Promise<void> {
   let exporter: Exporter | null = null;
   await withListener(
     { deps: { onStored: () => exporter?.wake() } },
