@@ -1,0 +1,210 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { localDate, storedName } from '../../src/intake/inbox-names.js';
+import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
+import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mapping/index.js';
+import { claimFile, getFile } from '../../src/store/files.js';
+import type { Db } from '../../src/store/open-store.js';
+import { recordFile } from '../../src/store/record-file.js';
+import { SOURCE_SYSTEM, dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
+
+const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
+
+async function readReport(file: string): Promise<{ json: { file: string; problems: Record<string, unknown>[] }; csv: string }> {
+  return {
+    json: JSON.parse(await fs.readFile(`${file}.errors.json`, 'utf8')),
+    csv: await fs.readFile(`${file}.errors.csv`, 'utf8'),
+  };
+}
+
+describe('intake: recording', () => {
+  it('records the valid requests of a partly bad file, archives it, and reports the bad row beside it', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', inn: '7707083894' }), requestRow({ ext: 'R-3' })]));
+      await f.intake.start();
+
+      const [file] = f.files();
+      expect(file).toMatchObject({ state: 'archived', request_count: 2, problem_count: 1 });
+      expect(f.submissions().map((s) => [s.external_id, s.idempotency_key, s.state, s.source_row])).toEqual([
+        ['R-1', `${SOURCE_SYSTEM}:R-1`, 'pending', 1],
+        ['R-3', `${SOURCE_SYSTEM}:R-3`, 'pending', 3],
+      ]);
+      const archived = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(file!.id, 'mixed.csv'));
+      expect(file!.current_path).toBe(archived);
+      await fs.access(archived);
+      const { json, csv } = await readReport(archived);
+      expect(json.file).toBe('mixed.csv');
+      expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: 'customer.inn', code: 'INN_INVALID', externalId: 'R-2' })]);
+      const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+      expect(lines[0]).toBe('row;field;code;message;externalId');
+      expect(lines[1]).toMatch(/^2;customer\.inn;INN_INVALID;.+;R-2$/);
+    });
+  });
+
+  it('with rejectWholeFile records nothing from a file with one bad request and rejects it', async () => {
+    await withIntake({ ...NO_WAIT, rejectWholeFile: true }, async (f) => {
+      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', qty: 'много' })]));
+      await f.intake.start();
+      expect(f.submissions()).toEqual([]);
+      const [file] = f.files();
+      expect(file).toMatchObject({ state: 'rejected', request_count: 0 });
+      expect(path.dirname(file!.current_path!)).toBe(path.join(f.inbox, 'rejected'));
+      const { json } = await readReport(file!.current_path!);
+      expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: expect.stringContaining('quantity') })]);
+      expect(f.recordedCounts).toEqual([]);
+    });
+  });
+
+  it('rejects a file whose columns do not match the mapping, with a file-level problem', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await dropFile(f.inbox, 'wrong.csv', 'a;b;c\n1;2;3\n');
+      await f.intake.start();
+      const [file] = f.files();
+      expect(file!.state).toBe('rejected');
+      const { json } = await readReport(file!.current_path!);
+      expect(json.problems[0]).toMatchObject({ row: null, code: 'COLUMN_MISSING' });
+    });
+  });
+
+  it('corrects a request that ended rejected: same row, new payload, pending again, under a new key', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1', qty: '10' })]));
+      await f.intake.scanNow();
+      const [before] = f.submissions();
+      expect(before!.idempotency_key).toBe(`${SOURCE_SYSTEM}:R-1`);
+      // The platform refused it for good (what delivery records on a 422).
+      f.db.prepare(`UPDATE submissions SET state = 'rejected', attempts = 1, last_status = 422, finished_at = 1 WHERE id = ?`).run(before!.id);
+
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1', qty: '12' })]));
+      await f.intake.scanNow();
+      const after = f.submissions();
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ id: before!.id, state: 'pending', attempts: 0, last_status: null, finished_at: null });
+      expect(after[0]!.payload_hash).not.toBe(before!.payload_hash);
+      expect(after[0]!.idempotency_key).toBe(`${SOURCE_SYSTEM}:R-1:${after[0]!.payload_hash.slice(0, 16)}`);
+      expect(JSON.parse(after[0]!.payload).items[0].quantity).toBe(12);
+      expect(f.files().map((r) => r.state)).toEqual(['archived', 'archived']);
+    });
+  });
+
+  it('refuses the same externalId with a different payload while the first is not failed (EXTERNAL_ID_CONFLICT)', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1', qty: '10' })]));
+      await f.intake.scanNow();
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1', qty: '12' }), requestRow({ ext: 'R-2' })]));
+      await f.intake.scanNow();
+      expect(f.submissions().map((s) => [s.external_id, s.idempotency_key])).toEqual([
+        ['R-1', `${SOURCE_SYSTEM}:R-1`],
+        ['R-2', `${SOURCE_SYSTEM}:R-2`],
+      ]);
+      const v2 = f.files().find((r) => r.original_name === 'v2.csv')!;
+      expect(v2.state).toBe('archived');
+      const { json } = await readReport(v2.current_path!);
+      expect(json.problems).toEqual([expect.objectContaining({ row: 1, field: 'externalId', code: 'EXTERNAL_ID_CONFLICT', externalId: 'R-1' })]);
+    });
+  });
+
+  it('notes a request already recorded with the same content and does not record it twice', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1' })]));
+      await f.intake.scanNow();
+      // Different bytes (another request added), same R-1.
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' })]));
+      await f.intake.scanNow();
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
+      const v2 = f.files().find((r) => r.original_name === 'v2.csv')!;
+      expect(v2).toMatchObject({ state: 'archived', request_count: 1, problem_count: 0 });
+      expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 1, externalId: 'R-1' })]);
+    });
+  });
+});
+
+describe('intake: crash recovery', () => {
+  async function claimAndMove(f: { db: Db; inbox: string }, name: string, content: string) {
+    const processing = path.join(f.inbox, 'processing');
+    await fs.mkdir(processing, { recursive: true });
+    const claim = claimFile(f.db, { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() }, (id, n) =>
+      path.join(processing, storedName(id, n)),
+    );
+    if (!claim.claimed) throw new Error('expected a claim');
+    await fs.writeFile(claim.row.current_path!, content);
+    return claim.row;
+  }
+
+  it('after a crash between recording and moving, finishes the move without recording again', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const content = requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' })]);
+      const row = await claimAndMove(f, 'crash.csv', content);
+      // Map and record exactly as the intake does, then "crash": close the store without moving.
+      const spec = loadMappingSpec(f.flow.mapping);
+      const submissions: MappedSubmission[] = [];
+      for await (const item of mapFile(row.current_path!, spec, { now: new Date(), rejectPastDates: true })) {
+        if (item.type === 'submission') submissions.push(item.submission);
+      }
+      const archivePath = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(row.id, 'crash.csv'));
+      recordFile(f.db, {
+        flow: 'requests',
+        fileId: row.id,
+        submissions: submissions.map((s) => prepareSubmission(s, SOURCE_SYSTEM)),
+        problems: [],
+        rejectWholeFile: false,
+        now: Date.now(),
+        destinationFor: () => archivePath,
+      });
+      f.db.close();
+
+      const again = f.reopen();
+      const report = await again.intake.recover();
+      expect(report).toMatchObject({ movesFinished: 1, reprocessed: 0, orphansTaken: 0, failures: 0 });
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
+      expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', current_path: archivePath });
+      expect(await f.list('processing')).toEqual([]);
+      expect(await fs.readFile(archivePath, 'utf8')).toBe(content);
+
+      // A second recovery (another restart) changes nothing.
+      expect(await again.intake.recover()).toMatchObject({ movesFinished: 0, reprocessed: 0 });
+      expect(f.submissions()).toHaveLength(2);
+    });
+  });
+
+  it('after a crash between claiming and recording, maps and records the file on start', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const row = await claimAndMove(f, 'half.csv', requestCsv([requestRow({ ext: 'R-9' })]));
+      f.db.close();
+      const again = f.reopen();
+      await again.intake.start();
+      expect(getFile(again.db, row.id)!.state).toBe('archived');
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-9']);
+      expect(await f.list('processing')).toEqual([]);
+    });
+  });
+
+  it('after a crash between claiming and the rename into processing/, takes the file from the inbox as its own', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const content = requestCsv([requestRow({ ext: 'R-5' })]);
+      const row = await claimAndMove(f, 'late.csv', content);
+      // Undo the rename: the file is still in the inbox, its row says processing.
+      await fs.rename(row.current_path!, path.join(f.inbox, 'late.csv'));
+      await f.intake.start();
+      expect(f.files()).toEqual([expect.objectContaining({ id: row.id, state: 'archived' })]);
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
+      expect(await f.list('rejected')).toEqual([]);
+    });
+  });
+
+  it('examines a file in processing/ that has no row as a new file', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await fs.mkdir(path.join(f.inbox, 'processing'), { recursive: true });
+      await fs.writeFile(path.join(f.inbox, 'processing', '77-orphan.csv'), requestCsv([requestRow({ ext: 'R-7' })]));
+      const report = await f.intake.recover();
+      expect(report.orphansTaken).toBe(1);
+      expect(f.files()).toEqual([expect.objectContaining({ original_name: 'orphan.csv', state: 'archived' })]);
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-7']);
+      expect(await f.list('processing')).toEqual([]);
+    });
+  });
+});
