@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { compileField, FieldFailure, OMIT, type SourceGetter } from '../../src/mapping/compile-field.js';
+import { compileDateParser, checkDateFormat } from '../../src/mapping/parse-date.js';
+import { parseNumber } from '../../src/mapping/parse-number.js';
+import { fieldSpecSchema } from '../../src/config/mapping-schema.js';
+
+describe('parseNumber', () => {
+  it.each([
+    ['1 234,50', true, 1234.5],
+    ['1\u00a0234,50', true, 1234.5], // non-breaking space
+    ['1\u2009234,50', true, 1234.5], // thin space
+    ['1\u202f234', true, 1234], // narrow no-break space
+    ['1.234,50', true, 1234.5],
+    ['12.5', true, 12.5], // a dot alone still reads as decimal point
+    ['-3', true, -3],
+    ['0,05', true, 0.05],
+    ['1,234.50', false, 1234.5],
+    ['1234.50', false, 1234.5],
+    ['1 000', false, 1000],
+  ])('%j (decimalComma %s) → %d', (text, decimalComma, expected) => {
+    expect(parseNumber(text, decimalComma)).toBe(expected);
+  });
+
+  it.each([['abc'], ['1,2,3'], [''], ['1e5x'], ['--1'], ['12 кг']])('%j is not a number', (text) => {
+    expect(parseNumber(text, true)).toBeUndefined();
+  });
+});
+
+describe('dates', () => {
+  const ddmmyyyy = compileDateParser('DD.MM.YYYY');
+  it.each([
+    ['15.03.2027', '2027-03-15'],
+    ['1.3.2027', '2027-03-01'],
+    ['29.02.2028', '2028-02-29'], // leap year
+    ['15.03.2027 0:00:00', '2027-03-15'], // 1C appends a time
+    ['2027-03-15', '2027-03-15'], // ISO passes through
+  ])('DD.MM.YYYY reads %s as %s', (text, iso) => {
+    expect(ddmmyyyy(text)).toBe(iso);
+  });
+
+  it.each([['31.02.2027'], ['29.02.2027'], ['32.01.2027'], ['15.13.2027'], ['15/03/2027'], ['2027-02-30'], ['tomorrow']])('rejects %s', (text) => {
+    expect(ddmmyyyy(text)).toBeUndefined();
+  });
+
+  it('reads other orders and two-digit years', () => {
+    expect(compileDateParser('YY/MM/DD')('27/03/15')).toBe('2027-03-15');
+    expect(compileDateParser('MM-DD-YYYY')('03-15-2027')).toBe('2027-03-15');
+    expect(compileDateParser(undefined)('15.03.2027')).toBeUndefined();
+  });
+
+  it('refuses formats without day, month and year', () => {
+    expect(checkDateFormat('DD.MM')).toMatch(/needs the tokens/);
+    expect(checkDateFormat('DD.MM.YYYY')).toBeUndefined();
+  });
+});
+
+describe('field transforms', () => {
+  const cell =
+    (name: string): SourceGetter<Record<string, unknown>> =>
+    (record) =>
+      record[name];
+  const field = (target: string, spec: Record<string, unknown>, decimalComma = true) =>
+    compileField(target, fieldSpecSchema.parse(spec), { decimalComma, source: cell });
+  const run = (target: string, spec: Record<string, unknown>, record: Record<string, unknown>) => {
+    const compiled = field(target, spec);
+    return compiled.convert(compiled.read(record));
+  };
+
+  it('trims by default (NBSP included), and can keep spaces', () => {
+    expect(run('customer.name', { column: 'a' }, { a: '\u00a0 ООО Ромашка \t' })).toBe('ООО Ромашка');
+    expect(run('customer.name', { column: 'a', trim: false }, { a: ' x ' })).toBe(' x ');
+  });
+
+  it('upper and lower', () => {
+    expect(run('contact.email', { column: 'a', lower: true }, { a: 'Ivanov@Example.RU' })).toBe('ivanov@example.ru');
+    expect(run('unit', { column: 'a', upper: true }, { a: 'kg' })).toBe('KG');
+  });
+
+  it('number and integer', () => {
+    expect(run('price', { column: 'a', number: true }, { a: '1 234,50' })).toBe(1234.5);
+    expect(run('quantity', { column: 'a', integer: true }, { a: '12' })).toBe(12);
+    const notWhole = run('quantity', { column: 'a', integer: true }, { a: '12,5' });
+    expect(notWhole).toBeInstanceOf(FieldFailure);
+    expect((notWhole as FieldFailure).code).toBe('FIELD_INVALID');
+    expect((run('quantity', { column: 'a' }, { a: 'много' }) as FieldFailure).reason).toBe('"много" is not a number');
+  });
+
+  it('numeric target fields are numbers even without number: true', () => {
+    expect(run('quantity', { column: 'a' }, { a: '7' })).toBe(7);
+    expect(run('confirmedQuantity', { path: 'a' }, { a: 7 })).toBe(7);
+  });
+
+  it('date', () => {
+    expect(run('delivery.desiredDate', { column: 'a', date: 'DD.MM.YYYY' }, { a: '15.03.2027' })).toBe('2027-03-15');
+    const bad = run('delivery.desiredDate', { column: 'a', date: 'DD.MM.YYYY' }, { a: '31.02.2027' }) as FieldFailure;
+    expect(bad.reason).toBe('"31.02.2027" is not a real date in the form DD.MM.YYYY');
+  });
+
+  it('default and map', () => {
+    expect(run('unit', { column: 'a', default: 'шт' }, { a: '  ' })).toBe('шт');
+    expect(run('unit', { column: 'a', map: { 'шт.': 'шт' } }, { a: 'шт.' })).toBe('шт');
+    expect(run('unit', { column: 'a', map: { 'шт.': 'шт' } }, { a: 'кг' })).toBe('кг');
+  });
+
+  it('const and template', () => {
+    expect(run('comment', { const: 'Из 1С' }, {})).toBe('Из 1С');
+    expect(run('externalId', { template: '{s}-{n}' }, { s: 'ЗК ', n: '007' })).toBe('ЗК-007');
+    expect((run('externalId', { template: '{s}-{n}' }, { s: 'ЗК', n: '' }) as FieldFailure).code).toBe('FIELD_REQUIRED');
+  });
+
+  it('optional empty fields are omitted; required empty fields fail', () => {
+    expect(run('comment', { column: 'a', optional: true }, { a: '' })).toBe(OMIT);
+    expect(run('comment', { column: 'a', optional: true }, {})).toBe(OMIT);
+    const missing = run('customer.name', { column: 'a' }, { a: ' ' }) as FieldFailure;
+    expect([missing.code, missing.reason]).toEqual(['FIELD_REQUIRED', 'is empty']);
+  });
+
+  it('keeps leading zeros of codes and tax ids', () => {
+    expect(run('customer.inn', { column: 'a' }, { a: '0274062111' })).toBe('0274062111');
+    expect(run('lineId', { column: 'a' }, { a: '001' })).toBe('001');
+  });
+
+  it('upper-cases currency codes', () => {
+    expect(run('currency', { column: 'a' }, { a: 'rub' })).toBe('RUB');
+  });
+});
