@@ -14,6 +14,38 @@ const program = new Command()
 
 // --- commands (each block registers one subcommand) -------------------------------------------
 
+// delivery: `status` and `retry` (src/delivery/outbox-status.ts)
+program
+  .command('status')
+  .description('Summarise the outbox: counts per flow and state, oldest pending, last errors, dead letters.')
+  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
+  .option('--json', 'print JSON instead of text')
+  .action(async (options: { config: string; json?: boolean }) => {
+    const { loadConfig } = await import('./config/load-config.js');
+    const { statusForConfig, formatOutboxStatus } = await import('./delivery/outbox-status.js');
+    const status = statusForConfig(loadConfig(options.config, process.env));
+    process.stdout.write(`${options.json ? JSON.stringify(status, null, 2) : formatOutboxStatus(status)}\n`);
+  });
+
+program
+  .command('retry')
+  .description('Requeue finished submissions (by externalId, all dead letters, or all rejected) with their original key.')
+  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
+  .argument('[externalId]', 'the externalId (or order id) to requeue')
+  .option('--dead', 'requeue every dead-lettered submission')
+  .option('--rejected', 'requeue every rejected submission')
+  .option('--flow <name>', 'only this flow')
+  .action(async (externalId: string | undefined, options: { config: string; dead?: boolean; rejected?: boolean; flow?: string }) => {
+    const chosen = [externalId !== undefined, Boolean(options.dead), Boolean(options.rejected)].filter(Boolean).length;
+    if (chosen !== 1) program.error('retry: give exactly one of <externalId>, --dead or --rejected', { exitCode: 2 });
+    const { loadConfig } = await import('./config/load-config.js');
+    const { requeueForConfig } = await import('./delivery/outbox-status.js');
+    const target = externalId !== undefined ? { externalId } : options.dead ? { dead: true as const } : { rejected: true as const };
+    const count = requeueForConfig(loadConfig(options.config, process.env), target, options.flow);
+    process.stdout.write(`Requeued ${count} submission(s).\n`);
+  });
+// end of delivery block
+
 // --- end of commands ----------------------------------------------------------------------------
 
 /** Exit code for an error thrown out of a command. */

@@ -1,0 +1,90 @@
+/**
+ * The `status` and `retry` commands' work: a summary of the outbox read from the store, and
+ * requeueing finished rows. The CLI only parses arguments and prints.
+ */
+import fs from 'node:fs';
+import type { Config } from '../config/schema.js';
+import { openStore, storePath, systemClock, type Clock, type Db } from '../store/open-store.js';
+import {
+  countSubmissionsByState,
+  listDeadLetters,
+  listLastErrors,
+  oldestPendingByFlow,
+  requeueSubmissions,
+  type RequeueTarget,
+  type SubmissionBrief,
+} from '../store/outbox.js';
+
+export interface FlowStatus {
+  flow: string;
+  counts: Record<string, number>;
+  /** Age of the oldest pending or in-flight row, in ms; null when none waits. */
+  oldestPendingAgeMs: number | null;
+}
+
+export interface OutboxStatus {
+  flows: FlowStatus[];
+  lastErrors: SubmissionBrief[];
+  deadLetters: SubmissionBrief[];
+}
+
+/** Read the summary. `flowNames` lists configured flows so that an empty flow still shows. */
+export function readOutboxStatus(db: Db, now: number, flowNames: readonly string[] = []): OutboxStatus {
+  const flows = new Map<string, FlowStatus>();
+  const flowOf = (name: string) => {
+    let f = flows.get(name);
+    if (!f) flows.set(name, (f = { flow: name, counts: {}, oldestPendingAgeMs: null }));
+    return f;
+  };
+  for (const name of flowNames) flowOf(name);
+  for (const c of countSubmissionsByState(db)) flowOf(c.flow).counts[c.state] = c.count;
+  for (const o of oldestPendingByFlow(db)) flowOf(o.flow).oldestPendingAgeMs = Math.max(0, now - o.createdAt);
+  return { flows: [...flows.values()], lastErrors: listLastErrors(db, 10), deadLetters: listDeadLetters(db) };
+}
+
+/** `status` for a config: read-only, and an empty summary when the store does not exist yet. */
+export function statusForConfig(config: Config, clock: Clock = systemClock): OutboxStatus {
+  const file = storePath(config.stateDir);
+  const names = config.flows.map((f) => f.name);
+  if (!fs.existsSync(file)) return { flows: names.map((flow) => ({ flow, counts: {}, oldestPendingAgeMs: null })), lastErrors: [], deadLetters: [] };
+  const db = openStore(file, { readonly: true });
+  try {
+    return readOutboxStatus(db, clock(), names);
+  } finally {
+    db.close();
+  }
+}
+
+/** `retry` for a config: requeue and return how many rows went back to pending. */
+export function requeueForConfig(config: Config, target: RequeueTarget, flow?: string, clock: Clock = systemClock): number {
+  const db = openStore(storePath(config.stateDir));
+  try {
+    return requeueSubmissions(db, target, clock(), flow);
+  } finally {
+    db.close();
+  }
+}
+
+/** The summary as text for people. */
+export function formatOutboxStatus(status: OutboxStatus): string {
+  const lines: string[] = ['Outbox'];
+  for (const f of status.flows) {
+    const counts = Object.entries(f.counts)
+      .map(([state, n]) => `${state} ${n}`)
+      .join(', ');
+    const age = f.oldestPendingAgeMs === null ? '' : `; oldest pending ${formatAge(f.oldestPendingAgeMs)}`;
+    lines.push(`  ${f.flow}: ${counts || 'empty'}${age}`);
+  }
+  lines.push('', `Last errors (${status.lastErrors.length})`);
+  for (const e of status.lastErrors) lines.push(`  ${new Date(e.updatedAt).toISOString()} ${e.flow} ${e.externalId} [${e.state}] ${e.errorCode}: ${e.message ?? ''}`);
+  lines.push('', `Dead letters (${status.deadLetters.length})`);
+  for (const d of status.deadLetters) lines.push(`  ${d.flow} ${d.externalId} after ${d.attempts} attempt(s): ${d.message ?? ''}`);
+  return lines.join('\n');
+}
+
+function formatAge(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
