@@ -69,14 +69,14 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
     }
     if (numeric) {
       const number = typeof value === 'number' ? value : parseNumber(value, decimalComma);
-      if (number === undefined) return new FieldFailure('FIELD_INVALID', `"${value}" is not a number`);
-      if (integer && !Number.isInteger(number)) return new FieldFailure('FIELD_INVALID', `"${value}" is not a whole number`);
+      if (number === undefined) return new FieldFailure('FIELD_INVALID', 'is not a number');
+      if (integer && !Number.isInteger(number)) return new FieldFailure('FIELD_INVALID', 'is not a whole number');
       return number;
     }
     const text = String(value);
     if (parseDate) {
       const iso = parseDate(text);
-      if (iso === undefined) return new FieldFailure('FIELD_INVALID', `"${text}" is not a real date in the form ${dateFormat}`);
+      if (iso === undefined) return new FieldFailure('FIELD_INVALID', `is not a real date in the form ${dateFormat}`);
       return iso;
     }
     return text;

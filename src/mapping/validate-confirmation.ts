@@ -4,6 +4,7 @@
  * negative, real dates, unique lines).
  */
 import { confirmOrderSchema, ORDER_ID_PATTERN } from '../platform/contract.js';
+import { findDuplicateLines } from './check-lines.js';
 import { dedupeByField, zodIssues, type FieldIssue } from './validate-request.js';
 
 /** Every issue of a confirmation for `orderId`; an empty list means it can be submitted. */
@@ -12,6 +13,7 @@ export function validateConfirmation(orderId: string | undefined, payload: unkno
   if (orderId !== undefined && !ORDER_ID_PATTERN.test(orderId)) {
     issues.push({ field: 'orderId', code: 'FIELD_INVALID', reason: 'must look like ORD-2026-000123' });
   }
+  issues.push(...findDuplicateLines(payload));
   const parsed = confirmOrderSchema.safeParse(payload);
   if (!parsed.success) issues.push(...zodIssues(parsed.error.issues));
   return dedupeByField(issues);

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import { createRequestSchema, isCalendarDate, toFieldName } from '../platform/contract.js';
+import { findDuplicateLines } from './check-lines.js';
 import { explainInn } from './inn.js';
 import { localDateOf } from './parse-date.js';
 
@@ -33,6 +34,7 @@ export function validateRequest(payload: unknown, rules: RequestRules): FieldIss
   if (rules.rejectPastDates && typeof date === 'string' && isCalendarDate(date) && date < localDateOf(rules.now)) {
     issues.push({ field: 'delivery.desiredDate', code: 'DATE_IN_PAST', reason: `lies in the past (today is ${localDateOf(rules.now)})` });
   }
+  issues.push(...findDuplicateLines(payload));
   const parsed = createRequestSchema.safeParse(payload);
   if (!parsed.success) issues.push(...zodIssues(parsed.error.issues));
   return dedupeByField(issues);

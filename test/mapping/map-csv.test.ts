@@ -1,0 +1,209 @@
+/** CSV reading and grouping: encodings, grouping rules, row-level problems, file-level problems. */
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { HEADER, NOW, requestMapping, requestRow, specOf, split, toCsv, writeInput } from './fixtures.js';
+
+const valid = () => [HEADER, requestRow('R-1', '1'), requestRow('R-1', '2'), requestRow('R-2', '1')];
+
+describe('mapFile on CSV', () => {
+  it('maps a valid file into one submission per group', async () => {
+    await withTempDir(async (dir) => {
+      const file = writeInput(dir, 'in.csv', toCsv(valid()));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(problems).toEqual([]);
+      expect(submissions.map((s) => [s.externalId, s.firstRow])).toEqual([
+        ['R-1', 1],
+        ['R-2', 3],
+      ]);
+    });
+  });
+
+  describe('encoding auto', () => {
+    const auto = () => specOf(requestMapping({ csv: { encoding: 'auto', delimiter: ';' } }));
+    it('picks windows-1251 for windows-1251 bytes', async () => {
+      await withTempDir(async (dir) => {
+        const file = writeInput(dir, 'in.csv', toCsv(valid()), 'windows-1251');
+        const { submissions, problems } = await split(file, auto());
+        expect(problems).toEqual([]);
+        expect(submissions[0]!.payload).toMatchObject({ customer: { name: 'ООО Ромашка' }, delivery: { city: 'Москва' } });
+      });
+    });
+    it('picks UTF-8 for a file with a BOM, and strips the BOM from the first header name', async () => {
+      await withTempDir(async (dir) => {
+        const file = writeInput(dir, 'in.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(toCsv(valid()))]));
+        const { submissions, problems } = await split(file, auto());
+        expect(problems).toEqual([]);
+        expect(submissions[0]!.externalId).toBe('R-1');
+      });
+    });
+    it('picks UTF-8 for valid UTF-8 without a BOM, even when a character spans a 64 KiB chunk boundary', async () => {
+      await withTempDir(async (dir) => {
+        const rows = [HEADER];
+        for (let i = 0; i < 600; i++) rows.push(requestRow(`R-${i}`, '1', { Товар: `Товар «${'ж'.repeat(i % 7)}»` }));
+        const file = writeInput(dir, 'in.csv', toCsv(rows));
+        const { submissions, problems } = await split(file, auto());
+        expect(problems).toEqual([]);
+        expect(submissions).toHaveLength(600);
+        expect(submissions[599]!.payload.items[0]).toMatchObject({ name: `Товар «${'ж'.repeat(599 % 7)}»` });
+      });
+    });
+  });
+
+  it('a declared windows-1251 file decodes Cyrillic and the NBSP', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER, requestRow('R-1', '1', { 'Кол-во': '1\u00a0500' })];
+      const file = writeInput(dir, 'in.csv', iconv.encode(toCsv(rows), 'win1251'));
+      const { submissions } = await split(file, specOf(requestMapping({ csv: { encoding: 'windows-1251', delimiter: ';' } })));
+      expect(submissions[0]!.payload.items[0]).toMatchObject({ name: 'Товар 1', quantity: 1500 });
+    });
+  });
+
+  it('invalid UTF-8 in the middle of a large UTF-8 file is FILE_UNREADABLE', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER];
+      for (let i = 0; i < 2000; i++) rows.push(requestRow(`R-${i}`, '1'));
+      const good = Buffer.from(toCsv(rows));
+      const file = writeInput(dir, 'in.csv', Buffer.concat([good, iconv.encode(toCsv([requestRow('R-x', '1')]), 'win1251')]));
+      const { items } = await split(file, specOf(requestMapping()));
+      expect(items.at(-1)).toMatchObject({ type: 'problem', problem: { row: null, code: 'FILE_UNREADABLE' } });
+    });
+  });
+
+  it('a request with any problem yields only problems: every problem, never a partial payload', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [
+        HEADER,
+        requestRow('R-1', '1', { Email: 'not-an-email' }),
+        requestRow('R-1', '2', { Email: 'not-an-email', 'Кол-во': '0' }),
+        requestRow('R-1', '2', { Email: 'not-an-email', 'Кол-во': '2,5' }),
+        requestRow('R-2', '1'),
+      ];
+      const file = writeInput(dir, 'requests-0612.csv', toCsv(rows));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(submissions.map((s) => s.externalId)).toEqual(['R-2']);
+      expect(problems.map((p) => [p.row, p.field, p.code, p.externalId])).toEqual([
+        [3, 'items[2].quantity', 'FIELD_INVALID', 'R-1'],
+        [3, 'items[2].lineId', 'LINE_DUPLICATE', 'R-1'],
+        [1, 'contact.email', 'FIELD_INVALID', 'R-1'],
+        [2, 'items[1].quantity', 'FIELD_INVALID', 'R-1'],
+      ]);
+      expect(problems[0]!.message).toBe('Row 3 of requests-0612.csv: items[2].quantity "2,5" is not a whole number');
+      expect(problems[3]!.message).toBe("Row 2 of requests-0612.csv: items[1].quantity \"0\" must be greater than zero");
+    });
+  });
+
+  it('required empty fields are FIELD_REQUIRED; a past desiredDate is DATE_IN_PAST unless switched off', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER, requestRow('R-1', '1', { Город: '' }), requestRow('R-2', '1', { Дата: '11.06.2026' }), requestRow('R-3', '1', { Дата: '12.06.2026' })];
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const strict = await split(file, specOf(requestMapping()));
+      expect(strict.problems.map((p) => [p.row, p.field, p.code])).toEqual([
+        [1, 'delivery.city', 'FIELD_REQUIRED'],
+        [2, 'delivery.desiredDate', 'DATE_IN_PAST'],
+      ]);
+      expect(strict.submissions.map((s) => s.externalId)).toEqual(['R-3']); // today is fine
+      const lenient = await split(file, specOf(requestMapping()), { rejectPastDates: false, now: NOW });
+      expect(lenient.submissions.map((s) => s.externalId)).toEqual(['R-2', 'R-3']);
+    });
+  });
+
+  it('rejects 31.02.2027 as a date', async () => {
+    await withTempDir(async (dir) => {
+      const file = writeInput(dir, 'in.csv', toCsv([HEADER, requestRow('R-1', '1', { Дата: '31.02.2027' })]));
+      const { problems } = await split(file, specOf(requestMapping()));
+      expect(problems.map((p) => [p.field, p.code, p.message])).toEqual([
+        ['delivery.desiredDate', 'FIELD_INVALID', 'Row 1 of in.csv: delivery.desiredDate "31.02.2027" is not a real date in the form DD.MM.YYYY'],
+      ]);
+    });
+  });
+
+  it('a key that comes back after its request was emitted is a MAPPING_FAILED problem for those rows', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER, requestRow('R-1', '1'), requestRow('R-2', '1'), requestRow('R-1', '2'), requestRow('R-1', '3'), requestRow('R-3', '1')];
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(submissions.map((s) => s.externalId)).toEqual(['R-1', 'R-2', 'R-3']);
+      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([
+        [3, 'externalId', 'MAPPING_FAILED'],
+        [4, 'externalId', 'MAPPING_FAILED'],
+      ]);
+      expect(problems[0]!.message).toMatch(/must be adjacent/);
+    });
+  });
+
+  it('a later row that disagrees on a request-level column makes the request a problem', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER, requestRow('R-1', '1'), requestRow('R-1', '2', { Город: 'Казань' }), requestRow('R-2', '1')];
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(submissions.map((s) => s.externalId)).toEqual(['R-2']);
+      expect(problems).toEqual([
+        expect.objectContaining({ row: 2, field: 'delivery.city', code: 'FIELD_INVALID', value: 'Казань', externalId: 'R-1' }),
+      ]);
+    });
+  });
+
+  it('an empty group key is FIELD_REQUIRED for that row', async () => {
+    await withTempDir(async (dir) => {
+      const file = writeInput(dir, 'in.csv', toCsv([HEADER, requestRow('R-1', '1'), requestRow('', '2')]));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(submissions).toHaveLength(1);
+      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[2, 'externalId', 'FIELD_REQUIRED']]);
+    });
+  });
+
+  it('INN problems name the row, the field and the value', async () => {
+    await withTempDir(async (dir) => {
+      const file = writeInput(dir, 'requests-0612.csv', toCsv([HEADER, requestRow('R-1', '1', { ИНН: '7707083894' }), requestRow('R-2', '1', { ИНН: '77070838' })]));
+      const { problems } = await split(file, specOf(requestMapping()));
+      expect(problems.map((p) => p.message)).toEqual([
+        'Row 1 of requests-0612.csv: customer.inn "7707083894" fails the INN check digit',
+        'Row 2 of requests-0612.csv: customer.inn "77070838" must be 10 or 12 digits (has 8)',
+      ]);
+      expect(problems.every((p) => p.code === 'INN_INVALID')).toBe(true);
+    });
+  });
+
+  it('a header-only file yields nothing; a file without a header is FILE_UNREADABLE', async () => {
+    await withTempDir(async (dir) => {
+      expect((await split(writeInput(dir, 'h.csv', toCsv([HEADER])), specOf(requestMapping()))).items).toEqual([]);
+      const { problems } = await split(writeInput(dir, 'e.csv', '\r\n'), specOf(requestMapping()));
+      expect(problems.map((p) => [p.row, p.code])).toEqual([[null, 'FILE_UNREADABLE']]);
+    });
+  });
+
+  it('a missing file is FILE_UNREADABLE, not a throw', async () => {
+    await withTempDir(async (dir) => {
+      const { problems } = await split(`${dir}/nope.csv`, specOf(requestMapping()));
+      expect(problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_UNREADABLE', message: 'nope.csv: cannot be read: ENOENT' })]);
+    });
+  });
+
+  it('stops when aborted', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER];
+      for (let i = 0; i < 5000; i++) rows.push(requestRow(`R-${i}`, '1'));
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const controller = new AbortController();
+      const { mapFile } = await import('../../src/mapping/map-file.js');
+      let seen = 0;
+      const run = async () => {
+        for await (const _item of mapFile(file, specOf(requestMapping()), { now: NOW, rejectPastDates: true, signal: controller.signal })) {
+          seen += 1;
+          if (seen === 10) controller.abort(new Error('stop'));
+        }
+      };
+      await expect(run()).rejects.toThrow('stop');
+      expect(seen).toBeLessThan(5000);
+    });
+  });
+
+  it('fileLabel names the file in messages', async () => {
+    await withTempDir(async (dir) => {
+      const file = writeInput(dir, 'x.csv', toCsv([HEADER, requestRow('R-1', '1', { Город: '' })]));
+      const { problems } = await split(file, specOf(requestMapping()), { fileLabel: 'inbox/x.csv' });
+      expect(problems[0]!.message).toBe('Row 1 of inbox/x.csv: delivery.city is empty');
+    });
+  });
+});
