@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { claimDueSubmissions, recordAttempt, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
+import { getSubmission } from '../../src/store/submissions.js';
+import { readOutboxStatus, formatOutboxStatus } from '../../src/delivery/outbox-status.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { addRequestRow, validRequest, withStore } from './delivery-fixtures.js';
+
+const T = 1_000_000;
+
+describe('outbox queries', () => {
+  it('claims only due rows, each once, under a lease; an expired lease makes a row claimable again', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const a = addRequestRow(db, 'f', validRequest('A'), 'A', T);
+        const b = addRequestRow(db, 'f', validRequest('B'), 'B', T);
+        addRequestRow(db, 'other', validRequest('C'), 'C', T);
+        db.prepare('UPDATE submissions SET next_attempt_at = ? WHERE id = ?').run(T + 500, b);
+
+        const first = claimDueSubmissions(db, { flow: 'f', now: T, leaseMs: 100, limit: 10 });
+        expect(first.map((r) => r.id)).toEqual([a]);
+        expect(first[0]).toMatchObject({ state: 'in_flight', lease_until: T + 100 });
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 50, leaseMs: 100, limit: 10 })).toEqual([]);
+        // The lease of A ran out and B came due.
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 600, leaseMs: 100, limit: 10, excludeIds: [] }).map((r) => r.id).sort()).toEqual([a, b]);
+        // …but rows this process still sends are never taken twice.
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 10, excludeIds: [a, b] })).toEqual([]);
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 1 })).toHaveLength(1);
+      }),
+    ));
+
+  it('records nothing when the row is no longer in flight', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const id = addRequestRow(db, 'f', validRequest('A'), 'A', T);
+        const row = getSubmission(db, id)!;
+        const update = {
+          state: 'accepted' as const,
+          attempts: 1,
+          nextAttemptAt: T,
+          firstAttemptAt: T,
+          lastAttemptAt: T,
+          lastStatus: 201,
+          lastErrorCode: null,
+          lastError: null,
+          result: '{}',
+          platformId: 'PRC-REQ-000001',
+          finishedAt: T,
+          now: T,
+        };
+        const attempt = { requestId: 'r1', startedAt: T, finishedAt: T, httpStatus: 201, outcome: 'accepted', error: null };
+        expect(row.state).toBe('pending');
+        expect(recordAttempt(db, id, attempt, update, { channel: 'ack:f', sourceKey: 'x', record: {}, now: T })).toBe(false);
+        expect(db.prepare('SELECT COUNT(*) AS n FROM exports').get()).toEqual({ n: 0 });
+        claimDueSubmissions(db, { flow: 'f', now: T, leaseMs: 100, limit: 1 });
+        expect(recordAttempt(db, id, attempt, update, { channel: 'ack:f', sourceKey: 'x', record: {}, now: T })).toBe(true);
+        expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', lease_until: null, platform_id: 'PRC-REQ-000001' });
+        expect(db.prepare('SELECT COUNT(*) AS n FROM exports').get()).toEqual({ n: 1 });
+      }),
+    ));
+
+  it('releases in-flight rows of one flow back to pending without touching attempts', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const id = addRequestRow(db, 'f', validRequest('A'), 'A', T);
+        const other = addRequestRow(db, 'g', validRequest('B'), 'B', T);
+        db.prepare(`UPDATE submissions SET state = 'in_flight', attempts = 2, lease_until = ?`).run(T + 10_000);
+        expect(releaseInFlight(db, 'f', T + 5)).toBe(1);
+        expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 2, lease_until: null, next_attempt_at: T });
+        expect(getSubmission(db, other)!.state).toBe('in_flight');
+        expect(releaseInFlight(db, 'g', T + 5, [12345])).toBe(0);
+        expect(releaseInFlight(db, 'g', T + 5, [other])).toBe(1);
+      }),
+    ));
+
+  it('requeues by externalId, dead or rejected (optionally per flow), resetting attempts and the age clock, keeping the key', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const ids = ['D1', 'D2', 'R1', 'A1', 'H1'].map((e) => addRequestRow(db, e === 'D2' ? 'g' : 'f', validRequest(e), e, T));
+        const set = db.prepare('UPDATE submissions SET state = ?, attempts = 4, first_attempt_at = ?, finished_at = ? WHERE external_id = ?');
+        for (const [e, s] of [['D1', 'dead'], ['D2', 'dead'], ['R1', 'rejected'], ['A1', 'accepted'], ['H1', 'held']]) set.run(s, T, T, e);
+        const keyBefore = getSubmission(db, ids[0]!)!.idempotency_key;
+
+        expect(requeueSubmissions(db, { dead: true }, T + 9, 'f')).toBe(1);
+        expect(getSubmission(db, ids[0]!)).toMatchObject({ state: 'pending', attempts: 0, first_attempt_at: null, finished_at: null, next_attempt_at: T + 9, idempotency_key: keyBefore });
+        expect(getSubmission(db, ids[1]!)!.state).toBe('dead');
+        expect(requeueSubmissions(db, { dead: true }, T + 9)).toBe(1);
+        expect(requeueSubmissions(db, { rejected: true }, T + 9)).toBe(1);
+        expect(requeueSubmissions(db, { externalId: 'A1' }, T + 9)).toBe(0); // accepted stays accepted
+        expect(requeueSubmissions(db, { externalId: 'H1' }, T + 9)).toBe(1);
+      }),
+    ));
+
+  it('summarises counts per flow and state, oldest pending, last errors and dead letters', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        addRequestRow(db, 'f', validRequest('P1'), 'P1', T);
+        addRequestRow(db, 'f', validRequest('P2'), 'P2', T + 1_000);
+        const dead = addRequestRow(db, 'f', validRequest('X1'), 'X1', T);
+        db.prepare(`UPDATE submissions SET state = 'dead', last_error_code = 'SUBMISSION_DEAD', last_error = 'Gave up', attempts = 3, updated_at = ? WHERE id = ?`).run(T + 5, dead);
+        const status = readOutboxStatus(db, T + 60_000, ['f', 'empty']);
+        expect(status.flows).toEqual([
+          { flow: 'f', counts: { dead: 1, pending: 2 }, oldestPendingAgeMs: 60_000 },
+          { flow: 'empty', counts: {}, oldestPendingAgeMs: null },
+        ]);
+        expect(status.lastErrors).toEqual([expect.objectContaining({ externalId: 'X1', errorCode: 'SUBMISSION_DEAD', message: 'Gave up' })]);
+        expect(status.deadLetters.map((d) => d.externalId)).toEqual(['X1']);
+        const text = formatOutboxStatus(status);
+        expect(text).toContain('f: dead 1, pending 2; oldest pending 60 s');
+        expect(text).toContain('X1 after 3 attempt(s): Gave up');
+      }),
+    ));
+});
