@@ -46,6 +46,23 @@ program
   });
 // end of delivery block
 
+// sandbox: `sandbox` (src/sandbox/run-sandbox-command.ts)
+program
+  .command('sandbox')
+  .description('Run the platform sandbox (a strict emulator for tests and demos) until SIGINT/SIGTERM.')
+  .option('--port <port>', 'port to listen on; 0 picks a free one (the URL is printed)', '0')
+  .option('--host <host>', 'interface to bind', '127.0.0.1')
+  .option('--token <token>', 'buyer access token (default sandbox-token)')
+  .option('--supplier-token <token>', 'supplier access token (default sandbox-supplier-token)')
+  .option('--webhook-url <url>', 'where order status webhooks are POSTed')
+  .option('--webhook-secret <secret>', 'HMAC-SHA256 key of X-Service-Signature')
+  .option('--demo', 'orders progress by themselves: confirmed, shipped, delivered')
+  .action(async (options: { port: string; host: string; token?: string; supplierToken?: string; webhookUrl?: string; webhookSecret?: string; demo?: boolean }) => {
+    const { runSandboxCommand } = await import('./sandbox/run-sandbox-command.js');
+    await runSandboxCommand(options, { stdout: process.stdout, signals: process });
+  });
+// end of sandbox block
+
 // --- end of commands ----------------------------------------------------------------------------
 
 /** Exit code for an error thrown out of a command. */
