@@ -65,7 +65,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       return sendJson(res, 200, { status: 'ok' });
     }
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      const report = await readiness();
+      const report: ReadinessReport = stopping
+        ? { ready: false, reasons: ['webhook listener: stopping'] }
+        : await readiness().catch((error: unknown) => ({ ready: false, reasons: [`readiness check failed: ${describeError(error)}`] }));
       return sendJson(res, report.ready ? 200 : 503, { ready: report.ready, reasons: report.reasons });
     }
     if (url.pathname !== config.path) return sendJson(res, 404, { received: false, error: 'not found' });

@@ -25,7 +25,9 @@ export function checkReadiness(db: Db, folders: readonly string[]): ReadinessRep
   }
   for (const folder of folders) {
     try {
-      fs.accessSync(nearestExisting(folder), fs.constants.W_OK);
+      const existing = nearestExisting(folder);
+      if (!fs.statSync(existing).isDirectory()) throw Object.assign(new Error(`${existing} is not a folder`), { code: 'ENOTDIR' });
+      fs.accessSync(existing, fs.constants.W_OK);
     } catch (error) {
       reasons.push(`folder ${folder}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
     }

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withTempDir } from '../helpers/temp-dir.js';
 import { signBody } from '../../src/webhook/verify-signature.js';
 import { getEvent, getOrderStatus } from '../../src/store/events.js';
 import { buildEvent, countRows, getPath, postWebhook, withListener, SECRET } from './with-listener.js';
@@ -221,3 +224,24 @@ describe('webhook listener', () => {
 function signBodyFor(body: string): string {
   return signBody(SECRET, body);
 }
+
+describe('webhook listener readiness failures', () => {
+  it('answers 503 with the reason when the readiness callback throws', async () => {
+    await withListener({ deps: { readiness: () => Promise.reject(new Error('disk gone')) } }, async ({ url }) => {
+      const res = await getPath(url, '/readyz');
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ ready: false, reasons: ['readiness check failed: disk gone'] });
+    });
+  });
+
+  it('reports an export folder that cannot be created', async () => {
+    await withTempDir(async (dir) => {
+      const blocker = path.join(dir, 'a-file');
+      fs.writeFileSync(blocker, 'x');
+      await withListener({ deps: { exportFolders: [path.join(blocker, 'import')] } }, async ({ url }) => {
+        const res = await getPath(url, '/readyz');
+        expect(res).toMatchObject({ status: 503, json: { ready: false, reasons: [expect.stringContaining('ENOTDIR')] } });
+      });
+    });
+  });
+});
