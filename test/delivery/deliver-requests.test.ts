@@ -185,4 +185,28 @@ describe('delivery of requests against the sandbox', () => {
         }),
       ),
     ));
+
+  it('logs each outcome with the X-Request-Id, the externalId and the flow, never the token; start and stop are idempotent', () =>
+    withTempDir((dir) =>
+      withSandbox({ token: 'buyer-token-very-secret' }, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-LOG'));
+          const lines: string[] = [];
+          const { pino } = await import('pino');
+          const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery(), logger }, async ({ dispatcher }) => {
+            dispatcher.start();
+            await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+            await Promise.all([dispatcher.stop(0), dispatcher.stop(0)]);
+            dispatcher.start();
+          });
+          const requestId = sandbox.calls()[0]!.headers['x-request-id'];
+          const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.outcome === 'accepted');
+          expect(line).toMatchObject({ flow: 'requests', externalId: 'ERP-LOG', requestId, httpStatus: 201 });
+          expect(lines.join('\n')).not.toContain('buyer-token-very-secret');
+          expect(sandbox.calls()).toHaveLength(1);
+        }),
+      ),
+    ));
 });
