@@ -45,6 +45,8 @@ export interface Intake {
 
 /** Time added to a waiting file's ready time, so that the re-check lands after it. */
 const RECHECK_SLACK_MS = 20;
+/** How long `start()` waits for the watcher's first directory read (a slow share) before going on. */
+const WATCHER_READY_TIMEOUT_MS = 10_000;
 
 export function createIntake(deps: IntakeDeps): Intake {
   const { flow } = deps;
@@ -121,7 +123,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     return scan;
   }
 
-  function startWatcher(): void {
+  /** Events before chokidar's `ready` can be lost; the first scan runs after it, so nothing falls between. */
+  function startWatcher(): Promise<void> {
     const w = watch(ctx.dirs.inbox, {
       depth: 0,
       ignoreInitial: true,
@@ -137,6 +140,16 @@ export function createIntake(deps: IntakeDeps): Intake {
     w.on('add', hint).on('change', hint).on('unlink', hint);
     w.on('error', (error) => logger.warn({ err: describeError(error) }, 'inbox watcher error; the rescan still runs'));
     watcher = w;
+    return new Promise<void>((resolve) => {
+      const timeout = setTimeout(() => {
+        logger.warn({ waitedMs: WATCHER_READY_TIMEOUT_MS }, 'inbox watcher is not ready yet; relying on rescans until it is');
+        resolve();
+      }, WATCHER_READY_TIMEOUT_MS);
+      w.once('ready', () => {
+        clearTimeout(timeout);
+        resolve();
+      });
+    });
   }
 
   async function recover(): Promise<RecoveryReport> {
@@ -150,7 +163,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     stopping = false;
     await recover();
     running = true;
-    startWatcher();
+    await startWatcher();
     await requestScan();
     logger.info({ inbox: ctx.dirs.inbox, usePolling: rules.usePolling }, 'intake started');
   }

@@ -118,6 +118,18 @@ describe('intake: when a file is complete', () => {
     });
   });
 
+  it.each([
+    ['inotify', false],
+    ['polling', true],
+  ])('a watcher event (%s) brings the scan forward: no rescan is due for a minute', async (_mode, usePolling) => {
+    await withIntake({ stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000, usePolling, pollIntervalMs: 50 }, async (f) => {
+      await f.intake.start();
+      await dropFile(f.inbox, 'hinted.csv', requestCsv([requestRow()]));
+      await waitUntil(() => f.files().some((r) => r.state === 'archived'), 'the watcher to trigger a scan');
+      expect(f.submissions()).toHaveLength(1);
+    });
+  });
+
   it('takes files oldest first, keeps equal names apart, and start/stop are idempotent', async () => {
     await withIntake({ stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 }, async (f) => {
       await dropFile(f.inbox, 'b.csv', requestCsv([requestRow({ ext: 'B' })]));

@@ -7,7 +7,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { flowSchema, type FlowConfig, type FlowIntakeConfig } from '../../src/config/flow-schema.js';
 import { createIntake, type Intake } from '../../src/intake/index.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
+import { pino } from 'pino';
 import { loadMappingSpec } from '../../src/mapping/index.js';
 import { listFiles, type FileRow } from '../../src/store/files.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
@@ -100,7 +101,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
     const opened: { db: Db; intake: Intake }[] = [];
     const open = () => {
       const db = openStore(storePath(path.join(dir, 'state')));
-      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger: silentLogger, onRecorded: (n) => recordedCounts.push(n) });
+      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger: process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : silentLogger, onRecorded: (n) => recordedCounts.push(n) });
       opened.push({ db, intake });
       return { db, intake };
     };
