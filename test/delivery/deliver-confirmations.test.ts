@@ -61,4 +61,23 @@ describe('delivery of supplier confirmations', () => {
         }),
       ),
     ));
+
+  it('a confirmation of an order already shipped is held (409 of another kind), with an ack', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const client = createPlatformClient(platform);
+          await client.createRequest(sandbox.token, validRequest('ERP-O2'), { idempotencyKey: 'k-o2' });
+          await client.close();
+          const orderId = sandbox.requests()[0]!.orderId;
+          sandbox.setOrderStatus(orderId, 'shipped');
+          const flow = flowConfig(dir, 'confirms', 'confirmations', sandbox.supplierToken);
+          const id = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1']));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'held'));
+          expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', attempts: 1 });
+          expect(ackRecords(db, flow.name)).toEqual([expect.objectContaining({ outcome: 'held', status: 'held', orderId, httpStatus: 409, errorCode: 'PLATFORM_CONFLICT' })]);
+        }),
+      ),
+    ));
 });

@@ -209,4 +209,20 @@ describe('delivery of requests against the sandbox', () => {
         }),
       ),
     ));
+
+  it('ratePerSecond spaces the starts of a flow', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          for (let i = 0; i < 3; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-RATE${i}`));
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery({ ratePerSecond: 5 }) }, () =>
+            waitFor(() => rowsByState(db, flow.name).accepted === 3),
+          );
+          const times = sandbox.calls().map((c) => Date.parse(c.receivedAt));
+          // 5 per second: starts at least ~200 ms apart (a little slack for timer granularity).
+          for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(150);
+        }),
+      ),
+    ));
 });
