@@ -62,6 +62,7 @@ describe('webhook listener', () => {
       },
     },
     { name: 'an oversized body', status: 413, code: 'WEBHOOK_TOO_LARGE', send: (url) => postWebhook(url, buildEvent({ padding: 'x'.repeat(4096) })) },
+    { name: 'an oversized chunked body', status: 413, code: 'WEBHOOK_TOO_LARGE', send: (url) => postWebhook(url, buildEvent({ padding: 'x'.repeat(4096) }), { chunked: true }) },
     { name: 'malformed JSON', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, null, { body: '{"eventId": "EVT-000001",' }) },
     { name: 'a schema violation', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, buildEvent({ eventDate: 'yesterday' })) },
     { name: 'a status change without status', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, buildEvent({ status: undefined })) },
@@ -242,6 +243,15 @@ describe('webhook listener readiness failures', () => {
         const res = await getPath(url, '/readyz');
         expect(res).toMatchObject({ status: 503, json: { ready: false, reasons: [expect.stringContaining('ENOTDIR')] } });
       });
+    });
+  });
+});
+
+describe('webhook listener body reading', () => {
+  it('accepts a chunked body within the limit', async () => {
+    await withListener({}, async ({ url, db }) => {
+      expect((await postWebhook(url, buildEvent(), { chunked: true })).status).toBe(200);
+      expect(countRows(db, 'events')).toBe(1);
     });
   });
 });

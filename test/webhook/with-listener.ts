@@ -67,6 +67,8 @@ export interface PostOptions {
   method?: string;
   path?: string;
   secret?: string;
+  /** Send without Content-Length (chunked), so the listener must count the bytes itself. */
+  chunked?: boolean;
 }
 
 export interface PostResult {
@@ -90,7 +92,7 @@ export function postWebhook(url: string, event: unknown, options: PostOptions = 
     else headers[k.toLowerCase()] = v;
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(target, { agent: false, method: options.method ?? 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+    const req = http.request(target, { agent: false, method: options.method ?? 'POST', headers: options.chunked ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
