@@ -157,7 +157,9 @@ describe('createExporter', () => {
       await Promise.all([exporter.stop(), exporter.stop()]);
       enqueueStatus(db, 'ORD-2026-000001');
       exporter.wake();
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // A working wake would queue its pass on this same setImmediate turn, ahead of the flush below,
+      // and the flush would then find nothing left to write.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(listFiles(folder)).toEqual([]);
       expect(await exporter.flush()).toBe(1); // an explicit flush still works (the CLI may use it)
     });
