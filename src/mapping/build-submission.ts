@@ -72,7 +72,7 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
     if (failed.has(issue.field)) continue;
     const row = rowOf(issue.field, group);
     problems.push(
-      makeProblem(ctx.fileLabel, { row, field: issue.field, code: issue.code, reason: issue.reason, value: shownValue(payload, issue.field, orderId), externalId }),
+      makeProblem(ctx.fileLabel, { row, field: issue.field, code: issue.code, reason: issue.reason, value: rawValueOf(mapping, group, issue.field, keyRaw), externalId }),
     );
   }
   if (problems.length > 0) return problems.map((problem) => ({ type: 'problem', problem }));
@@ -92,15 +92,16 @@ function rowOf(field: string, group: GroupInput<unknown, unknown>): number {
   return match ? (group.items[Number(match[1])]?.row ?? group.firstRow) : group.firstRow;
 }
 
-/** The payload's value at a reported field, when it is a scalar worth quoting. */
-function shownValue(payload: Record<string, unknown>, field: string, orderId: string | undefined): string | number | undefined {
-  if (field === 'orderId') return orderId;
-  let at: unknown = payload;
-  for (const part of field.split(/\.|\[(\d+)\]\.?/).filter((p) => p !== undefined && p !== '')) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<string, unknown>)[part];
+/** The source value behind a reported field, as the file wrote it (`10,555`, not `10.555`). */
+function rawValueOf<H, I>(mapping: CompiledMapping<H, I>, group: GroupInput<H, I>, field: string, keyRaw: string | number): string | number | undefined {
+  if (field === 'orderId') return keyRaw;
+  const match = /^items\[(\d+)\]\.(.+)$/.exec(field);
+  if (match) {
+    const record = group.items[Number(match[1])]?.record;
+    const compiled = mapping.items.find((f) => f.target === match[2]);
+    return record === undefined || compiled === undefined ? undefined : compiled.read(record);
   }
-  return typeof at === 'string' || typeof at === 'number' ? at : undefined;
+  return mapping.header.find((f) => f.target === field)?.read(group.header);
 }
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
