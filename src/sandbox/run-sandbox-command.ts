@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ConnectorError } from '../errors.js';
-import { createLogger, registerSecret } from '../log.js';
+import { createLogger, registerSecret, type Logger } from '../log.js';
 import { issuesToFieldErrors } from '../platform/contract.js';
 import { startSandbox, type Sandbox } from './index.js';
 
@@ -33,10 +33,12 @@ const flagsSchema = z.object({
 export interface CommandIo {
   stdout: { write(text: string): unknown };
   signals: { once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown; exit(code: number): never };
+  /** Default: the root JSON logger on stdout. */
+  logger?: Logger;
 }
 
 /** Parse the flags (a CONFIG_INVALID error lists each bad flag) and start the sandbox. */
-export async function startSandboxFromFlags(flags: SandboxCommandFlags): Promise<Sandbox> {
+export async function startSandboxFromFlags(flags: SandboxCommandFlags, logger: Logger = createLogger()): Promise<Sandbox> {
   const parsed = flagsSchema.safeParse(flags);
   if (!parsed.success) {
     const problems = issuesToFieldErrors(parsed.error.issues).map((e) => `--${e.path.replace(/^\$\.?/, '')}: ${e.message}`);
@@ -44,11 +46,11 @@ export async function startSandboxFromFlags(flags: SandboxCommandFlags): Promise
   }
   const options = parsed.data;
   for (const secret of [options.token, options.supplierToken, options.webhookSecret]) registerSecret(secret);
-  return startSandbox({ ...options, logger: createLogger() });
+  return startSandbox({ ...options, logger });
 }
 
 export async function runSandboxCommand(flags: SandboxCommandFlags, io: CommandIo): Promise<void> {
-  const sandbox = await startSandboxFromFlags(flags);
+  const sandbox = await startSandboxFromFlags(flags, io.logger);
   io.stdout.write(`Sandbox listening on ${sandbox.url}${flags.demo ? ' (demo: orders progress by themselves)' : ''}\n`);
   const signal = await new Promise<string>((resolve) => {
     io.signals.once('SIGINT', () => resolve('SIGINT'));
