@@ -17,7 +17,10 @@ export const flowIntakeSchema = z.strictObject({
   stableForMs: nonNegativeMs.default(2_000),
   /** A file must be at least this old (by mtime). Default 1000 ms. */
   minAgeMs: nonNegativeMs.default(1_000),
-  /** Wait for `<name>.done` / `<name>.ok` before taking `<name>`. Default off. */
+  /**
+   * Wait for `<name>.done` / `<name>.ok` (`any`: either) before taking `<name>`; the stability
+   * rules are then skipped and the marker is removed with the file. Default `none` (off).
+   */
   doneMarker: z.enum(['none', 'done', 'ok', 'any']).default('none'),
   /** Glob-like patterns (`*`, `?`) of file names to take. Default CSV, JSON and NDJSON. */
   include: z.array(z.string().min(1)).default(['*.csv', '*.json', '*.ndjson', '*.jsonl']),

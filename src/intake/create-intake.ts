@@ -81,6 +81,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   // One lane: recovery, scans and files never run side by side.
   let lane: Promise<void> = Promise.resolve();
   let queuedScan: Promise<void> | null = null;
+  let recoveryDue = false;
 
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = lane.then(fn);
@@ -103,8 +104,15 @@ export function createIntake(deps: IntakeDeps): Intake {
   async function scanOnce(): Promise<void> {
     let nextCheckAt: number | null = null;
     try {
+      if (recoveryDue) {
+        // A file failed after its claim (disk full, store busy): finish or redo it like after a crash.
+        const report = await recoverIntake(ctx);
+        recoveryDue = report.failures > 0;
+        logger.info({ recovery: report }, 'intake recovery after a failed file done');
+      }
       const result = await scanInbox(ctx, tracker, { shouldStop: () => stopping });
       nextCheckAt = result.nextCheckAt;
+      if (result.failed > 0) recoveryDue = true;
     } catch (error) {
       logger.error({ err: describeError(error) }, 'inbox scan failed; trying again at the next rescan');
     }
@@ -155,6 +163,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   async function recover(): Promise<RecoveryReport> {
     await ensureInboxDirs(ctx.dirs);
     const report = await exclusive(() => recoverIntake(ctx));
+    if (report.failures > 0) recoveryDue = true;
     logger.info({ recovery: report }, 'intake recovery done');
     return report;
   }

@@ -16,6 +16,8 @@ export interface ScanResult {
   taken: number;
   /** Earliest time a waiting file may become ready; null when none waits on time. */
   nextCheckAt: number | null;
+  /** Files whose taking failed (logged); one may be left in processing/ for recovery. */
+  failed: number;
 }
 
 export interface ScanOptions {
@@ -30,6 +32,7 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
   const present = new Set(names);
   const candidates: Candidate[] = [];
   let taken = 0;
+  let failed = 0;
   let nextCheckAt: number | null = null;
   const waitUntil = (t: number) => {
     nextCheckAt = nextCheckAt === null ? t : Math.min(nextCheckAt, t);
@@ -71,12 +74,13 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
       }
       taken += 1;
     } catch (error) {
+      failed += 1;
       // Leave the file for the next scan; a file that fails every time keeps being logged.
       fileLogger(ctx, c.name).error({ err: describeError(error) }, 'taking the file failed; it will be tried again');
     }
   }
   tracker.retain(present);
-  return { taken, nextCheckAt };
+  return { taken, nextCheckAt, failed };
 }
 
 /** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */

@@ -121,6 +121,26 @@ describe('intake: recording', () => {
       expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 1, externalId: 'R-1' })]);
     });
   });
+
+  it('retries a file whose move failed after recording at the next scan, without recording again', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      // A plain file where today's archive folder should be: the move after the commit fails.
+      const dayDir = path.join(f.inbox, 'archive', localDate(Date.now()));
+      await fs.writeFile(dayDir, 'in the way');
+      await dropFile(f.inbox, 'blocked.csv', requestCsv([requestRow({ ext: 'R-8' })]));
+      await f.intake.scanNow();
+      const [row] = f.files();
+      expect(row!.state).toBe('archived');
+      expect(await f.list('processing')).toEqual([storedName(row!.id, 'blocked.csv')]);
+
+      await fs.rm(dayDir);
+      await f.intake.scanNow();
+      expect(await f.list('processing')).toEqual([]);
+      await fs.access(row!.current_path!);
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-8']);
+    });
+  });
 });
 
 describe('intake: crash recovery', () => {
