@@ -63,6 +63,31 @@ program
   });
 // end of sandbox block
 
+// mapping: `preview` and `check` (src/mapping/run-mapping-commands.ts)
+program
+  .command('preview')
+  .description('Map an input file as a flow would and print the payloads and every problem; touches no store or folder.')
+  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
+  .option('--flow <name>', 'the flow whose mapping to use (needed when the config has several)')
+  .option('--json', 'print one JSON object { "requests": [...], "problems": [...] }')
+  .argument('<input-file>', 'the CSV, JSON or NDJSON file to preview')
+  .action(async (input: string, options: { config: string; flow?: string; json?: boolean }) => {
+    const { runPreviewCommand } = await import('./mapping/run-mapping-commands.js');
+    const { output, exitCode } = await runPreviewCommand(input, options, process.env);
+    process.stdout.write(output);
+    process.exitCode = exitCode;
+  });
+
+program
+  .command('check')
+  .description('Validate the config and every mapping it names; prints OK or lists every error (exit 2).')
+  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
+  .action(async (options: { config: string }) => {
+    const { runCheckCommand } = await import('./mapping/run-mapping-commands.js');
+    process.stdout.write(runCheckCommand(options.config, process.env));
+  });
+// end of mapping block
+
 // --- end of commands ----------------------------------------------------------------------------
 
 /** Exit code for an error thrown out of a command. */

@@ -1,0 +1,102 @@
+/** The `preview` and `check` command bodies, against real config and mapping files. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkConfigFiles, runCheckCommand, runPreviewCommand } from '../../src/mapping/run-mapping-commands.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { NOW, ROOT } from './fixtures.js';
+
+const mappings = path.join(ROOT, 'config/mappings');
+
+function writeConfig(dir: string, flows: { name: string; kind: string; mapping: string }[], extra = ''): string {
+  const file = path.join(dir, 'connector.yaml');
+  const flowYaml = flows
+    .map((f) => `  - name: ${f.name}\n    kind: ${f.kind}\n    inbox: ${dir}/inbox-${f.name}\n    mapping: ${f.mapping}\n    results: ${dir}/results`)
+    .join('\n');
+  fs.writeFileSync(file, `stateDir: ${dir}/state\nplatform:\n  baseUrl: http://127.0.0.1:8787\n  token: tok-123456\n  sourceSystem: erp-main\nflows:\n${flowYaml}\n${extra}`);
+  return file;
+}
+
+describe('preview command', () => {
+  it('--json prints exactly one object with requests and problems; exit 1 when there are problems', async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping: `${mappings}/1c-requests.yaml` }]);
+      const bad = await runPreviewCommand(path.join(ROOT, 'samples/broken/bad-inn.csv'), { config, json: true }, {}, NOW);
+      expect(bad.exitCode).toBe(1);
+      const parsed = JSON.parse(bad.output) as { requests: { externalId: string }[]; problems: { code: string; row: number }[] };
+      expect(Object.keys(parsed)).toEqual(['requests', 'problems']);
+      expect(parsed.requests.map((r) => r.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
+      expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 4 })]);
+
+      const good = await runPreviewCommand(path.join(ROOT, 'samples/requests-1c-windows1251.csv'), { config }, {}, NOW);
+      expect(good.exitCode).toBe(0);
+      expect(good.output).toContain('3 submissions, 0 problems');
+      expect(fs.existsSync(path.join(dir, 'state'))).toBe(false); // no store opened
+    });
+  });
+
+  it('needs --flow when the config has several flows', async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(dir, [
+        { name: 'requests', kind: 'requests', mapping: `${mappings}/1c-requests.yaml` },
+        { name: 'confirmations', kind: 'confirmations', mapping: `${mappings}/supplier-confirmations.yaml` },
+      ]);
+      const input = path.join(ROOT, 'samples/supplier-confirmation.csv');
+      await expect(runPreviewCommand(input, { config }, {}, NOW)).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+      const result = await runPreviewCommand(input, { config, flow: 'confirmations', json: true }, {}, NOW);
+      expect(result.exitCode).toBe(0);
+      expect((JSON.parse(result.output) as { requests: unknown[] }).requests).toHaveLength(2);
+    });
+  });
+});
+
+describe('check command', () => {
+  it('prints OK for a config whose mappings load and match their flows', async () => {
+    await withTempDir((dir) => {
+      const config = writeConfig(dir, [
+        { name: 'requests', kind: 'requests', mapping: `${mappings}/1c-requests.yaml` },
+        { name: 'json', kind: 'requests', mapping: `${mappings}/requests-json.yaml` },
+        { name: 'confirmations', kind: 'confirmations', mapping: `${mappings}/supplier-confirmations.yaml` },
+      ]);
+      expect(runCheckCommand(config, {})).toBe('OK\n');
+    });
+  });
+
+  it('lists every error: a broken mapping, a kind mismatch, a missing file, a bad export mapping', async () => {
+    await withTempDir((dir) => {
+      const broken = path.join(dir, 'broken.yaml');
+      fs.writeFileSync(broken, fs.readFileSync(`${mappings}/1c-requests.yaml`, 'utf8').replace('integer: true', 'integr: true'));
+      const exportMapping = path.join(dir, 'status-export.yaml');
+      fs.writeFileSync(exportMapping, 'format: xml\nfileName: "s.csv"\n');
+      const config = writeConfig(
+        dir,
+        [
+          { name: 'broken', kind: 'requests', mapping: broken },
+          { name: 'mismatch', kind: 'requests', mapping: `${mappings}/supplier-confirmations.yaml` },
+          { name: 'missing', kind: 'requests', mapping: `${dir}/nope.yaml` },
+        ],
+        `webhook:\n  port: 0\n  requireSignature: false\nexport:\n  folder: ${dir}/export\n  mapping: ${exportMapping}\n`,
+      );
+      let errors: string[];
+      try {
+        errors = checkConfigFiles(config, {});
+      } catch (error) {
+        throw new Error(`config itself should load: ${(error as Error).message}`);
+      }
+      expect(errors).toHaveLength(4);
+      expect(errors[0]).toMatch(/^flows\[0\] \(broken\): MAPPING_INVALID: .*broken\.yaml is invalid:\n {2}items\.quantity\.integr: unknown key/);
+      expect(errors[1]).toBe(`flows[1] (mismatch): kind is requests but ${mappings}/supplier-confirmations.yaml is a confirmations mapping`);
+      expect(errors[2]).toMatch(/^flows\[2\] \(missing\): CONFIG_NOT_FOUND: /);
+      expect(errors[3]).toMatch(/^export\.mapping: MAPPING_INVALID: .*\n {2}format: /);
+      expect(() => runCheckCommand(config, {})).toThrow(expect.objectContaining({ code: 'MAPPING_INVALID' }));
+    });
+  });
+
+  it('an invalid config is CONFIG_INVALID', async () => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'c.yaml');
+      fs.writeFileSync(file, 'flows: []\n');
+      expect(() => runCheckCommand(file, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    });
+  });
+});
