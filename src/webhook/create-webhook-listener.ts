@@ -58,6 +58,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   let starting: Promise<{ url: string }> | null = null;
   let stopping: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
+  /** Responses not yet fully sent (a pipelined one may wait behind another on its socket). */
+  const unfinished = new Set<ServerResponse>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://listener');
@@ -81,7 +83,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       return refuse(res, 403, 'WEBHOOK_FORBIDDEN_SOURCE', 'source address not allowed');
     }
     if (stopping) {
-      res.setHeader('Connection', 'close');
+      log.info({ remote, requestId: req.headers['x-request-id'] }, 'webhook refused with 503: the listener is stopping');
       return refuse(res, 503, 'WEBHOOK_STORE_FAILED', 'shutting down; send again later');
     }
     if (!isJsonContentType(req.headers['content-type'])) {
@@ -139,6 +141,15 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // Once stopping, new answers close their connection, and a keep-alive socket that falls idle
+    // after an answer is closed at once, so neither holds stop() up. A request already queued on
+    // the socket (pipelined) is still answered: 503, see `handle`.
+    if (stopping) res.setHeader('Connection', 'close');
+    unfinished.add(res);
+    res.once('close', () => {
+      unfinished.delete(res);
+      if (stopping && unfinished.size === 0) setImmediate(() => server?.closeIdleConnections());
+    });
     const task = handle(req, res)
       .catch((error: unknown) => {
         log.error({ err: error }, 'webhook handler failed');
@@ -188,6 +199,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     current.closeIdleConnections();
     await Promise.allSettled([...inFlight]);
     await batcher.drain();
+    if (unfinished.size === 0) current.closeIdleConnections();
     const grace = setTimeout(() => current.closeAllConnections(), STOP_GRACE_MS);
     await closed;
     clearTimeout(grace);
