@@ -116,6 +116,17 @@ describe('submission keys', () => {
     expect(a.correctionKey).toBe(`erp:R-1:${a.payloadHash.slice(0, 16)}`);
   });
 
+  it('makes header-safe keys from Cyrillic and over-long externalIds, still stable', () => {
+    const cyrillic = prepareSubmission({ ...request, externalId: 'ЗК-000101' }, 'erp');
+    expect(cyrillic.idempotencyKey).toBe(`erp:${encodeURIComponent('ЗК-000101')}`);
+    expect(cyrillic.idempotencyKey).toMatch(/^[\x21-\x7e]+$/);
+    expect(cyrillic.dedupeKey).toBe('ЗК-000101');
+    const long = prepareSubmission({ ...request, externalId: 'Я'.repeat(100) }, 'erp');
+    expect(long.idempotencyKey).toMatch(/^erp:sha256:[0-9a-f]{64}$/);
+    expect(prepareSubmission({ ...request, externalId: 'Я'.repeat(100) }, 'erp').idempotencyKey).toBe(long.idempotencyKey);
+    expect(long.correctionKey).not.toBe(long.idempotencyKey);
+  });
+
   it('keys a confirmation by order and payload hash', () => {
     const c = prepareSubmission(
       {
