@@ -27,7 +27,10 @@ export const deliverySchema = z.strictObject({
     .strictObject({
       /** Consecutive temporary failures that mark the platform as down. Default 5. */
       failureThreshold: z.number().int().positive().default(5),
-      /** While down, one probe per this interval (doubling up to backoff.capMs). Default 5 s. */
+      /**
+       * While down, one probe per this interval (doubling up to backoff.capMs). Also the fixed
+       * interval of the token probe while a flow is paused by a 401/403. Default 5 s.
+       */
       probeIntervalMs: positiveMs.default(5_000),
     })
     .default({ failureThreshold: 5, probeIntervalMs: 5_000 }),

@@ -42,7 +42,7 @@ describe('delivery under faults', () => {
             const count = 40;
             const ids = Array.from({ length: count }, (_, i) => addRequestRow(db, flow.name, validRequest(`ERP-F${i}`)));
             await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, () =>
-              waitFor(() => rowsByState(db, flow.name).accepted === count, 60_000, 'all accepted'),
+              waitFor(() => rowsByState(db, flow.name).accepted === count, 25_000, 'all accepted'),
             );
             expect(sandbox.requests()).toHaveLength(count);
             expect(new Set(sandbox.requests().map((r) => r.externalId)).size).toBe(count);
