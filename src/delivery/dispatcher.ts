@@ -35,7 +35,10 @@ export interface Dispatcher {
   stop(timeoutMs?: number): Promise<void>;
   /** Look for due rows now instead of at the next poll. */
   wake(): void;
-  /** Resolve once every flow is idle (nothing in flight, nothing due that may be sent now). */
+  /**
+   * Resolve once every flow is idle: nothing in flight and nothing due that may be sent now (rows
+   * waiting for a later retry do not count; a paused or open flow counts as idle), or once stopped.
+   */
   drain(signal?: AbortSignal): Promise<void>;
   /** The circuit/pause state of a flow (metrics, health, tests). */
   gate(flow: string): Readonly<GateState> | undefined;
@@ -64,7 +67,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     async drain(signal) {
       const pause = createWakeable();
-      while (!signal?.aborted && ![...senders.values()].every((s) => s.isIdle())) {
+      while (!stopped && !signal?.aborted && ![...senders.values()].every((s) => s.isIdle())) {
         await pause.wait(10, signal);
       }
     },
