@@ -88,6 +88,28 @@ program
   });
 // end of mapping block
 
+// daemon: `run` (src/daemon.ts, src/signals.ts)
+program
+  .command('run')
+  .description('Run the daemon: intake, delivery, webhooks, export and schedules, until SIGTERM/SIGINT (SIGHUP reloads mappings).')
+  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
+  .action(async (options: { config: string }) => {
+    const { loadConfig } = await import('./config/load-config.js');
+    const { createLogger } = await import('./log.js');
+    const { startDaemon } = await import('./daemon.js');
+    const { runUntilSignalled } = await import('./signals.js');
+    const config = loadConfig(options.config, process.env);
+    const logger = createLogger({ level: config.log.level });
+    const daemon = await startDaemon({ config, logger });
+    if (daemon.sandbox) {
+      const { demoHints } = await import('./sandbox/demo-hints.js');
+      process.stderr.write(demoHints(config, daemon.urls));
+    }
+    await runUntilSignalled(daemon, logger);
+    logger.flush();
+  });
+// end of daemon block
+
 // --- end of commands ----------------------------------------------------------------------------
 
 /** Exit code for an error thrown out of a command. */

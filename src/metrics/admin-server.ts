@@ -9,7 +9,8 @@ import type { Metrics } from './metrics.js';
 
 export interface Readiness {
   ready: boolean;
-  checks: Record<string, string>;
+  /** Why not, when not ready. */
+  reasons: readonly string[];
 }
 
 export interface AdminServerOptions {

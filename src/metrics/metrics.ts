@@ -5,7 +5,8 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../store/open-store.js';
-import { countSubmissionsByState, oldestPendingByFlow, pendingExportsByChannel } from '../store/stats.js';
+import { countSubmissionsByState, oldestPendingByFlow } from '../store/outbox.js';
+import { pendingExportsByChannel } from '../store/stats.js';
 
 export interface Metrics {
   registry: Registry;

@@ -1,25 +1,9 @@
-/** Read-only summary queries: queue depth, oldest pending work, export lag. Used by metrics and the daily summary. */
+/** Read-only summary queries over files and exports (submission counts live in `outbox.ts`). */
 import type { Db } from './open-store.js';
-
-export interface StateCount {
-  flow: string;
-  state: string;
-  count: number;
-}
-
-export function countSubmissionsByState(db: Db): StateCount[] {
-  return db.prepare('SELECT flow, state, count(*) AS count FROM submissions GROUP BY flow, state ORDER BY flow, state').all() as StateCount[];
-}
+import type { StateCount } from './outbox.js';
 
 export function countFilesByState(db: Db): StateCount[] {
   return db.prepare('SELECT flow, state, count(*) AS count FROM files GROUP BY flow, state ORDER BY flow, state').all() as StateCount[];
-}
-
-/** Creation time of the oldest row still waiting to be delivered, per flow. */
-export function oldestPendingByFlow(db: Db): { flow: string; createdAt: number }[] {
-  return db
-    .prepare("SELECT flow, min(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow")
-    .all() as { flow: string; createdAt: number }[];
 }
 
 /** Pending export rows and the creation time of the oldest one, per channel. */

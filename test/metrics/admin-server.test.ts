@@ -18,7 +18,7 @@ describe('admin server', () => {
       const metrics = createMetrics({ db, clock: () => now, defaultMetrics: false });
       metrics.files.inc({ flow: 'requests', outcome: 'archived' });
       let ready = true;
-      const server = createAdminServer({ host: '127.0.0.1', port: 0, metrics, logger: silentLogger, readiness: async () => ({ ready, checks: { store: ready ? 'ok' : 'read-only' } }) });
+      const server = createAdminServer({ host: '127.0.0.1', port: 0, metrics, logger: silentLogger, readiness: async () => ({ ready, reasons: ready ? [] : ['store: read-only'] }) });
       const { url } = await server.start();
       try {
         const text = await (await fetch(`${url}/metrics`)).text();
@@ -31,7 +31,7 @@ describe('admin server', () => {
         ready = false;
         const notReady = await fetch(`${url}/readyz`);
         expect(notReady.status).toBe(503);
-        expect(await notReady.json()).toMatchObject({ ready: false, checks: { store: 'read-only' } });
+        expect(await notReady.json()).toMatchObject({ ready: false, reasons: ['store: read-only'] });
         expect((await fetch(`${url}/nope`)).status).toBe(404);
       } finally {
         await server.stop();
