@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSlowly } from '../helpers/write-slowly.js';
-import { waitUntil } from './wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
 
 describe('intake: when a file is complete', () => {

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { FAST_DELIVERY, FAST_INTAKE, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+const listFiles = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => !n.startsWith('.')) : []);
+
+describe('the daemon, whole cycle in one process', () => {
+  it('takes a file, gets it accepted, acknowledges it, and turns a shipped order into a status file', async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(
+        dir,
+        `
+stateDir: {dir}/state
+platform: { baseUrl: "http://127.0.0.1:1", token: cycle-token-123, sourceSystem: erp-test }
+flows:
+  - name: requests
+    kind: requests
+    inbox: {dir}/inbox
+    mapping: {repo}/config/mappings/1c-requests.yaml
+    results: {dir}/import
+${FAST_INTAKE}
+${FAST_DELIVERY}
+webhook: { port: 0, secrets: [cycle-secret-456] }
+export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }
+metrics: { port: 0 }
+sandbox: { enabled: true, port: 0, demo: false }
+`,
+      );
+      await withDaemon(config, async (daemon) => {
+        const sandbox = daemon.sandbox!;
+        fs.mkdirSync(path.join(dir, 'inbox'), { recursive: true });
+        fs.copyFileSync(path.join(REPO, 'samples/requests-1c-windows1251.csv'), path.join(dir, 'inbox/requests.csv'));
+
+        await waitUntil(() => sandbox.requests().length === 3, 'three requests accepted by the platform', 20_000);
+        await waitUntil(() => listFiles(path.join(dir, 'import')).filter((n) => n.startsWith('ack-')).length === 3, 'three acknowledgements', 20_000);
+        expect(listFiles(path.join(dir, 'inbox/processing'))).toEqual([]);
+        expect(listFiles(path.join(dir, 'inbox/archive')).length).toBe(1);
+
+        const ack = fs.readFileSync(path.join(dir, 'import', listFiles(path.join(dir, 'import')).find((n) => n.startsWith('ack-'))!));
+        expect(iconv.decode(ack, 'windows-1251')).toMatch(/accepted/);
+
+        const order = sandbox.requests()[0]!.order!;
+        sandbox.setOrderStatus(order.id, 'shipped');
+        await waitUntil(() => listFiles(path.join(dir, 'import')).some((n) => n.startsWith('order-status-')), 'a status file', 20_000);
+        const statusFile = listFiles(path.join(dir, 'import')).find((n) => n.startsWith('order-status-'))!;
+        const text = iconv.decode(fs.readFileSync(path.join(dir, 'import', statusFile)), 'windows-1251');
+        expect(text).toContain(order.id);
+        expect(text).toContain('shipped');
+        expect(text.split(/\r?\n/)[0]).toBe('Заказ;Статус;Дата;Событие');
+
+        const metrics = await (await fetch(`${daemon.urls.admin}/metrics`)).text();
+        expect(metrics).toContain('connector_queue_depth{flow="requests",state="accepted"} 3');
+      });
+    });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * `withDaemon(yaml, fn)`: the real daemon (`startDaemon`) on a config written to a temp folder,
+ * stopped whatever happens. Paths in the YAML may use `{dir}` for the temp folder and `{repo}` for
+ * the checkout (mappings, samples).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config/load-config.js';
+import type { Config } from '../../src/config/schema.js';
+import { startDaemon, type Daemon } from '../../src/daemon.js';
+import { silentLogger } from '../../src/log.js';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Write `yaml` (with `{dir}` and `{repo}` filled in) to `<dir>/connector.yaml` and load it as the CLI would. */
+export function writeConfig(dir: string, yaml: string, env: Record<string, string> = {}): Config {
+  const file = path.join(dir, 'connector.yaml');
+  fs.writeFileSync(file, yaml.replaceAll('{dir}', dir).replaceAll('{repo}', REPO));
+  return loadConfig(file, env);
+}
+
+export async function withDaemon<T>(config: Config, fn: (daemon: Daemon) => Promise<T> | T): Promise<T> {
+  const daemon = await startDaemon({ config, logger: silentLogger });
+  try {
+    return await fn(daemon);
+  } finally {
+    await daemon.stop();
+  }
+}
+
+/** Small timings so that a test's files are taken and sent at once. */
+export const FAST_INTAKE = `
+    intake:
+      stableForMs: 50
+      minAgeMs: 0
+      rescanIntervalMs: 200
+      rejectPastDates: false`;
+
+export const FAST_DELIVERY = `
+delivery:
+  pollIntervalMs: 50
+  backoff: { baseMs: 10, capMs: 100 }
+  circuit: { failureThreshold: 1000, probeIntervalMs: 50 }`;
