@@ -102,7 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     let listener: WebhookListener | null = null;
     const urls: { webhook?: string; admin?: string; sandbox?: string } = {};
     if (config.webhook) {
-      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, readiness, onStored: () => exporterRef?.wake() });
+      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, readiness, metrics, onStored: () => exporterRef?.wake() });
       urls.webhook = (await listener.start()).url;
       const started = listener;
       stops.push({ name: 'webhook', stop: () => started.stop() });
@@ -130,7 +130,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ...(statusTarget ? [statusTarget] : []),
       ...config.flows.map((flow) => ({ channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' as const })),
     ];
-    const exporter = createExporter({ db, targets, logger: log, clock });
+    const exporter = createExporter({ db, targets, logger: log, clock, metrics });
     exporterRef = exporter;
     await exporter.start();
     stops.push({ name: 'exporter', stop: () => exporter.stop() });
@@ -143,7 +143,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       connections: Math.max(4, config.delivery.concurrency * config.flows.length),
     });
     stops.push({ name: 'platform client', stop: () => client.close() });
-    const dispatcher = createDispatcher({ db, flows: config.flows, platform: config.platform, delivery: config.delivery, client, logger: log, clock });
+    const dispatcher = createDispatcher({ db, flows: config.flows, platform: config.platform, delivery: config.delivery, client, logger: log, clock, metrics });
     dispatcher.start();
     // In-flight submissions get the shutdown bound; whatever is left is aborted and stays due.
     stops.push({ name: 'delivery', stop: () => dispatcher.stop(Math.max(0, config.shutdownTimeoutMs - 2_000)) });
@@ -158,6 +158,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         logger: log,
         clock,
         onRecorded: () => dispatcher.wake(),
+        metrics,
       });
       await intake.start();
       intakes.push(intake);

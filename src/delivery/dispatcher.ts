@@ -7,6 +7,7 @@ import type { DeliveryConfig } from '../config/delivery-schema.js';
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { PlatformConfig } from '../config/platform-schema.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { RandomSource } from '../platform/backoff.js';
 import type { PlatformClient } from '../platform/client.js';
 import { systemClock, type Clock, type Db } from '../store/open-store.js';
@@ -23,6 +24,8 @@ export interface DispatcherDeps {
   logger: Logger;
   clock?: Clock;
   random?: RandomSource;
+  /** Prometheus counters (the daemon's); optional. */
+  metrics?: Pick<Metrics, 'submissions' | 'retries'>;
 }
 
 export interface Dispatcher {

@@ -9,6 +9,7 @@ import type { FlowConfig } from '../config/flow-schema.js';
 import type { PlatformConfig } from '../config/platform-schema.js';
 import { describeError } from '../errors.js';
 import { scrubSecrets, type Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { RandomSource } from '../platform/backoff.js';
 import { classifyOutcome, type AttemptOutcome, type Classification } from '../platform/classify-failure.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -29,6 +30,8 @@ export interface FlowSenderDeps {
   logger: Logger;
   clock: Clock;
   random: RandomSource;
+  /** Prometheus counters (the daemon's); optional. */
+  metrics?: Pick<Metrics, 'submissions' | 'retries'> | undefined;
 }
 
 export interface FlowSender {
@@ -150,6 +153,10 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     const attemptRecord = { requestId, startedAt, finishedAt: now, httpStatus: c.httpStatus, outcome: t.attemptOutcome, error: c.code ? c.reason : null };
     const written = recordAttempt(db, row.id, attemptRecord, t.update, ack);
     const fields = { outcome: t.attemptOutcome, httpStatus: c.httpStatus, code: t.update.lastErrorCode, attempts: t.update.attempts, platformId: t.update.platformId };
+    if (written) {
+      deps.metrics?.submissions.inc({ flow: flow.name, outcome: t.attemptOutcome });
+      if (t.attemptOutcome === 'retry') deps.metrics?.retries.inc({ flow: flow.name });
+    }
     if (!written) itemLog.warn(fields, 'The row left the in-flight state while it was being sent; outcome not recorded');
     else if (t.attemptOutcome === 'accepted') itemLog.info(fields, c.reason);
     else if (t.attemptOutcome === 'retry') itemLog.info({ ...fields, nextAttemptAt: new Date(t.update.nextAttemptAt).toISOString() }, `Will retry: ${c.reason}`);

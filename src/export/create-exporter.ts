@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Db, Clock } from '../store/open-store.js';
 import { systemClock } from '../store/open-store.js';
 import type { ExportFormat } from '../config/export-format-schema.js';
@@ -46,6 +47,8 @@ export interface ExporterDeps {
   clock?: Clock;
   /** Fallback poll when nobody calls `wake()`. Default 1000 ms. */
   pollIntervalMs?: number;
+  /** Prometheus counters (the daemon's); optional. */
+  metrics?: Pick<Metrics, 'exportFiles'>;
 }
 
 export interface Exporter {
@@ -122,6 +125,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       }
       written += markExportsWritten(db, group.map((row) => row.id), clock());
       fileLog.info({ folder: target.folder }, 'export file written');
+      deps.metrics?.exportFiles.inc({ channel: target.channel });
     }
     return written;
   };

@@ -9,6 +9,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { FlowConfig } from '../config/flow-schema.js';
 import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { mapFile, type MappingSpec } from '../mapping/index.js';
 import { systemClock, type Clock, type Db } from '../store/open-store.js';
 import { isReservedName } from './inbox-names.js';
@@ -30,6 +31,8 @@ export interface IntakeDeps {
   clock?: Clock;
   /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
   onRecorded?: (count: number) => void;
+  /** Prometheus counters (the daemon's); optional. */
+  metrics?: Pick<Metrics, 'files'>;
 }
 
 export interface Intake {
@@ -54,6 +57,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   const logger = deps.logger.child({ component: 'intake', flow: flow.name });
   const rules = flow.intake;
   const ctx: IntakeContext = {
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     db: deps.db,
     flow,
     sourceSystem: deps.sourceSystem,

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { Clock, Db } from '../store/open-store.js';
 import { INBOX_DIRS, storedName } from './inbox-names.js';
@@ -24,6 +25,8 @@ export interface IntakeContext {
   logger: Logger;
   clock: Clock;
   onRecorded?: (count: number) => void;
+  /** Counts files by outcome (archived, rejected, duplicate). */
+  metrics?: Pick<Metrics, 'files'>;
 }
 
 export function inboxDirs(inbox: string): InboxDirs {

@@ -86,4 +86,5 @@ export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void
   const report = readFileReport(row);
   if (report && report.problems.length > 0) await writeReportFiles(row.current_path, report);
   log.info({ fileId: row.id, to: row.current_path }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
+  ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: row.state });
 }

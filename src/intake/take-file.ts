@@ -61,6 +61,7 @@ export async function rejectUnclaimed(
   });
   await removeMarkers(ctx, entry.name);
   log.warn({ code: problem.code, to: target }, `file rejected: ${problem.message}`);
+  ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: problem.code === 'FILE_DUPLICATE' ? 'duplicate' : 'rejected' });
   return target;
 }
 

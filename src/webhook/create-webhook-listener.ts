@@ -10,6 +10,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Db, Clock } from '../store/open-store.js';
 import { systemClock } from '../store/open-store.js';
 import type { WebhookConfig } from '../config/webhook-schema.js';
@@ -32,6 +33,8 @@ export interface WebhookListenerDeps {
   readiness?: () => Promise<ReadinessReport>;
   /** Folders `/readyz` requires to be writable when no `readiness` callback is given. */
   exportFolders?: readonly string[];
+  /** Prometheus counters (the daemon's); optional. */
+  metrics?: Pick<Metrics, 'webhookEvents'>;
 }
 
 export interface WebhookListener {
@@ -60,6 +63,12 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const inFlight = new Set<Promise<void>>();
   /** Responses not yet fully sent (a pipelined one may wait behind another on its socket). */
   const unfinished = new Set<ServerResponse>();
+
+  /** Answer a refusal and count it by its code. */
+  const refuse = (res: ServerResponse, status: number, code: ErrorCode, message: string): void => {
+    deps.metrics?.webhookEvents.inc({ outcome: code });
+    sendRefusal(res, status, code, message);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://listener');
@@ -116,6 +125,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     if (!parsed.success) {
       const errors = issuesToFieldErrors(parsed.error.issues);
       log.warn({ remote, code: 'WEBHOOK_BODY_INVALID', errors }, 'webhook refused: body does not match the event schema');
+      deps.metrics?.webhookEvents.inc({ outcome: 'WEBHOOK_BODY_INVALID' });
       return sendJson(res, 400, { received: false, code: 'WEBHOOK_BODY_INVALID', errors });
     }
     const event = parsed.data;
@@ -137,6 +147,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       return refuse(res, 503, 'WEBHOOK_STORE_FAILED', 'event not stored; send again');
     }
     eventLog.info({ eventType: event.eventType, orderId: event.orderId, status: event.status, outcome: result.outcome }, `webhook event ${result.outcome}`);
+    deps.metrics?.webhookEvents.inc({ outcome: result.outcome });
     sendJson(res, 200, { received: true });
   };
 
@@ -229,6 +240,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function refuse(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+function sendRefusal(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   sendJson(res, status, { received: false, code, message });
 }

@@ -54,6 +54,10 @@ sandbox: { enabled: true, port: 0, demo: false }
 
         const metrics = await (await fetch(`${daemon.urls.admin}/metrics`)).text();
         expect(metrics).toContain('connector_queue_depth{flow="requests",state="accepted"} 3');
+        expect(metrics).toContain('connector_files_total{flow="requests",outcome="archived"} 1');
+        expect(metrics).toContain('connector_submissions_total{flow="requests",outcome="accepted"} 3');
+        expect(metrics).toContain('connector_webhook_events_total{outcome="applied"} 1');
+        expect(metrics).toMatch(/connector_export_files_total\{channel="status"\} 1/);
       });
     });
   });
