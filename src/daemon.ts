@@ -126,10 +126,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       log.warn({ url: sandbox.url }, 'the built-in sandbox platform is running in-process (demo only; never in production)');
     }
 
-    const targets: ExportTarget[] = [
-      ...(statusTarget ? [statusTarget] : []),
-      ...config.flows.map((flow) => ({ channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' as const })),
-    ];
+    // The exporter reads `format` at each pass, so a SIGHUP can swap an acknowledgement format in place.
+    const ackTargets = new Map<string, ExportTarget>(
+      config.flows.map((flow) => [flow.name, { channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' }]),
+    );
+    const targets: ExportTarget[] = [...(statusTarget ? [statusTarget] : []), ...ackTargets.values()];
     const exporter = createExporter({ db, targets, logger: log, clock, metrics });
     exporterRef = exporter;
     await exporter.start();
@@ -199,6 +200,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       reloadMappings() {
         try {
           mappings = loadFlowMappings(config.flows);
+          for (const [flow, target] of ackTargets) target.format = mappings.get(flow)!.acknowledgements;
           log.info('mappings reloaded');
           return { ok: true };
         } catch (error) {
@@ -210,8 +212,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       stop() {
         stopping ??= (async () => {
           log.info({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connector stopping');
-          await stopAll();
-          log.info('connector stopped');
+          // Delivery gets most of the bound for in-flight requests; the whole stop gets the bound
+          // plus a little for closing, then gives up waiting (every state change is already
+          // committed, so the next start recovers whatever was still open).
+          let timer: NodeJS.Timeout | undefined;
+          const bound = new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs + 3_000);
+          });
+          const result = await Promise.race([stopAll().then(() => 'stopped' as const), bound]);
+          clearTimeout(timer);
+          if (result === 'timeout') log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stop took longer than its bound; exiting anyway');
+          else log.info('connector stopped');
         })();
         return stopping;
       },

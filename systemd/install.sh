@@ -31,6 +31,8 @@ echo "== user $SERVICE_USER"
 getent group "$SERVICE_USER" >/dev/null || groupadd --system "$SERVICE_USER"
 id -u "$SERVICE_USER" >/dev/null 2>&1 || useradd --system --gid "$SERVICE_USER" --home-dir /var/lib/procurement-connector --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
 getent group "$ERP_GROUP" >/dev/null || groupadd --system "$ERP_GROUP"
+# The daemon must read what the ERP's user writes (often mode 0640/0660) and the ERP what it writes.
+usermod -a -G "$ERP_GROUP" "$SERVICE_USER"
 
 echo "== program in $PREFIX"
 install -d -m 0755 "$PREFIX"
@@ -44,7 +46,7 @@ install -d -m 0700 -o root -g root "$CONFIG_DIR/credentials"
 for mapping in "$SRC"/config/mappings/*.yaml; do
   [ -f "$CONFIG_DIR/mappings/$(basename "$mapping")" ] || install -m 0640 -o root -g "$SERVICE_USER" "$mapping" "$CONFIG_DIR/mappings/"
 done
-for secret in platform-token webhook-secret; do
+for secret in platform-token webhook-secret supplier-token; do
   if [ ! -f "$CONFIG_DIR/credentials/$secret" ]; then
     install -m 0600 -o root -g root /dev/null "$CONFIG_DIR/credentials/$secret"
     echo "   put the $secret into $CONFIG_DIR/credentials/$secret (mode 0600, root)"
@@ -69,7 +71,7 @@ cat <<MSG
 
 Installed. Next:
   1. edit $CONFIG_DIR/connector.yaml (platform.baseUrl, sourceSystem, flows, webhook)
-  2. fill $CONFIG_DIR/credentials/platform-token and webhook-secret
+  2. fill $CONFIG_DIR/credentials/platform-token, webhook-secret (and supplier-token for a confirmations flow)
   3. check it (as root: the credentials are root-only until systemd hands them over):
      CREDENTIALS_DIRECTORY=$CONFIG_DIR/credentials node $PREFIX/dist/src/cli.js check --config $CONFIG_DIR/connector.yaml
   4. systemctl start $UNIT && journalctl -u $UNIT -f

@@ -24,6 +24,8 @@ export interface ConfigProblem {
   /** Dotted key path (`flows[0].inbox`); empty for the whole file. */
   path: string;
   message: string;
+  /** A secret reference that could not be resolved (SECRET_UNAVAILABLE). */
+  secret?: boolean;
 }
 
 /** Read, substitute, resolve and validate a config file. Throws `CONFIG_INVALID` listing every problem. */
@@ -32,9 +34,14 @@ export function loadConfig(file: string, env: Env): Config {
   const problems: ConfigProblem[] = [];
   const expanded = expandValues(raw, [], env, problems);
   const parsed = configSchema.safeParse(expanded);
-  if (!parsed.success) problems.push(...zodProblems(parsed.error.issues));
+  if (!parsed.success) {
+    // An unresolved secret is left empty; its own problem says why, so skip the schema's echo of it.
+    const secretPaths = new Set(problems.filter((p) => p.secret).map((p) => p.path));
+    problems.push(...zodProblems(parsed.error.issues).filter((p) => !secretPaths.has(p.path)));
+  }
   if (problems.length > 0 || !parsed.success) {
-    throw configError(file, problems);
+    // Only unreadable secrets: say so with its own code, the fix is on the credential, not the YAML.
+    throw configError(file, problems, problems.every((p) => p.secret) ? 'SECRET_UNAVAILABLE' : 'CONFIG_INVALID');
   }
   const config = parsed.data;
   registerSecret(config.platform.token);
@@ -60,7 +67,7 @@ export function readYamlFile(file: string, what: string): unknown {
   return doc.toJS() as unknown;
 }
 
-export function configError(file: string, problems: ConfigProblem[], code: 'CONFIG_INVALID' | 'MAPPING_INVALID' = 'CONFIG_INVALID'): ConnectorError {
+export function configError(file: string, problems: ConfigProblem[], code: 'CONFIG_INVALID' | 'MAPPING_INVALID' | 'SECRET_UNAVAILABLE' = 'CONFIG_INVALID'): ConnectorError {
   const lines = problems.map((p) => `  ${p.path || '(file)'}: ${p.message}`);
   return new ConnectorError(code, `${file} is invalid:\n${lines.join('\n')}`, { details: { file, problems } });
 }
@@ -110,12 +117,12 @@ function resolveSecretRef(kind: (typeof SECRET_KEYS)[number], ref: unknown, at: 
   let file: string;
   if (kind === 'fromEnv') {
     const value = env[ref];
-    if (!value) problems.push({ path: where, message: `environment variable ${ref} is not set (SECRET_UNAVAILABLE)` });
+    if (!value) problems.push({ path: where, message: `environment variable ${ref} is not set (SECRET_UNAVAILABLE)`, secret: true });
     return value ?? '';
   } else if (kind === 'fromCredential') {
     const dir = env.CREDENTIALS_DIRECTORY;
     if (!dir) {
-      problems.push({ path: where, message: `systemd credential "${ref}" asked for, but $CREDENTIALS_DIRECTORY is not set (SECRET_UNAVAILABLE)` });
+      problems.push({ path: where, message: `systemd credential "${ref}" asked for, but $CREDENTIALS_DIRECTORY is not set (SECRET_UNAVAILABLE)`, secret: true });
       return '';
     }
     file = path.join(dir, ref);
@@ -124,10 +131,10 @@ function resolveSecretRef(kind: (typeof SECRET_KEYS)[number], ref: unknown, at: 
   }
   try {
     const value = fs.readFileSync(file, 'utf8').trim();
-    if (value === '') problems.push({ path: where, message: `secret file ${file} is empty (SECRET_UNAVAILABLE)` });
+    if (value === '') problems.push({ path: where, message: `secret file ${file} is empty (SECRET_UNAVAILABLE)`, secret: true });
     return value;
   } catch (error) {
-    problems.push({ path: where, message: `cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SECRET_UNAVAILABLE)` });
+    problems.push({ path: where, message: `cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SECRET_UNAVAILABLE)`, secret: true });
     return '';
   }
 }

@@ -76,6 +76,7 @@ function writeCredentials(dir: string): string {
   fs.mkdirSync(credentials);
   fs.writeFileSync(path.join(credentials, 'platform-token'), 'prod-buyer-token-123\n');
   fs.writeFileSync(path.join(credentials, 'webhook-secret'), 'prod-webhook-secret-456\n');
+  fs.writeFileSync(path.join(credentials, 'supplier-token'), 'prod-supplier-token-789\n');
   return credentials;
 }
 
@@ -100,7 +101,7 @@ describe('config/demo.yaml', () => {
 describe('config/connector.example.yaml', () => {
   it('passes check with its credentials and the supplier token in the environment', async () => {
     await withTempDir((dir) => {
-      const env = { CREDENTIALS_DIRECTORY: writeCredentials(dir), SUPPLIER_TOKEN: 'prod-supplier-token-789' };
+      const env = { CREDENTIALS_DIRECTORY: writeCredentials(dir) };
       const file = exampleForTest(dir);
       expect(checkConfigFiles(file, env)).toEqual([]);
       const config = loadConfig(file, env);
@@ -113,7 +114,7 @@ describe('config/connector.example.yaml', () => {
 
   it('writes every default as the schema has it', async () => {
     await withTempDir((dir) => {
-      const env = { CREDENTIALS_DIRECTORY: writeCredentials(dir), SUPPLIER_TOKEN: 'prod-supplier-token-789' };
+      const env = { CREDENTIALS_DIRECTORY: writeCredentials(dir) };
       const example = loadConfig(exampleForTest(dir), env);
       const requests = example.flows[0]!;
       // The same config with nothing but the required keys: the example's values must be the defaults.

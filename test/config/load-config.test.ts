@@ -45,6 +45,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('says SECRET_UNAVAILABLE when only a secret is missing', async () => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'c.yaml');
+      fs.writeFileSync(file, minimal.replace('${PROCUREMENT_TOKEN}', `{ fromFile: ${path.join(dir, 'missing-token')} }`));
+      expect(() => loadConfig(file, {})).toThrow(expect.objectContaining({ code: 'SECRET_UNAVAILABLE' }));
+      fs.writeFileSync(file, minimal.replace('${PROCUREMENT_TOKEN}', '{ fromCredential: platform-token }'));
+      expect(() => loadConfig(file, {})).toThrow(/CREDENTIALS_DIRECTORY is not set/);
+    });
+  });
+
   it('lists every problem with its key path', async () => {
     await withTempDir((dir) => {
       const file = path.join(dir, 'c.yaml');
