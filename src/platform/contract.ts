@@ -59,6 +59,15 @@ export const FIELD_LIMITS = {
   maxItems: 1000,
 } as const;
 
+/** A lineId names one line: a second line with the same id is an issue at `items[i].lineId`. */
+function rejectDuplicateLineIds(items: readonly { lineId: string }[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.lineId)) ctx.addIssue({ code: 'custom', path: ['items', index, 'lineId'], message: `duplicate lineId "${item.lineId}"` });
+    seen.add(item.lineId);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // create request
 
@@ -95,13 +104,7 @@ export const createRequestSchema = z
     if (!request.contact.phone && !request.contact.email) {
       ctx.addIssue({ code: 'custom', path: ['contact', 'phone'], message: 'contact needs a phone or an e-mail' });
     }
-    const seen = new Set<string>();
-    request.items.forEach((item, index) => {
-      if (seen.has(item.lineId)) {
-        ctx.addIssue({ code: 'custom', path: ['items', index, 'lineId'], message: `duplicate lineId "${item.lineId}"` });
-      }
-      seen.add(item.lineId);
-    });
+    rejectDuplicateLineIds(request.items, ctx);
   });
 
 export type CreateRequest = z.infer<typeof createRequestSchema>;
@@ -138,15 +141,7 @@ export const confirmOrderSchema = z
     items: z.array(confirmationItemSchema).min(1, 'must have at least one line').max(FIELD_LIMITS.maxItems),
     comment: optionalText(FIELD_LIMITS.comment),
   })
-  .superRefine((confirmation, ctx) => {
-    const seen = new Set<string>();
-    confirmation.items.forEach((item, index) => {
-      if (seen.has(item.lineId)) {
-        ctx.addIssue({ code: 'custom', path: ['items', index, 'lineId'], message: `duplicate lineId "${item.lineId}"` });
-      }
-      seen.add(item.lineId);
-    });
-  });
+  .superRefine((confirmation, ctx) => rejectDuplicateLineIds(confirmation.items, ctx));
 export type ConfirmOrder = z.infer<typeof confirmOrderSchema>;
 export type ConfirmationItem = z.infer<typeof confirmationItemSchema>;
 
