@@ -27,7 +27,7 @@ describe('reliability: SIGKILL at random moments', () => {
     const started = Date.now();
     await withTempDir(async (root) => {
       // A little latency on the platform keeps requests in flight when the kills land.
-      await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken, faults: { create: { latencyMs: 30 } } }, async (sandbox) => {
+      await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken, faults: { create: { latencyMs: 80 } } }, async (sandbox) => {
         const layout = await prepareDaemon(root, sandbox.url);
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
@@ -35,12 +35,12 @@ describe('reliability: SIGKILL at random moments', () => {
           const dropping = (async () => {
             for (let f = 0; f < FILES; f += 1) {
               dropFile(layout.inbox, `requests-${String(f).padStart(2, '0')}.csv`, requestFile(run, f * PER_FILE, (f + 1) * PER_FILE));
-              await sleep(random.between(200, 900));
+              await sleep(random.between(300, 1_000));
             }
           })();
           const killed: { atMs: number; accepted: number }[] = [];
           for (let k = 0; k < kills; k += 1) {
-            await sleep(random.between(150, 1_200));
+            await sleep(random.between(100, 700));
             await daemon.kill();
             killed.push({ atMs: Date.now() - started, accepted: sandbox.requests().length });
             await daemon.start();

@@ -85,6 +85,13 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
         if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
         return healthy();
       }, 'the daemon /healthz', 30_000);
+      // /healthz answers as soon as the webhook listener is up, before intake recovery and the
+      // signal handlers: "up" is the start log line (a SIGTERM before it kills the process outright).
+      const stdoutLog = path.join(options.logDir, 'daemon.stdout.log');
+      await waitUntil(() => {
+        if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+        return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
+      }, 'the "connector started" log line', 60_000);
     },
     async kill() {
       if (!child || !running) return;
