@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isConnectorError } from './errors.js';
+import { scrubSecrets } from './log.js';
 
 const program = new Command()
   .name('procurement-connector')
@@ -124,7 +125,7 @@ try {
 } catch (error) {
   const code = exitCodeFor(error);
   if (!(error instanceof CommanderError)) {
-    process.stderr.write(`${isConnectorError(error) ? `${error.code}: ` : ''}${(error as Error).message ?? String(error)}\n`);
+    process.stderr.write(scrubSecrets(`${isConnectorError(error) ? `${error.code}: ` : ''}${(error as Error).message ?? String(error)}\n`));
   }
   process.exitCode = code;
 }
