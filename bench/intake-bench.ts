@@ -1,0 +1,94 @@
+/**
+ * Bench 1, intake: a generated 1C CSV (10 lines per request) of 10,000 and of 100,000 rows, from
+ * the drop into the inbox to every request recorded, through the real intake. Each repetition runs
+ * the ceiling (csv-parse with the same iconv decode), the real intake and map+record, each in a
+ * fresh child; figures are medians, RSS is the worst repetition.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCase } from './child.js';
+import { writeRequestsCsv } from './generate-csv.js';
+import type { IntakeArgs, TimedRun } from './intake-cases.js';
+import { figure, type BenchResult } from './results.js';
+import { max, median } from './stats.js';
+
+export interface IntakeBenchOptions {
+  sizes: { label: string; rows: number; repetitions: number }[];
+  linesPerRequest: number;
+  stableForMs: number;
+  minAgeMs: number;
+  log: (line: string) => void;
+}
+
+/** The stability settings of the drop measurement (small: the file is renamed in whole). */
+export const INTAKE_STABILITY = { stableForMs: 50, minAgeMs: 0 } as const;
+
+export async function runIntakeBench(options: IntakeBenchOptions): Promise<BenchResult[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-bench-intake-'));
+  const results: BenchResult[] = [];
+  try {
+    const warmupRequests = 100;
+    const warmup = path.join(dir, 'warmup.csv');
+    writeRequestsCsv(warmup, { requests: warmupRequests, linesPerRequest: options.linesPerRequest, prefix: 'W' });
+    for (const size of options.sizes) {
+      const requests = Math.round(size.rows / options.linesPerRequest);
+      const main = path.join(dir, `requests-${size.rows}.csv`);
+      const rows = writeRequestsCsv(main, { requests, linesPerRequest: options.linesPerRequest, prefix: 'M' });
+      const args: IntakeArgs = { warmup, warmupRequests, main, rows, requests, stableForMs: options.stableForMs, minAgeMs: options.minAgeMs };
+      const ceiling: number[] = [];
+      const drop: number[] = [];
+      const mapRecord: number[] = [];
+      const rss: number[] = [];
+      const mapRecordRss: number[] = [];
+      for (let rep = 0; rep < size.repetitions; rep++) {
+        const c = await runCase<TimedRun>('intake-csv-parse', args);
+        ceiling.push(rows / c.data.seconds);
+        const d = await runCase<TimedRun>('intake-drop', args);
+        drop.push(rows / d.data.seconds);
+        rss.push(d.maxRssMb);
+        const m = await runCase<TimedRun>('intake-map-record', args);
+        mapRecord.push(rows / m.data.seconds);
+        mapRecordRss.push(m.maxRssMb);
+        options.log(
+          `  intake ${size.label} rep ${rep + 1}: csv-parse ${Math.round(rows / c.data.seconds)} rows/s, ` +
+            `drop→recorded ${d.data.seconds.toFixed(2)} s (${Math.round(rows / d.data.seconds)} rows/s, ${d.maxRssMb.toFixed(0)} MB), ` +
+            `map+record ${m.data.seconds.toFixed(2)} s`,
+        );
+      }
+      const ceilingRate = median(ceiling);
+      const rate = median(drop);
+      results.push(
+        figure({
+          name: `intake.${size.label}.rows_per_s`,
+          value: rate,
+          unit: 'rows/s',
+          ceiling: ceilingRate,
+          conditions: [
+            { of: 'value', op: '>=', threshold: 50_000 },
+            { of: 'ratio', op: '>=', threshold: 0.4 },
+          ],
+          notes: `drop into the inbox → every row recorded (real createIntake, stableForMs ${options.stableForMs}, minAgeMs ${options.minAgeMs}); ceiling: csv-parse + iconv alone; median of ${size.repetitions}`,
+        }),
+        figure({ name: `intake.${size.label}.requests_per_s`, value: rate / options.linesPerRequest, unit: 'requests/s', notes: `${options.linesPerRequest} rows per request` }),
+        figure({
+          name: `intake.${size.label}.peak_rss`,
+          value: max(rss),
+          unit: 'MB',
+          conditions: [{ of: 'value', op: '<', threshold: 150 }],
+          notes: 'maxRSS of the intake child (whole process, warm-up included), worst repetition',
+        }),
+        figure({
+          name: `intake.${size.label}.map_record_rows_per_s`,
+          value: median(mapRecord),
+          unit: 'rows/s',
+          ceiling: ceilingRate,
+          notes: `mapFile → prepareSubmission → recordFile only (no watcher, stability wait, hashing or moves); peak RSS ${max(mapRecordRss).toFixed(0)} MB`,
+        }),
+      );
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
