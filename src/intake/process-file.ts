@@ -19,14 +19,47 @@ interface MappedFile {
   problems: MappingProblem[];
 }
 
-/** Stream the mapper over the file; a failure of the mapper itself is one file-level problem. */
+/** Problems listed in a report; the rest are counted in one closing line. */
+export const MAX_LISTED_PROBLEMS = 1_000;
+/** Past this many problems the file is not read further and is rejected whole: it is not the export the mapping expects. */
+export const MAX_PROBLEMS = 10_000;
+
+/**
+ * Stream the mapper over the file; a failure of the mapper itself is one file-level problem.
+ * Problems are bounded: a large file of garbage must end in `rejected/` with a readable report,
+ * not in a report too large to build (and so retried forever).
+ */
 async function mapWholeFile(ctx: IntakeContext, filePath: string, originalName: string): Promise<MappedFile> {
   const submissions: MappedSubmission[] = [];
   const problems: MappingProblem[] = [];
+  let total = 0;
+  let firstOmittedRow: number | null = null;
   try {
     for await (const item of ctx.mapItems(filePath, originalName)) {
-      if (item.type === 'submission') submissions.push(item.submission);
-      else problems.push(item.problem);
+      if (item.type === 'submission') {
+        submissions.push(item.submission);
+        continue;
+      }
+      total += 1;
+      if (problems.length < MAX_LISTED_PROBLEMS || item.problem.row === null) problems.push(item.problem);
+      else firstOmittedRow ??= item.problem.row;
+      if (total > MAX_PROBLEMS) {
+        problems.push({
+          row: null,
+          field: null,
+          code: 'MAPPING_FAILED',
+          message: `${originalName}: more than ${MAX_PROBLEMS} problems; the file was not read further and nothing in it was submitted (check that the mapping fits this export)`,
+        });
+        break;
+      }
+    }
+    if (total > problems.length && total <= MAX_PROBLEMS) {
+      problems.push({
+        row: firstOmittedRow,
+        field: null,
+        code: 'MAPPING_FAILED',
+        message: `${originalName}: ${total - MAX_LISTED_PROBLEMS} more problems from row ${firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_PROBLEMS})`,
+      });
     }
   } catch (error) {
     problems.push({

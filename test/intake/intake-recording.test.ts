@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDate, storedName } from '../../src/intake/inbox-names.js';
+import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/process-file.js';
 import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
 import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mapping/index.js';
 import { claimFile, getFile } from '../../src/store/files.js';
@@ -39,6 +40,29 @@ describe('intake: recording', () => {
       const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
       expect(lines[0]).toBe('row;field;code;message;externalId');
       expect(lines[1]).toMatch(/^2;customer\.inn;INN_INVALID;.+;R-2$/);
+    });
+  });
+
+  it('lists at most MAX_LISTED_PROBLEMS problems and counts the rest; past MAX_PROBLEMS it rejects the file unread', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const bad = (n: number, from: number) => Array.from({ length: n }, (_, i) => requestRow({ ext: `B-${from + i}`, inn: '7707083894' }));
+      await dropFile(f.inbox, 'many.csv', requestCsv([requestRow({ ext: 'OK-1' }), ...bad(MAX_LISTED_PROBLEMS + 10, 0)]));
+      await f.intake.start();
+      const [many] = f.files();
+      expect(many).toMatchObject({ state: 'archived', request_count: 1 });
+      const { json } = await readReport(many!.current_path!);
+      expect(json.problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+      expect(json.problems.at(-1)).toMatchObject({ code: 'MAPPING_FAILED', row: MAX_LISTED_PROBLEMS + 2 });
+      expect(String(json.problems.at(-1)!.message)).toContain('10 more problems');
+
+      await dropFile(f.inbox, 'garbage.csv', requestCsv([requestRow({ ext: 'OK-2' }), ...bad(MAX_PROBLEMS + 5, 100_000)]));
+      await f.intake.scanNow();
+      const garbage = f.files().find((row) => row.original_name === 'garbage.csv')!;
+      expect(garbage).toMatchObject({ state: 'rejected', request_count: 0 });
+      const report = await readReport(garbage.current_path!);
+      expect(report.json.problems).toContainEqual(expect.objectContaining({ row: null, code: 'MAPPING_FAILED', message: expect.stringContaining(`more than ${MAX_PROBLEMS} problems`) }));
+      expect(report.json.problems.length).toBeLessThanOrEqual(MAX_LISTED_PROBLEMS + 2);
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['OK-1']);
     });
   });
 
