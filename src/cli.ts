@@ -101,12 +101,20 @@ program
     const { runUntilSignalled } = await import('./signals.js');
     const config = loadConfig(options.config, process.env);
     const logger = createLogger({ level: config.log.level });
-    const daemon = await startDaemon({ config, logger });
-    if (daemon.sandbox) {
+    // Signals are handled from the first moment: a SIGTERM during a long start (recovery of a big
+    // file) waits for the start and then stops gracefully, instead of killing the process.
+    const starting = startDaemon({ config, logger });
+    let startedDaemon: Awaited<typeof starting> | null = null;
+    const stopped = runUntilSignalled(
+      { stop: async () => (await starting).stop(), reloadMappings: () => startedDaemon?.reloadMappings() ?? { ok: false } },
+      logger,
+    );
+    startedDaemon = await starting;
+    if (startedDaemon.sandbox) {
       const { demoHints } = await import('./sandbox/demo-hints.js');
-      process.stderr.write(demoHints(config, daemon.urls));
+      process.stderr.write(demoHints(config, startedDaemon.urls));
     }
-    await runUntilSignalled(daemon, logger);
+    await stopped;
     logger.flush();
   });
 // end of daemon block

@@ -96,7 +96,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     const exportFolders = [...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)];
     for (const folder of exportFolders) fs.mkdirSync(folder, { recursive: true });
-    const readiness = () => Promise.resolve(checkReadiness(db, exportFolders));
+    // Not ready until every stage has started (recovery can take a while after a crash).
+    let started = false;
+    const readiness = () => Promise.resolve(started ? checkReadiness(db, exportFolders) : { ready: false, reasons: ['starting'] });
 
     let exporterRef: Exporter | null = null;
     let listener: WebhookListener | null = null;
@@ -184,6 +186,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       stops.push({ name: 'admin', stop: () => admin.stop() });
     }
 
+    started = true;
     log.info({ flows: config.flows.map((f) => `${f.name} (${f.kind}): ${f.inbox}`), urls, stateDir: path.resolve(config.stateDir) }, 'connector started');
 
     let stopping: Promise<void> | null = null;

@@ -52,7 +52,10 @@ sandbox: { enabled: true, port: 0, demo: false }
         expect(text).toContain('shipped');
         expect(text.split(/\r?\n/)[0]).toBe('Заказ;Статус;Дата;Событие');
 
-        const metrics = await (await fetch(`${daemon.urls.admin}/metrics`)).text();
+        // The file exists a moment before its row is marked written (and counted): wait for the count.
+        const scrape = async () => (await fetch(`${daemon.urls.admin}/metrics`)).text();
+        await waitUntil(async () => /connector_export_files_total\{channel="status"\} 1/.test(await scrape()), 'the status file counted', 20_000);
+        const metrics = await scrape();
         expect(metrics).toContain('connector_queue_depth{flow="requests",state="accepted"} 3');
         expect(metrics).toContain('connector_files_total{flow="requests",outcome="archived"} 1');
         expect(metrics).toContain('connector_submissions_total{flow="requests",outcome="accepted"} 3');
