@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, FAST_INTAKE, REPO, REQUESTS_FLOW, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
-const acks = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => n.startsWith('ack-')) : []);
+const acks = (folder: string) => listFiles(folder).filter((n) => n.startsWith('ack-'));
 
 describe('supplier confirmations through the same daemon', () => {
   it('confirms orders, and acknowledges an unknown order and a foreign line as rejected with the reason', async () => {
@@ -15,13 +15,7 @@ describe('supplier confirmations through the same daemon', () => {
         `
 stateDir: {dir}/state
 platform: { baseUrl: "http://127.0.0.1:1", token: buyer-token-1, sourceSystem: erp-test }
-flows:
-  - name: requests
-    kind: requests
-    inbox: {dir}/inbox
-    mapping: {repo}/config/mappings/1c-requests.yaml
-    results: {dir}/import
-${FAST_INTAKE}
+flows:${REQUESTS_FLOW}
   - name: confirmations
     kind: confirmations
     inbox: {dir}/confirmations

@@ -3,10 +3,8 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, REPO, REQUESTS_FLOW, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
-
-const listFiles = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => !n.startsWith('.')) : []);
 
 describe('the daemon, whole cycle in one process', () => {
   it('takes a file, gets it accepted, acknowledges it, and turns a shipped order into a status file', async () => {
@@ -16,13 +14,7 @@ describe('the daemon, whole cycle in one process', () => {
         `
 stateDir: {dir}/state
 platform: { baseUrl: "http://127.0.0.1:1", token: cycle-token-123, sourceSystem: erp-test }
-flows:
-  - name: requests
-    kind: requests
-    inbox: {dir}/inbox
-    mapping: {repo}/config/mappings/1c-requests.yaml
-    results: {dir}/import
-${FAST_INTAKE}
+flows:${REQUESTS_FLOW}
 ${FAST_DELIVERY}
 webhook: { port: 0, secrets: [cycle-secret-456] }
 export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }

@@ -11,10 +11,8 @@ import type { Config } from '../../src/config/schema.js';
 import type Database from 'better-sqlite3';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, FAST_INTAKE, REPO, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
-
-const listFiles = (folder: string) => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => !n.startsWith('.')) : []);
 
 function configFor(dir: string, baseUrl: string, extra = ''): Config {
   return writeConfig(

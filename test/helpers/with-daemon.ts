@@ -37,6 +37,20 @@ export const FAST_INTAKE = `
       rescanIntervalMs: 200
       rejectPastDates: false`;
 
+/** The requests flow of most daemon tests: inbox under the temp folder, the 1C mapping, results in {dir}/import. */
+export const REQUESTS_FLOW = `
+  - name: requests
+    kind: requests
+    inbox: {dir}/inbox
+    mapping: {repo}/config/mappings/1c-requests.yaml
+    results: {dir}/import
+${FAST_INTAKE}`;
+
+/** Names in a folder, hidden (temp) files left out; [] when it does not exist. */
+export function listFiles(folder: string): string[] {
+  return fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => !n.startsWith('.')) : [];
+}
+
 export const FAST_DELIVERY = `
 delivery:
   pollIntervalMs: 50
