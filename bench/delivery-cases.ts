@@ -70,7 +70,7 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
       });
       dispatcher.wake();
       // Poll the store rather than trust drain(): the figure must be rows actually accepted.
-      await waitFor('all rows accepted', () => accepted() === expected || performance.now() - started >= args.deadlineMs, args.deadlineMs + 5_000, 20);
+      await waitFor('all rows accepted', () => accepted() === expected || performance.now() - started >= args.deadlineMs, args.deadlineMs + 5_000, 50);
       const seconds = (performance.now() - started) / 1000;
       const delivered = accepted() - warmup.length;
       const states = countSubmissionsByState(db);
