@@ -6,6 +6,7 @@
  * nothing. The signature covers no timestamp, so replay protection rests on keeping these ids.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 import { enqueueExport, STATUS_CHANNEL } from './exports.js';
 
 /** `order.status.changed`, repeated here so the store does not import the platform contract. */
@@ -59,8 +60,7 @@ export interface EventRow {
  */
 export function recordEvent(db: Db, event: IncomingEvent, now: number): EventOutcome {
   const eventDateMs = Date.parse(event.eventDate);
-  const inserted = db
-    .prepare(
+  const inserted = statement(db, 
       `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (event_id) DO NOTHING`,
     )
@@ -74,12 +74,12 @@ export function recordEvent(db: Db, event: IncomingEvent, now: number): EventOut
   const current = getOrderStatus(db, event.orderId);
   if (current && !isNewer(eventDateMs, event.eventId, current.event_date_ms, current.event_id)) return EVENT_OUTCOME.stored;
 
-  db.prepare(
+  statement(db, 
     `INSERT INTO order_statuses (order_id, status, event_id, event_date_ms, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, event_id = excluded.event_id,
        event_date_ms = excluded.event_date_ms, updated_at = excluded.updated_at`,
   ).run(event.orderId, event.status, event.eventId, eventDateMs, now);
-  db.prepare('UPDATE events SET applied = 1 WHERE event_id = ?').run(event.eventId);
+  statement(db, 'UPDATE events SET applied = 1 WHERE event_id = ?').run(event.eventId);
   enqueueExport(db, {
     channel: STATUS_CHANNEL,
     sourceKey: event.eventId,
@@ -117,18 +117,18 @@ export function compareEventIds(a: string, b: string): number {
 }
 
 export function getOrderStatus(db: Db, orderId: string): OrderStatusRow | undefined {
-  return db.prepare('SELECT * FROM order_statuses WHERE order_id = ?').get(orderId) as OrderStatusRow | undefined;
+  return statement(db, 'SELECT * FROM order_statuses WHERE order_id = ?').get(orderId) as OrderStatusRow | undefined;
 }
 
 export function getEvent(db: Db, eventId: string): EventRow | undefined {
-  return db.prepare('SELECT * FROM events WHERE event_id = ?').get(eventId) as EventRow | undefined;
+  return statement(db, 'SELECT * FROM events WHERE event_id = ?').get(eventId) as EventRow | undefined;
 }
 
 export function countEvents(db: Db): number {
-  return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+  return (statement(db, 'SELECT count(*) AS n FROM events').get() as { n: number }).n;
 }
 
 /** Housekeeping: forget event ids received before `cutoffMs` (keep at least `webhook.retentionDays`). Returns rows deleted. */
 export function deleteEventsOlderThan(db: Db, cutoffMs: number): number {
-  return db.prepare('DELETE FROM events WHERE received_at < ?').run(cutoffMs).changes;
+  return statement(db, 'DELETE FROM events WHERE received_at < ?').run(cutoffMs).changes;
 }

@@ -4,6 +4,7 @@
  * same transaction as the state change it reports; the exporter writes files and marks rows written.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 
 export const EXPORT_STATE = { pending: 'pending', written: 'written' } as const;
 
@@ -22,8 +23,7 @@ export interface NewExport {
 
 /** Enqueue a record; a second enqueue with the same channel and source key is ignored. Returns true when inserted. */
 export function enqueueExport(db: Db, e: NewExport): boolean {
-  const info = db
-    .prepare(
+  const info = statement(db, 
       `INSERT INTO exports (channel, source_key, record, state, created_at)
        VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (channel, source_key) DO NOTHING`,
     )
@@ -47,43 +47,40 @@ export interface ExportRow {
 
 /** Pending rows of a channel that have no file name yet, oldest first. */
 export function listUnnamedExports(db: Db, channel: string, limit: number): ExportRow[] {
-  return db
-    .prepare("SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?")
+  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?")
     .all(channel, limit) as ExportRow[];
 }
 
 /** Pending rows of a channel whose file name is chosen, oldest first (a file's rows are adjacent by name). */
 export function listNamedPendingExports(db: Db, channel: string): ExportRow[] {
-  return db
-    .prepare("SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id")
+  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id")
     .all(channel) as ExportRow[];
 }
 
 /** True when some export row (any channel, any state) already holds this file name. */
 export function isExportFileNameTaken(db: Db, fileName: string): boolean {
-  return db.prepare('SELECT 1 FROM exports WHERE file_name = ? LIMIT 1').get(fileName) !== undefined;
+  return statement(db, 'SELECT 1 FROM exports WHERE file_name = ? LIMIT 1').get(fileName) !== undefined;
 }
 
 /** Record the chosen file name on rows that have none. Call inside the naming transaction. */
 export function assignExportFileName(db: Db, ids: readonly number[], fileName: string): void {
-  const update = db.prepare("UPDATE exports SET file_name = ? WHERE id = ? AND state = 'pending' AND file_name IS NULL");
+  const update = statement(db, "UPDATE exports SET file_name = ? WHERE id = ? AND state = 'pending' AND file_name IS NULL");
   for (const id of ids) update.run(fileName, id);
 }
 
 /** Mark the rows of a written file as written, in one transaction. Returns rows changed. */
 export function markExportsWritten(db: Db, ids: readonly number[], now: number): number {
-  const update = db.prepare("UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
+  const update = statement(db, "UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
   return db.transaction(() => ids.reduce((n, id) => n + update.run(now, id).changes, 0))();
 }
 
 export function countExports(db: Db, filter: { channel?: string; state?: ExportState } = {}): number {
-  const row = db
-    .prepare('SELECT count(*) AS n FROM exports WHERE (@channel IS NULL OR channel = @channel) AND (@state IS NULL OR state = @state)')
+  const row = statement(db, 'SELECT count(*) AS n FROM exports WHERE (@channel IS NULL OR channel = @channel) AND (@state IS NULL OR state = @state)')
     .get({ channel: filter.channel ?? null, state: filter.state ?? null }) as { n: number };
   return row.n;
 }
 
 /** Housekeeping: delete rows written before `cutoffMs`. Pending rows are never deleted. Returns rows deleted. */
 export function deleteWrittenExportsOlderThan(db: Db, cutoffMs: number): number {
-  return db.prepare("DELETE FROM exports WHERE state = 'written' AND written_at < ?").run(cutoffMs).changes;
+  return statement(db, "DELETE FROM exports WHERE state = 'written' AND written_at < ?").run(cutoffMs).changes;
 }

@@ -7,6 +7,7 @@
  * between recording and moving is finished on restart from the row alone.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 import type { MappingProblem } from '../mapping/types.js';
 
 /** Life of a taken file. `processing` is the only state in which its submissions may still be recorded. */
@@ -64,14 +65,13 @@ export type ClaimResult = { claimed: true; row: FileRow } | { claimed: false; ex
  */
 export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
   return db.transaction((): ClaimResult => {
-    const inserted = db
-      .prepare(
+    const inserted = statement(db, 
         `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
          VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
       )
       .get(f.flow, f.sha256, f.originalName, f.sizeBytes, f.now) as { id: number } | undefined;
     if (!inserted) return { claimed: false, existing: findFileBySha256(db, f.flow, f.sha256)! };
-    db.prepare('UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, f.originalName), inserted.id);
+    statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, f.originalName), inserted.id);
     return { claimed: true, row: getFile(db, inserted.id)! };
   })();
 }
@@ -81,8 +81,7 @@ export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, na
  * say). Only a `rejected` row can be reclaimed; returns the row, or undefined when it was not rejected.
  */
 export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPath: string): FileRow | undefined {
-  const info = db
-    .prepare(
+  const info = statement(db, 
       `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
               problem_count = 0, report = NULL, claimed_at = ?, finished_at = NULL
        WHERE id = ? AND state = 'rejected'`,
@@ -93,7 +92,7 @@ export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPa
 
 /** Point a `processing` row at a new path inside `processing/` (a crashed claim adopted again). */
 export function setProcessingPath(db: Db, id: number, currentPath: string, originalName: string): void {
-  db.prepare(`UPDATE files SET current_path = ?, original_name = ? WHERE id = ? AND state = 'processing'`).run(currentPath, originalName, id);
+  statement(db, `UPDATE files SET current_path = ?, original_name = ? WHERE id = ? AND state = 'processing'`).run(currentPath, originalName, id);
 }
 
 export interface FileOutcome {
@@ -107,28 +106,28 @@ export interface FileOutcome {
 
 /** Record where a processed file goes and what came of it. Call inside the recording transaction. */
 export function finishFile(db: Db, id: number, o: FileOutcome): void {
-  db.prepare(
+  statement(db, 
     `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, finished_at = ?
      WHERE id = ?`,
   ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.now, id);
 }
 
 export function getFile(db: Db, id: number): FileRow | undefined {
-  return db.prepare('SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
+  return statement(db, 'SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
 }
 
 export function findFileBySha256(db: Db, flow: string, sha256: string): FileRow | undefined {
-  return db.prepare('SELECT * FROM files WHERE flow = ? AND sha256 = ?').get(flow, sha256) as FileRow | undefined;
+  return statement(db, 'SELECT * FROM files WHERE flow = ? AND sha256 = ?').get(flow, sha256) as FileRow | undefined;
 }
 
 /** A flow's files in one state, oldest claim first. */
 export function listFilesInState(db: Db, flow: string, state: FileState): FileRow[] {
-  return db.prepare('SELECT * FROM files WHERE flow = ? AND state = ? ORDER BY claimed_at, id').all(flow, state) as FileRow[];
+  return statement(db, 'SELECT * FROM files WHERE flow = ? AND state = ? ORDER BY claimed_at, id').all(flow, state) as FileRow[];
 }
 
 /** A flow's files, newest first (for `status` and tests). */
 export function listFiles(db: Db, flow: string, limit = 100): FileRow[] {
-  return db.prepare('SELECT * FROM files WHERE flow = ? ORDER BY id DESC LIMIT ?').all(flow, limit) as FileRow[];
+  return statement(db, 'SELECT * FROM files WHERE flow = ? ORDER BY id DESC LIMIT ?').all(flow, limit) as FileRow[];
 }
 
 /** The parsed report of a file row, when it has one. */

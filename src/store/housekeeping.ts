@@ -4,20 +4,20 @@
  * submissions are still kept.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 
 /** Delete submissions in a final state (accepted, rejected, dead) finished before `cutoffMs`. Returns rows deleted. */
 export function deleteFinishedSubmissionsBefore(db: Db, cutoffMs: number): number {
   return db.transaction(() => {
     const finished = "state IN ('accepted', 'rejected', 'dead') AND finished_at IS NOT NULL AND finished_at < ?";
-    db.prepare(`DELETE FROM submission_attempts WHERE submission_id IN (SELECT id FROM submissions WHERE ${finished})`).run(cutoffMs);
-    return db.prepare(`DELETE FROM submissions WHERE ${finished}`).run(cutoffMs).changes;
+    statement(db, `DELETE FROM submission_attempts WHERE submission_id IN (SELECT id FROM submissions WHERE ${finished})`).run(cutoffMs);
+    return statement(db, `DELETE FROM submissions WHERE ${finished}`).run(cutoffMs).changes;
   })();
 }
 
 /** Delete archived or rejected file rows finished before `cutoffMs` that no submission points to. */
 export function deleteFinishedFilesBefore(db: Db, cutoffMs: number): number {
-  return db
-    .prepare(
+  return statement(db, 
       `DELETE FROM files WHERE state IN ('archived', 'rejected') AND finished_at IS NOT NULL AND finished_at < ?
          AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.file_id = files.id)`,
     )

@@ -4,6 +4,7 @@
  * its acknowledgement export) in one transaction, requeueing, and the `status` summary.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
 import type { SubmissionRow, SubmissionState } from './submissions.js';
 
@@ -23,15 +24,24 @@ export interface ClaimOptions {
  */
 export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
   if (o.limit <= 0) return [];
-  const rows = db
-    .prepare(
+  const rows = statement(db, 
+      // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
+      // instead of the OR making SQLite read and sort every row of the flow (O(n) per claim,
+      // O(n²) per backlog). In-flight rows are few (at most the concurrency), so their half is cheap.
       `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now
        WHERE id IN (
-         SELECT id FROM submissions
-         WHERE flow = @flow
-           AND ((state = 'pending' AND next_attempt_at <= @now) OR (state = 'in_flight' AND lease_until <= @now))
-           AND id NOT IN (SELECT value FROM json_each(@exclude))
-         ORDER BY next_attempt_at, id
+         SELECT id FROM (
+           SELECT id FROM submissions
+           WHERE flow = @flow AND state = 'in_flight' AND lease_until <= @now
+             AND id NOT IN (SELECT value FROM json_each(@exclude))
+           LIMIT @limit)
+         UNION ALL
+         SELECT id FROM (
+           SELECT id FROM submissions
+           WHERE flow = @flow AND state = 'pending' AND next_attempt_at <= @now
+             AND id NOT IN (SELECT value FROM json_each(@exclude))
+           ORDER BY next_attempt_at, id
+           LIMIT @limit)
          LIMIT @limit)
        RETURNING *`,
     )
@@ -73,8 +83,7 @@ export interface SubmissionUpdate {
  */
 export function recordAttempt(db: Db, submissionId: number, attempt: AttemptRecord, update: SubmissionUpdate, ack?: NewExport): boolean {
   return db.transaction(() => {
-    const info = db
-      .prepare(
+    const info = statement(db, 
         `UPDATE submissions SET state = @state, attempts = @attempts, next_attempt_at = @nextAttemptAt, lease_until = NULL,
            first_attempt_at = @firstAttemptAt, last_attempt_at = @lastAttemptAt, last_status = @lastStatus,
            last_error_code = @lastErrorCode, last_error = @lastError, result = @result, platform_id = @platformId,
@@ -83,7 +92,7 @@ export function recordAttempt(db: Db, submissionId: number, attempt: AttemptReco
       )
       .run({ ...update, id: submissionId });
     if (info.changes !== 1) return false;
-    db.prepare(
+    statement(db, 
       `INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, http_status, outcome, error)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(submissionId, attempt.requestId, attempt.startedAt, attempt.finishedAt, attempt.httpStatus, attempt.outcome, attempt.error);
@@ -99,8 +108,7 @@ export function recordAttempt(db: Db, submissionId: number, attempt: AttemptReco
  */
 export function releaseInFlight(db: Db, flow: string, now: number, ids?: readonly number[]): number {
   const only = ids === undefined ? '' : 'AND id IN (SELECT value FROM json_each(@ids))';
-  return db
-    .prepare(
+  return statement(db, 
       `UPDATE submissions SET state = 'pending', lease_until = NULL, next_attempt_at = MIN(next_attempt_at, @now), updated_at = @now
        WHERE flow = @flow AND state = 'in_flight' ${only}`,
     )
@@ -109,14 +117,13 @@ export function releaseInFlight(db: Db, flow: string, now: number, ids?: readonl
 
 /** Earliest `next_attempt_at` of a flow's pending rows, or null when none waits. */
 export function nextDueAt(db: Db, flow: string): number | null {
-  const row = db.prepare(`SELECT MIN(next_attempt_at) AS at FROM submissions WHERE flow = ? AND state = 'pending'`).get(flow) as { at: number | null };
+  const row = statement(db, `SELECT MIN(next_attempt_at) AS at FROM submissions WHERE flow = ? AND state = 'pending'`).get(flow) as { at: number | null };
   return row.at;
 }
 
 /** Rows of a flow that are due now or in flight. */
 export function countUnsettled(db: Db, flow: string, now: number): number {
-  const row = db
-    .prepare(
+  const row = statement(db, 
       `SELECT COUNT(*) AS n FROM submissions
        WHERE flow = ? AND ((state = 'pending' AND next_attempt_at <= ?) OR state = 'in_flight')`,
     )
@@ -137,8 +144,7 @@ export function requeueSubmissions(db: Db, target: RequeueTarget, now: number, f
   else if ('dead' in target) where = `state = 'dead'`;
   else where = `state = 'rejected'`;
   if (flow !== undefined) where += ' AND flow = @flow';
-  return db
-    .prepare(
+  return statement(db, 
       `UPDATE submissions SET state = 'pending', next_attempt_at = @now, attempts = 0, first_attempt_at = NULL,
          lease_until = NULL, finished_at = NULL, updated_at = @now
        WHERE ${where}`,
@@ -170,13 +176,12 @@ export interface SubmissionBrief {
 }
 
 export function countSubmissionsByState(db: Db): StateCount[] {
-  return db.prepare(`SELECT flow, state, COUNT(*) AS count FROM submissions GROUP BY flow, state ORDER BY flow, state`).all() as StateCount[];
+  return statement(db, `SELECT flow, state, COUNT(*) AS count FROM submissions GROUP BY flow, state ORDER BY flow, state`).all() as StateCount[];
 }
 
 /** Creation time of the oldest pending (or in-flight) row per flow. */
 export function oldestPendingByFlow(db: Db): { flow: string; createdAt: number }[] {
-  return db
-    .prepare(`SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`)
+  return statement(db, `SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`)
     .all() as { flow: string; createdAt: number }[];
 }
 
@@ -185,18 +190,16 @@ const BRIEF_COLUMNS = `id, flow, kind, external_id AS externalId, state, attempt
 
 /** The most recently updated rows that carry an error. */
 export function listLastErrors(db: Db, limit = 10): SubmissionBrief[] {
-  return db
-    .prepare(`SELECT ${BRIEF_COLUMNS} FROM submissions WHERE last_error_code IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT ?`)
+  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE last_error_code IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT ?`)
     .all(limit) as SubmissionBrief[];
 }
 
 export function listDeadLetters(db: Db, limit = 1000): SubmissionBrief[] {
-  return db.prepare(`SELECT ${BRIEF_COLUMNS} FROM submissions WHERE state = 'dead' ORDER BY updated_at DESC, id DESC LIMIT ?`).all(limit) as SubmissionBrief[];
+  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE state = 'dead' ORDER BY updated_at DESC, id DESC LIMIT ?`).all(limit) as SubmissionBrief[];
 }
 
 /** Attempts of one row, oldest first (tests and troubleshooting). */
 export function listAttempts(db: Db, submissionId: number): { request_id: string; http_status: number | null; outcome: string; error: string | null }[] {
-  return db
-    .prepare(`SELECT request_id, http_status, outcome, error FROM submission_attempts WHERE submission_id = ? ORDER BY id`)
+  return statement(db, `SELECT request_id, http_status, outcome, error FROM submission_attempts WHERE submission_id = ? ORDER BY id`)
     .all(submissionId) as { request_id: string; http_status: number | null; outcome: string; error: string | null }[];
 }

@@ -1,14 +1,14 @@
 /** Read-only summary queries over files and exports (submission counts live in `outbox.ts`). */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 import type { StateCount } from './outbox.js';
 
 export function countFilesByState(db: Db): StateCount[] {
-  return db.prepare('SELECT flow, state, count(*) AS count FROM files GROUP BY flow, state ORDER BY flow, state').all() as StateCount[];
+  return statement(db, 'SELECT flow, state, count(*) AS count FROM files GROUP BY flow, state ORDER BY flow, state').all() as StateCount[];
 }
 
 /** Pending export rows and the creation time of the oldest one, per channel. */
 export function pendingExportsByChannel(db: Db): { channel: string; count: number; oldestAt: number }[] {
-  return db
-    .prepare("SELECT channel, count(*) AS count, min(created_at) AS oldestAt FROM exports WHERE state = 'pending' GROUP BY channel")
+  return statement(db, "SELECT channel, count(*) AS count, min(created_at) AS oldestAt FROM exports WHERE state = 'pending' GROUP BY channel")
     .all() as { channel: string; count: number; oldestAt: number }[];
 }

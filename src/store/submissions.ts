@@ -3,6 +3,7 @@
  * rows for delivery live in `outbox.ts`.
  */
 import type { Db } from './open-store.js';
+import { statement } from './statement.js';
 
 /** Life of a submission. `pending` rows are due at `next_attempt_at`; finished states never change on their own. */
 export const SUBMISSION_STATE = {
@@ -62,8 +63,7 @@ export interface NewSubmission {
 
 /** Insert a pending row, due now. Throws on a UNIQUE conflict: call inside the recording transaction. */
 export function insertSubmission(db: Db, s: NewSubmission): number {
-  const info = db
-    .prepare(
+  const info = statement(db, 
       `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
                                 file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at)
        VALUES (@flow, @kind, @dedupeKey, @externalId, @orderId, @payload, @payloadHash, @idempotencyKey,
@@ -74,11 +74,11 @@ export function insertSubmission(db: Db, s: NewSubmission): number {
 }
 
 export function findSubmissionByDedupeKey(db: Db, flow: string, dedupeKey: string): SubmissionRow | undefined {
-  return db.prepare('SELECT * FROM submissions WHERE flow = ? AND dedupe_key = ?').get(flow, dedupeKey) as SubmissionRow | undefined;
+  return statement(db, 'SELECT * FROM submissions WHERE flow = ? AND dedupe_key = ?').get(flow, dedupeKey) as SubmissionRow | undefined;
 }
 
 export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
-  return db.prepare('SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
+  return statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 }
 
 export interface SubmissionCorrection {
@@ -97,8 +97,7 @@ export interface SubmissionCorrection {
  * when the row is no longer final-and-failed. Call inside the recording transaction.
  */
 export function correctFailedSubmission(db: Db, id: number, c: SubmissionCorrection): boolean {
-  const info = db
-    .prepare(
+  const info = statement(db, 
       `UPDATE submissions SET payload = @payload, payload_hash = @payloadHash, idempotency_key = @idempotencyKey,
               file_id = @fileId, source_row = @sourceRow, state = 'pending', attempts = 0, next_attempt_at = @now,
               lease_until = NULL, first_attempt_at = NULL, last_attempt_at = NULL, last_status = NULL,
@@ -112,10 +111,10 @@ export function correctFailedSubmission(db: Db, id: number, c: SubmissionCorrect
 
 /** Submissions recorded (or last corrected) from one file, in file order. */
 export function listSubmissionsOfFile(db: Db, fileId: number): SubmissionRow[] {
-  return db.prepare('SELECT * FROM submissions WHERE file_id = ? ORDER BY source_row, id').all(fileId) as SubmissionRow[];
+  return statement(db, 'SELECT * FROM submissions WHERE file_id = ? ORDER BY source_row, id').all(fileId) as SubmissionRow[];
 }
 
 /** A flow's submissions, oldest first (for `status` and tests). */
 export function listSubmissionsOfFlow(db: Db, flow: string, limit = 1000): SubmissionRow[] {
-  return db.prepare('SELECT * FROM submissions WHERE flow = ? ORDER BY id LIMIT ?').all(flow, limit) as SubmissionRow[];
+  return statement(db, 'SELECT * FROM submissions WHERE flow = ? ORDER BY id LIMIT ?').all(flow, limit) as SubmissionRow[];
 }

@@ -31,6 +31,8 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   let queue: Waiting[] = [];
   let scheduled = false;
   let inFlight = Promise.resolve();
+  // Built once: better-sqlite3 makes a nested call of a transaction function a SAVEPOINT.
+  const recordOne = options.db.transaction((event: Waiting['event'], now: number) => recordEvent(options.db, event, now));
 
   const runBatch = (): void => {
     scheduled = false;
@@ -44,7 +46,7 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         for (const item of batch) {
           try {
             // A nested better-sqlite3 transaction is a SAVEPOINT: a throw rolls back this event only.
-            const outcome = options.db.transaction(() => recordEvent(options.db, item.event, now))();
+            const outcome = recordOne(item.event, now);
             results.set(item, { ok: true, outcome });
           } catch (error) {
             results.set(item, { ok: false, error });
