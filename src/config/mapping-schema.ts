@@ -193,36 +193,22 @@ export function defaultAcknowledgements(raw: { format?: string | undefined; csv:
   return { format: 'csv', csv: { encoding, delimiter: raw.csv.delimiter }, fileName: 'ack-{externalId}-{id}.csv' };
 }
 
-export function toRequestsSpec(file: string, raw: RequestsRaw, acknowledgements: ExportFormat): RequestsMappingSpec {
+/** What both kinds of spec share: the file, its reading options, grouping, acknowledgements and lines. */
+function commonSpec(file: string, raw: RequestsRaw | ConfirmationsRaw, acknowledgements: ExportFormat) {
   const { path: itemsPath, ...items } = raw.items;
-  return {
-    kind: 'requests',
-    file,
-    format: raw.format,
-    csv: raw.csv,
-    json: raw.json,
-    groupBy: raw.groupBy,
-    acknowledgements,
-    header: stripUndefined(raw.request),
-    items: stripUndefined(items),
-    itemsPath,
-  };
+  return { file, format: raw.format, csv: raw.csv, json: raw.json, groupBy: raw.groupBy, acknowledgements, items: stripUndefined(items), itemsPath };
+}
+
+export function toRequestsSpec(file: string, raw: RequestsRaw, acknowledgements: ExportFormat): RequestsMappingSpec {
+  return { kind: 'requests', ...commonSpec(file, raw, acknowledgements), header: stripUndefined(raw.request) };
 }
 
 export function toConfirmationsSpec(file: string, raw: ConfirmationsRaw, acknowledgements: ExportFormat): ConfirmationsMappingSpec {
-  const { path: itemsPath, ...items } = raw.items;
   return {
     kind: 'confirmations',
-    file,
-    format: raw.format,
-    csv: raw.csv,
-    json: raw.json,
-    groupBy: raw.groupBy,
-    acknowledgements,
+    ...commonSpec(file, raw, acknowledgements),
     orderId: raw.orderId,
     header: stripUndefined(raw.confirmation),
-    items: stripUndefined(items),
-    itemsPath,
   };
 }
 
