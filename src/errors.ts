@@ -44,12 +44,17 @@ export const ERROR_CODES = {
   WEBHOOK_MEDIA_TYPE: 'A webhook was not sent as application/json.',
   WEBHOOK_FORBIDDEN_SOURCE: 'A webhook came from an address outside webhook.allowFrom.',
   WEBHOOK_STORE_FAILED: 'A signed, valid event could not be stored; answered 503 so the platform sends it again.',
+  WEBHOOK_REQUEST_INVALID: 'A request to the webhook listener could not be parsed (a malformed request line or target); answered 400.',
+  WEBHOOK_EVENT_CONFLICT: 'An eventId arrived again with a body different from the stored one; the first is kept, both hashes are logged.',
 
   // export to the ERP
   EXPORT_WRITE_FAILED: 'An acknowledgement or status file could not be written to the import folder; retried.',
+  EXPORT_SET_ASIDE: 'An export file could not be written for a permanent reason, even under a fallback name; its row was set aside with the reason and the rest of the channel goes on.',
+  REPORT_WRITE_FAILED: 'The error report of a rejected or partly bad file could not be written; retried from the store.',
 
   // store
   STORE_FAILED: 'SQLite could not be opened, migrated or written.',
+  STATE_DIR_LOCKED: 'Another daemon holds the lock of this stateDir (the message names the lock file and its PID); this one does not start.',
 
   // delivery (appended)
   PLATFORM_RESPONSE_INVALID: 'The platform answered 2xx with a body that breaks the contract; held for attention (it probably did the work).',

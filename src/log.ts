@@ -33,13 +33,17 @@ export const REDACT_PATHS = [
   'webhook.secrets',
 ];
 
-/** Remember a secret value so that no log line can carry it. Values shorter than 4 characters are ignored. */
+/**
+ * Remember a secret value so that nothing the daemon logs, stores or writes can carry it. Any
+ * length is scrubbed (a short secret makes logs harder to read, never leakier; the config loader
+ * warns about webhook secrets shorter than 16 characters). Each secret is matched as written,
+ * URL-encoded, and JSON-escaped (how it appears inside a serialized log line).
+ */
 export function registerSecret(value: string | undefined | null): void {
-  if (!value || value.length < 4 || secrets.has(value)) return;
+  if (!value || secrets.has(value)) return;
   secrets.add(value);
-  const alternatives = [...secrets]
+  const alternatives = [...new Set([...secrets].flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]))]
     .sort((a, b) => b.length - a.length)
-    .flatMap((s) => [s, encodeURIComponent(s)])
     .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   secretPattern = new RegExp(alternatives.join('|'), 'g');
 }
@@ -51,6 +55,20 @@ export function scrubSecrets(text: string): string {
   let out = text.replace(TOKEN_SEGMENT, `$1${REDACTED}`);
   if (secretPattern) out = out.replace(secretPattern, REDACTED);
   return out;
+}
+
+/**
+ * `scrubSecrets` applied to every string inside a value (object keys and values, array items),
+ * for what is stored or written rather than logged: a platform's problem details, an
+ * acknowledgement record, a file report. Returns a copy; non-string leaves are kept as they are.
+ */
+export function scrubDeep<T>(value: T): T {
+  if (typeof value === 'string') return scrubSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrubSecrets(k), scrubDeep(v)])) as T;
+  }
+  return value;
 }
 
 export interface CreateLoggerOptions {

@@ -28,7 +28,7 @@ import {
 } from '../store/exports.js';
 import { renderExportFile, type ExportMode } from './render-file.js';
 import { flowOfChannel, renderFileName, withSuffix } from './file-name.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 
 /** One export channel and where and how its files are written. */
 export interface ExportTarget {

@@ -1,4 +1,5 @@
 /** Migration N is `MIGRATIONS[N - 1]`. Append only. */
 import { INITIAL_SCHEMA } from './001-initial.js';
+import { HARDENING_SCHEMA } from './002-hardening.js';
 
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA];
