@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
+import { scrubDeep } from '../log.js';
 import { openStore, storePath, systemClock, type Clock, type Db } from '../store/open-store.js';
 import {
   countSubmissionsByState,
@@ -39,7 +40,8 @@ export function readOutboxStatus(db: Db, now: number, flowNames: readonly string
   for (const name of flowNames) flowOf(name);
   for (const c of countSubmissionsByState(db)) flowOf(c.flow).counts[c.state] = c.count;
   for (const o of oldestPendingByFlow(db)) flowOf(o.flow).oldestPendingAgeMs = Math.max(0, now - o.createdAt);
-  return { flows: [...flows.values()], lastErrors: listLastErrors(db, 10), deadLetters: listDeadLetters(db) };
+  // Rows written before secrets were scrubbed at the platform boundary may still hold one.
+  return scrubDeep({ flows: [...flows.values()], lastErrors: listLastErrors(db, 10), deadLetters: listDeadLetters(db) });
 }
 
 /** `status` for a config: read-only, and an empty summary when the store does not exist yet. */
@@ -79,7 +81,16 @@ export function formatOutboxStatus(status: OutboxStatus): string {
   for (const e of status.lastErrors) lines.push(`  ${new Date(e.updatedAt).toISOString()} ${e.flow} ${e.externalId} [${e.state}] ${e.errorCode}: ${e.message ?? ''}`);
   lines.push('', `Dead letters (${status.deadLetters.length})`);
   for (const d of status.deadLetters) lines.push(`  ${d.flow} ${d.externalId} after ${d.attempts} attempt(s): ${d.message ?? ''}`);
-  return lines.join('\n');
+  return lines.map(printable).join('\n');
+}
+
+/**
+ * A line safe to print on a terminal: the platform's words (problem details) could carry escape
+ * sequences that rewrite the operator's screen, so control characters are shown as `\\uXXXX`.
+ */
+function printable(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function formatAge(ms: number): string {

@@ -12,7 +12,7 @@
  */
 import type { ErrorCode } from '../errors.js';
 import { describeError } from '../errors.js';
-import { scrubSecrets } from '../log.js';
+import { scrubDeep } from '../log.js';
 import {
   PROBLEM_TYPES,
   createRequestResultSchema,
@@ -65,10 +65,21 @@ export interface Classification {
 const RETRY_STATUSES = new Set([408, 429]);
 const REJECT_STATUSES = new Set([400, 404, 405, 410, 413, 415, 422]);
 
-/** Classify one attempt. `kind` picks the success schema: a request result or an order. */
+/**
+ * Classify one attempt. `kind` picks the success schema: a request result or an order.
+ *
+ * The platform's answer is not ours: a platform that echoes the request path in an error body
+ * (`No route for POST /api-gateway/api/v1/<token>/requests`) would carry the token into the row,
+ * the acknowledgement file and `status`. So everything the classification keeps is scrubbed of
+ * every registered secret and URL token segment here, where the answer enters.
+ */
 export function classifyOutcome(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
+  return scrubDeep(classifyUnscrubbed(kind, attempt, now));
+}
+
+function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
   if (attempt.type === 'error') {
-    const message = scrubSecrets(describeNetworkError(attempt.error));
+    const message = describeNetworkError(attempt.error);
     return {
       details: message,
       outcome: 'retry',

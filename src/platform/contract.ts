@@ -47,8 +47,32 @@ export const calendarDate = z
 /** ISO 8601 timestamp with a UTC offset (`Z` or `+03:00`). */
 export const timestamp = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp with a UTC offset' });
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).optional();
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional overrides that can disguise a name
+ * (U+202A–U+202E, U+2066–U+2069). Ids and names end up in file names, headers and the ERP's
+ * tables, so none may hold them; comments may hold tabs and line breaks, and nothing else of these.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_BIDI_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** True when `value` holds no control character (comments: none but tab, CR and LF). */
+export function hasNoControlCharacters(value: string, kind: 'name' | 'comment' = 'name'): boolean {
+  return !(kind === 'comment' ? CONTROL_OR_BIDI_BUT_LINE_BREAKS : CONTROL_OR_BIDI).test(value);
+}
+
+const NO_CONTROL = 'must not contain control characters';
+const noControl = (value: string) => hasNoControlCharacters(value, 'name');
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL);
+const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL).optional();
+const commentText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => hasNoControlCharacters(value, 'comment'), 'must not contain control characters other than tab and line breaks')
+    .optional();
 
 export const FIELD_LIMITS = {
   externalId: 100,
@@ -76,7 +100,7 @@ export const requestItemSchema = z.strictObject({
   name: text(FIELD_LIMITS.name),
   quantity: z.number().finite().positive('must be greater than zero'),
   unit: text(FIELD_LIMITS.shortText),
-  comment: optionalText(FIELD_LIMITS.comment),
+  comment: commentText(FIELD_LIMITS.comment),
 });
 
 /** The Request object: the body of `POST …/requests`. */
@@ -90,7 +114,7 @@ export const createRequestSchema = z
     contact: z.strictObject({
       name: text(FIELD_LIMITS.name),
       phone: optionalText(FIELD_LIMITS.shortText),
-      email: z.email('must be an e-mail address').max(FIELD_LIMITS.shortText).optional(),
+      email: z.email('must be an e-mail address').max(FIELD_LIMITS.shortText).refine(noControl, NO_CONTROL).optional(),
     }),
     delivery: z.strictObject({
       city: text(FIELD_LIMITS.shortText),
@@ -98,7 +122,7 @@ export const createRequestSchema = z
       desiredDate: calendarDate,
     }),
     items: z.array(requestItemSchema).min(1, 'must have at least one line').max(FIELD_LIMITS.maxItems),
-    comment: optionalText(FIELD_LIMITS.comment),
+    comment: commentText(FIELD_LIMITS.comment),
   })
   .superRefine((request, ctx) => {
     if (!request.contact.phone && !request.contact.email) {
@@ -113,8 +137,8 @@ export type RequestItem = z.infer<typeof requestItemSchema>;
 /** The creation result: the 201 body of `POST …/requests`. */
 export const createRequestResultSchema = z.looseObject({
   id: z.string().regex(REQUEST_ID_PATTERN, 'must look like PRC-REQ-000123'),
-  externalId: z.string(),
-  status: z.string(),
+  externalId: z.string().refine(noControl, NO_CONTROL),
+  status: z.string().refine(noControl, NO_CONTROL),
   createdAt: timestamp,
 });
 export type CreateRequestResult = z.infer<typeof createRequestResultSchema>;
@@ -139,7 +163,7 @@ export const confirmOrderSchema = z
     supplierOrderId: text(FIELD_LIMITS.externalId),
     readyToShipDate: calendarDate,
     items: z.array(confirmationItemSchema).min(1, 'must have at least one line').max(FIELD_LIMITS.maxItems),
-    comment: optionalText(FIELD_LIMITS.comment),
+    comment: commentText(FIELD_LIMITS.comment),
   })
   .superRefine((confirmation, ctx) => rejectDuplicateLineIds(confirmation.items, ctx));
 export type ConfirmOrder = z.infer<typeof confirmOrderSchema>;
@@ -148,8 +172,8 @@ export type ConfirmationItem = z.infer<typeof confirmationItemSchema>;
 /** The order as the confirm operation returns it. */
 export const orderSchema = z.looseObject({
   id: z.string().regex(ORDER_ID_PATTERN, 'must look like ORD-2026-000123'),
-  status: z.string(),
-  supplierOrderId: z.string(),
+  status: z.string().refine(noControl, NO_CONTROL),
+  supplierOrderId: z.string().refine(noControl, NO_CONTROL),
   updatedAt: timestamp,
 });
 export type Order = z.infer<typeof orderSchema>;
@@ -166,10 +190,11 @@ export const ORDER_STATUS_CHANGED = 'order.status.changed';
 export const webhookEventSchema = z
   .looseObject({
     eventId: z.string().regex(EVENT_ID_PATTERN, 'must look like EVT-000123'),
-    eventType: z.string().min(1),
+    eventType: z.string().min(1).max(FIELD_LIMITS.shortText).refine(noControl, NO_CONTROL),
     eventDate: timestamp,
-    orderId: z.string().min(1).optional(),
-    status: z.string().min(1).optional(),
+    // The platform's values end up in export file names ({orderId}) and the ERP's tables.
+    orderId: z.string().min(1).max(FIELD_LIMITS.shortText).refine(noControl, NO_CONTROL).optional(),
+    status: z.string().min(1).max(FIELD_LIMITS.shortText).refine(noControl, NO_CONTROL).optional(),
   })
   .superRefine((event, ctx) => {
     if (event.eventType !== ORDER_STATUS_CHANGED) return;

@@ -36,6 +36,9 @@ describe('validateRequest', () => {
     ['desiredDate not a calendar day', (p) => (p.delivery.desiredDate = '2027-02-30'), 'delivery.desiredDate', 'FIELD_INVALID'],
     ['missing customer name', (p) => delete (p.customer as Partial<Payload['customer']>).name, 'customer.name', 'FIELD_REQUIRED'],
     ['externalId too long', (p) => (p.externalId = 'x'.repeat(101)), 'externalId', 'FIELD_INVALID'],
+    ['line break in externalId', (p) => (p.externalId = 'R-1\r\nR-2'), 'externalId', 'FIELD_INVALID'],
+    ['NUL in a lineId', (p) => (p.items[0]!.lineId = '1\u0000'), 'items[0].lineId', 'FIELD_INVALID'],
+    ['escape sequence in an item name', (p) => (p.items[1]!.name = '\u001b[2JРучки'), 'items[1].name', 'FIELD_INVALID'],
     ['unknown field', (p) => ((p as Record<string, unknown>).extra = 1), '', 'FIELD_INVALID'],
   ])('%s → %s %s', (_name, breakIt, field, code) => {
     const payload = valid();

@@ -37,6 +37,34 @@ describe('contract', () => {
     }
   });
 
+  it('rejects control characters in ids and names, and all but tab and line breaks in comments', () => {
+    const refused: [string, (r: ReturnType<typeof validRequest> & { comment?: string }) => void, string][] = [
+      ['NUL in externalId', (r) => (r.externalId = 'ERP\u00000001'), 'externalId'],
+      ['line break in externalId', (r) => (r.externalId = 'ERP-1\nERP-2'), 'externalId'],
+      ['tab in a lineId', (r) => (r.items[0]!.lineId = '1\t2'), 'items[0].lineId'],
+      ['ESC in a name', (r) => (r.customer.name = 'ООО \u001b[31mРомашка'), 'customer.name'],
+      ['DEL in a unit', (r) => (r.items[0]!.unit = 'шт\u007f'), 'items[0].unit'],
+      ['C1 in a city', (r) => (r.delivery.city = 'Мос\u0085ква'), 'delivery.city'],
+      ['right-to-left override in a name', (r) => (r.items[0]!.name = 'invoice\u202Efdp.exe'), 'items[0].name'],
+      ['bell in a phone', (r) => (r.contact.phone = '+7\u0007'), 'contact.phone'],
+      ['vertical tab in a comment', (r) => (r.comment = 'a\u000bb'), 'comment'],
+      ['NUL in a line comment', (r) => Object.assign(r.items[0]!, { comment: 'x\u0000' }), 'items[0].comment'],
+    ];
+    for (const [name, breakIt, field] of refused) {
+      const r = validRequest();
+      breakIt(r);
+      const result = createRequestSchema.safeParse(r);
+      expect(result.success, name).toBe(false);
+      if (!result.success) expect(result.error.issues.map((i) => toFieldName(i.path)), name).toContain(field);
+    }
+    const comments = { ...validRequest(), comment: 'first line\r\nsecond\tcolumn' };
+    comments.items[0] = { ...comments.items[0]!, comment: 'a\nb\tc' } as (typeof comments.items)[0];
+    expect(createRequestSchema.safeParse(comments).success).toBe(true);
+    const event = { eventId: 'EVT-000009', eventType: 'order.status.changed', eventDate: '2026-11-21T10:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped' };
+    expect(webhookEventSchema.safeParse({ ...event, orderId: 'ORD-2026-000001\r\n' }).success).toBe(false);
+    expect(webhookEventSchema.safeParse({ ...event, status: 'ship\u0000ped' }).success).toBe(false);
+  });
+
   it('checks real calendar dates', () => {
     expect(isCalendarDate('2028-02-29')).toBe(true);
     expect(isCalendarDate('2027-02-29')).toBe(false);
