@@ -1,38 +1,102 @@
 /**
- * Atomic file write into an ERP import folder: a temp name in the same folder (`.<name>.tmp`, which
- * ERP patterns exclude), write, fsync, rename over the final name, fsync the folder. The ERP sees
- * either no file or the whole file; after the folder fsync the rename survives a power cut.
+ * Atomic file write into a folder other people can write (an ERP import folder, `rejected/`): a
+ * temp file in the same folder, write, fsync, rename over the final name, fsync the folder. The
+ * reader sees either no file or the whole file; after the folder fsync the rename survives a power
+ * cut.
+ *
+ * The temp file is the dangerous part, because anyone in the ERP's group can plant something at a
+ * name they can guess: a symlink there would make us write through it (into our own SQLite file,
+ * in the worst case), a FIFO would block the writer for ever. So the temp name carries a random
+ * suffix, and it is opened with `O_CREAT|O_EXCL|O_NOFOLLOW|O_NONBLOCK`: the open succeeds only when
+ * this call made the file itself, never follows a link and never waits on a FIFO. A name someone
+ * else holds (`EEXIST`) is skipped for another random one. The final rename replaces whatever
+ * entry holds the final name (a link is replaced, not followed).
  */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_NAME_BYTES, truncateUtf8 } from './file-name.js';
 
-export function tempNameFor(name: string): string {
-  return `.${name}.tmp`;
+/** Hex characters of the temp name's random suffix: 48 bits, not guessable before the write. */
+const SUFFIX_HEX = 12;
+/** Bytes a temp name adds around the final name: `.` + name + `.` + suffix + `.tmp`. */
+export const TEMP_NAME_EXTRA_BYTES = 1 + 1 + SUFFIX_HEX + '.tmp'.length;
+/**
+ * The longest final name (UTF-8 bytes) whose temp name still holds it whole within
+ * `MAX_NAME_BYTES`. Names the daemon derives are fitted to this, so that the longest name it ever
+ * creates, temp names included, is at most 255 bytes.
+ */
+export const MAX_TARGET_NAME_BYTES = MAX_NAME_BYTES - TEMP_NAME_EXTRA_BYTES;
+/** Random names tried before giving up: each `EEXIST` means someone holds a name we drew. */
+const TEMP_TRIES = 8;
+
+// Linux has both flags; where one is missing (Windows) the value 0 leaves the open as it was.
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const FOLDER_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
+
+export interface WriteFileAtomicOptions {
+  /** Mode of a new file (before the umask). Default 0o644: the ERP's users read the files. */
+  mode?: number;
+  /** The random part of the temp name; tests pass their own to plant things at the names it gives. */
+  randomSuffix?: () => string;
 }
 
-export async function writeFileAtomic(folder: string, name: string, bytes: Buffer): Promise<string> {
+const randomHex = (): string => randomBytes(SUFFIX_HEX / 2).toString('hex');
+
+/**
+ * The temp name for `name` with `suffix`: `.<name>.<suffix>.tmp`, hidden (ERP include patterns
+ * skip dot files) and ending `.tmp`. A final name longer than `MAX_TARGET_NAME_BYTES` is cut (at
+ * a character boundary) in the temp name only, so the temp name always fits.
+ */
+export function tempNameFor(name: string, suffix: string): string {
+  return `.${truncateUtf8(name, MAX_TARGET_NAME_BYTES)}.${suffix}.tmp`;
+}
+
+/**
+ * Write `bytes` to `folder/name` atomically (see the module comment); creates `folder` when
+ * missing. Returns the final path. On any failure the temp file is removed and the error (an
+ * errno error: `EISDIR` when a folder holds the final name, …) is thrown as it came.
+ */
+export async function writeFileAtomic(folder: string, name: string, bytes: Buffer, options: WriteFileAtomicOptions = {}): Promise<string> {
   await fs.mkdir(folder, { recursive: true });
   const target = path.join(folder, name);
-  const temp = path.join(folder, tempNameFor(name));
-  const handle = await fs.open(temp, 'w', 0o644);
+  const { handle, temp } = await openTemp(folder, name, options);
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, target);
   } catch (error) {
-    await fs.rm(temp, { force: true });
+    await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
   await syncFolder(folder);
   return target;
 }
 
+/** Create a temp file no one else made: a fresh random name per try, `EEXIST` means try again. */
+async function openTemp(folder: string, name: string, options: WriteFileAtomicOptions): Promise<{ handle: fs.FileHandle; temp: string }> {
+  const suffix = options.randomSuffix ?? randomHex;
+  let lastError: unknown;
+  for (let i = 0; i < TEMP_TRIES; i += 1) {
+    const temp = path.join(folder, tempNameFor(name, suffix()));
+    try {
+      return { handle: await fs.open(temp, TEMP_FLAGS, options.mode ?? 0o644), temp };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
 async function syncFolder(folder: string): Promise<void> {
-  const dir = await fs.open(folder, 'r');
+  // O_DIRECTORY: a FIFO swapped in for the folder fails at once instead of blocking the open.
+  const dir = await fs.open(folder, FOLDER_FLAGS);
   try {
     await dir.sync();
   } catch (error) {

@@ -1,0 +1,143 @@
+/**
+ * The atomic writer against a folder someone else writes too: real symlinks, FIFOs and folders
+ * planted where it writes. A FIFO test that regressed would hang on the open; the test's timeout
+ * bounds that hang.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
+import { MAX_TARGET_NAME_BYTES, TEMP_NAME_EXTRA_BYTES, tempNameFor, writeFileAtomic } from '../../src/shared/write-file-atomic.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+
+/** The daemon's own file an attacker would like us to overwrite. */
+function plantVictim(dir: string): string {
+  const victim = path.join(dir, 'state', 'connector.sqlite');
+  fs.mkdirSync(path.dirname(victim), { recursive: true });
+  fs.writeFileSync(victim, 'SQLite format 3\0 precious');
+  return victim;
+}
+
+/** Names in `folder` (all of them, dot files too), sorted. */
+const entries = (folder: string): string[] => fs.readdirSync(folder).sort();
+
+/** A suffix source that hands out the given suffixes in order. */
+function suffixes(...list: string[]): () => string {
+  let i = 0;
+  return () => list[i++] ?? 'ffffffffffff';
+}
+
+describe('writeFileAtomic', () => {
+  it('writes the bytes under the final name and leaves no temp file', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      const target = await writeFileAtomic(folder, 'ack-1.csv', Buffer.from('a;b\n'));
+      expect(target).toBe(path.join(folder, 'ack-1.csv'));
+      expect(fs.readFileSync(target, 'utf8')).toBe('a;b\n');
+      expect(entries(folder)).toEqual(['ack-1.csv']);
+    });
+  });
+
+  it('does not write through a symlink planted at the old predictable temp name', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const victim = plantVictim(dir);
+      fs.symlinkSync(victim, path.join(folder, '.ack-1.csv.tmp'));
+      await writeFileAtomic(folder, 'ack-1.csv', Buffer.from('new'));
+      expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
+      expect(fs.readFileSync(path.join(folder, 'ack-1.csv'), 'utf8')).toBe('new');
+      expect(fs.lstatSync(path.join(folder, '.ack-1.csv.tmp')).isSymbolicLink()).toBe(true); // not ours to remove
+    });
+  });
+
+  it('does not block on a FIFO planted at the old predictable temp name', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      execFileSync('mkfifo', [path.join(folder, '.ack-1.csv.tmp')]);
+      await writeFileAtomic(folder, 'ack-1.csv', Buffer.from('new'));
+      expect(fs.readFileSync(path.join(folder, 'ack-1.csv'), 'utf8')).toBe('new');
+      expect(fs.lstatSync(path.join(folder, '.ack-1.csv.tmp')).isFIFO()).toBe(true);
+    });
+  });
+
+  it('skips random temp names someone else holds (a symlink, a FIFO) and writes under a fresh one', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const victim = plantVictim(dir);
+      const link = path.join(folder, tempNameFor('ack-1.csv', 'aaaaaaaaaaaa'));
+      const fifo = path.join(folder, tempNameFor('ack-1.csv', 'bbbbbbbbbbbb'));
+      fs.symlinkSync(victim, link);
+      execFileSync('mkfifo', [fifo]);
+      await writeFileAtomic(folder, 'ack-1.csv', Buffer.from('new'), { randomSuffix: suffixes('aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc') });
+      expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
+      expect(fs.readFileSync(path.join(folder, 'ack-1.csv'), 'utf8')).toBe('new');
+      expect(entries(folder)).toEqual([path.basename(link), path.basename(fifo), 'ack-1.csv'].sort());
+    });
+  });
+
+  it('gives up with EEXIST when every temp name it draws is taken, writing nothing', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      fs.writeFileSync(path.join(folder, tempNameFor('ack-1.csv', 'aaaaaaaaaaaa')), 'theirs');
+      await expect(writeFileAtomic(folder, 'ack-1.csv', Buffer.from('new'), { randomSuffix: () => 'aaaaaaaaaaaa' })).rejects.toMatchObject({ code: 'EEXIST' });
+      expect(entries(folder)).toEqual([tempNameFor('ack-1.csv', 'aaaaaaaaaaaa')]);
+      expect(fs.readFileSync(path.join(folder, tempNameFor('ack-1.csv', 'aaaaaaaaaaaa')), 'utf8')).toBe('theirs');
+    });
+  });
+
+  it('replaces an existing final file by rename, never by writing into it', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const target = path.join(folder, 'status-1.csv');
+      fs.writeFileSync(target, 'old');
+      fs.linkSync(target, path.join(dir, 'second-link')); // an in-place write would show through this link
+      await writeFileAtomic(folder, 'status-1.csv', Buffer.from('new'));
+      expect(fs.readFileSync(target, 'utf8')).toBe('new');
+      expect(fs.readFileSync(path.join(dir, 'second-link'), 'utf8')).toBe('old');
+      expect(entries(folder)).toEqual(['status-1.csv']);
+    });
+  });
+
+  it('replaces a symlink at the final name instead of following it', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const victim = plantVictim(dir);
+      fs.symlinkSync(victim, path.join(folder, 'status-1.csv'));
+      await writeFileAtomic(folder, 'status-1.csv', Buffer.from('new'));
+      expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
+      expect(fs.lstatSync(path.join(folder, 'status-1.csv')).isFile()).toBe(true);
+    });
+  });
+
+  it('removes its temp file when the write fails (a folder holds the final name)', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(path.join(folder, 'status-1.csv'), { recursive: true });
+      await expect(writeFileAtomic(folder, 'status-1.csv', Buffer.from('new'))).rejects.toMatchObject({ code: 'EISDIR' });
+      expect(entries(folder)).toEqual(['status-1.csv']);
+    });
+  });
+
+  it('writes a final name of 255 bytes: the temp name is cut to fit, never past 255 bytes', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      const name = `${'中'.repeat(83)}ab.csv`;
+      expect(utf8Length(name)).toBe(MAX_NAME_BYTES);
+      await writeFileAtomic(folder, name, Buffer.from('x'));
+      expect(entries(folder)).toEqual([name]);
+      expect(utf8Length(tempNameFor(name, '0123456789ab'))).toBe(MAX_NAME_BYTES);
+      expect(MAX_TARGET_NAME_BYTES + TEMP_NAME_EXTRA_BYTES).toBe(MAX_NAME_BYTES);
+    });
+  });
+
+  it('names temp files `.<name>.<random>.tmp`: hidden from ERP patterns, and ending .tmp', () => {
+    expect(tempNameFor('ack-1.csv', '0123456789ab')).toBe('.ack-1.csv.0123456789ab.tmp');
+  });
+});
