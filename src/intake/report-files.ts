@@ -2,17 +2,27 @@
  * The error report beside a rejected (or partly bad, archived) file: `<name>.errors.json` for
  * programs and a `<name>.errors.csv` twin for ERP users, UTF-8 with a BOM so that Excel opens the
  * Cyrillic text right, `;`-delimited as Excel expects in a Russian locale.
+ *
+ * Both go into a folder other people write (`rejected/`, `archive/`), through the hardened atomic
+ * writer (random temp name opened `O_EXCL|O_NOFOLLOW`, fsync, rename, folder fsync). Their text
+ * comes from input files and the platform, so before rendering the report is scrubbed of every
+ * registered secret, and the CSV's cells cannot start a spreadsheet formula.
  */
-import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ConnectorError, describeError } from '../errors.js';
+import { scrubDeep } from '../log.js';
+import { neutraliseFormula } from '../shared/csv-formula.js';
+import { fitFileName, utf8Length } from '../shared/file-name.js';
+import { MAX_TARGET_NAME_BYTES, writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { FileReport } from '../store/files.js';
 
 export const REPORT_SUFFIX = { json: '.errors.json', csv: '.errors.csv' } as const;
 
 const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
 
-/** One CSV cell: quoted when it holds the delimiter, a quote or a line break. */
+/** One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a quote or a line break. */
 function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
+  const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
   return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -29,7 +39,7 @@ export function renderJsonReport(report: FileReport): string {
   return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes: report.notes }, null, 2)}\n`;
 }
 
-/** The CSV twin, BOM first, CRLF line ends. */
+/** The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get a `'`). */
 export function renderCsvReport(report: FileReport): string {
   const lines = [CSV_COLUMNS.join(';')];
   for (const p of report.problems) {
@@ -38,17 +48,38 @@ export function renderCsvReport(report: FileReport): string {
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-async function writeAtomically(target: string, content: string): Promise<void> {
-  const temp = `${target}.${process.pid}.tmp`;
-  await fs.writeFile(temp, content, 'utf8');
-  await fs.rename(temp, target);
+/**
+ * The report's file name for a file named `base`: `<base><suffix>`, or, when that would not fit
+ * (with its temp name) in 255 bytes, `base` shortened by `fitFileName` with the suffix kept whole,
+ * so the reader still finds `.errors.json`/`.errors.csv` at the end.
+ */
+export function reportNameFor(base: string, suffix: string): string {
+  return fitFileName(base, MAX_TARGET_NAME_BYTES - utf8Length(suffix)) + suffix;
 }
 
-/** Write both report files beside `filePath` (its final place). Returns their paths. */
+/**
+ * Write both report files beside `filePath` (its final place), atomically and fsynced. Returns
+ * their paths. Throws `REPORT_WRITE_FAILED` naming the report that could not be written.
+ */
 export async function writeReportFiles(filePath: string, report: FileReport): Promise<string[]> {
-  const jsonPath = `${filePath}${REPORT_SUFFIX.json}`;
-  const csvPath = `${filePath}${REPORT_SUFFIX.csv}`;
-  await writeAtomically(jsonPath, renderJsonReport(report));
-  await writeAtomically(csvPath, renderCsvReport(report));
-  return [jsonPath, csvPath];
+  const folder = path.dirname(filePath);
+  const base = path.basename(filePath);
+  const safe = scrubDeep(report);
+  const files: [string, string][] = [
+    [reportNameFor(base, REPORT_SUFFIX.json), renderJsonReport(safe)],
+    [reportNameFor(base, REPORT_SUFFIX.csv), renderCsvReport(safe)],
+  ];
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const target = path.join(folder, name);
+    try {
+      written.push(await writeFileAtomic(folder, name, Buffer.from(text, 'utf8')));
+    } catch (error) {
+      throw new ConnectorError('REPORT_WRITE_FAILED', `Cannot write the error report ${target}: ${describeError(error)}`, {
+        cause: error,
+        details: { file: filePath, report: target },
+      });
+    }
+  }
+  return written;
 }
