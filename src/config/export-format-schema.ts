@@ -57,8 +57,14 @@ export const exportFormatSchema = z.strictObject({
       header: z.boolean().default(true),
       /** Default crlf. */
       lineEnding: z.enum(['crlf', 'lf']).default('crlf'),
+      /**
+       * Make cells that start with `=`, `+`, `-`, `@`, tab or CR inert for a spreadsheet by putting
+       * a `'` in front (OWASP's CSV-injection rule). For files people open in Excel. Default false:
+       * the ERP reads the values, and `-5` is a legitimate amount there, not a formula.
+       */
+      escapeFormulas: z.boolean().default(false),
     })
-    .default({ encoding: 'utf-8', delimiter: ';', header: true, lineEnding: 'crlf' }),
+    .default({ encoding: 'utf-8', delimiter: ';', header: true, lineEnding: 'crlf', escapeFormulas: false }),
   json: z
     .strictObject({
       /** Default utf-8. */

@@ -5,6 +5,7 @@
  */
 import iconv from 'iconv-lite';
 import type { ColumnSpec, ExportFormat } from '../config/export-format-schema.js';
+import { neutraliseFormula } from '../shared/csv-formula.js';
 import { formatCell, formatJsonValue, valueToText } from './format-value.js';
 
 export type ExportMode = 'perEvent' | 'batch';
@@ -23,13 +24,19 @@ export function quoteCsvCell(text: string, delimiter: string): string {
   return text;
 }
 
+/**
+ * CSV text. With `csv.escapeFormulas` each value cell that a spreadsheet would run as a formula
+ * gets a `'` in front before quoting; header names come from the mapping, not from outside, and are
+ * left as written.
+ */
 export function renderCsv(records: readonly Record<string, unknown>[], format: ExportFormat): string {
-  const { delimiter, header, lineEnding } = format.csv;
+  const { delimiter, header, lineEnding, escapeFormulas } = format.csv;
   const eol = lineEnding === 'crlf' ? '\r\n' : '\n';
   const columns = resolveColumns(format, records);
+  const cell = (text: string): string => quoteCsvCell(escapeFormulas ? neutraliseFormula(text) : text, delimiter);
   const lines: string[] = [];
   if (header) lines.push(columns.map(([name]) => quoteCsvCell(name, delimiter)).join(delimiter));
-  for (const record of records) lines.push(columns.map(([, column]) => quoteCsvCell(formatCell(record, column), delimiter)).join(delimiter));
+  for (const record of records) lines.push(columns.map(([, column]) => cell(formatCell(record, column))).join(delimiter));
   return lines.map((line) => line + eol).join('');
 }
 

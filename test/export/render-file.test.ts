@@ -90,6 +90,29 @@ describe('renderExportFile', () => {
   });
 });
 
+describe('csv.escapeFormulas', () => {
+  const records = [{ orderId: '=HYPERLINK("http://x","y")', amount: '-5', note: '@SUM(A1)' }];
+  const columns = { order: { field: 'orderId' }, amount: { field: 'amount' }, note: { field: 'note' } };
+
+  it('is off by default: the ERP reads -5 as the number it is', () => {
+    const f = format({ csv: { lineEnding: 'lf' }, columns });
+    expect(f.csv.escapeFormulas).toBe(false);
+    expect(renderExportFile(records, f, 'perEvent').toString('utf8')).toBe('order;amount;note\n"=HYPERLINK(""http://x"",""y"")";-5;@SUM(A1)\n');
+  });
+
+  it('when on, puts a quote before every value cell a spreadsheet would run, and leaves the header alone', () => {
+    const f = format({ csv: { lineEnding: 'lf', escapeFormulas: true }, columns: { ...columns, '=total': { field: 'amount' } } });
+    expect(renderExportFile(records, f, 'perEvent').toString('utf8')).toBe(
+      `order;amount;note;=total\n"'=HYPERLINK(""http://x"",""y"")";'-5;'@SUM(A1);'-5\n`,
+    );
+  });
+
+  it('does not touch JSON files', () => {
+    const f = format({ format: 'json', csv: { escapeFormulas: true }, columns: { order: { field: 'orderId' } } });
+    expect(JSON.parse(renderExportFile(records, f, 'perEvent').toString('utf8'))).toEqual({ order: '=HYPERLINK("http://x","y")' });
+  });
+});
+
 describe('exportFormatSchema', () => {
   it('refuses unknown placeholders and bad time zones', () => {
     expect(exportFormatSchema.safeParse({ fileName: 'a-{nope}.csv' }).success).toBe(false);
