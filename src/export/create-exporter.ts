@@ -9,10 +9,20 @@
  * A crash between 2's write and its marking rewrites the same name with the same bytes, never a
  * second file. `perEvent` targets are written whenever woken (and on a 1 s poll); `batch` targets
  * gather every pending row into one file on `flush()` (the daemon calls it on `export.batchCron`).
+ *
+ * No file holds up the others of its channel. Each file has its own name, so the order in which
+ * they are written does not matter, and a failed file is skipped for the next:
+ * - a transient failure (rights, space, a locked file) leaves its rows pending, retried next pass;
+ * - a permanent one (`classify-write-error.ts`: the name itself is refused) moves the rows to a
+ *   plain fallback name, stored like the first, written on the next pass; if that fails for good
+ *   too, the rows are set aside (`set_aside`, with the reason) and logged as `EXPORT_SET_ASIDE`.
+ * A folder that cannot be written at all is checked once per pass, so it costs one log line, not
+ * one per file.
  */
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../log.js';
+import { scrubDeep, scrubSecrets, type Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Db, Clock } from '../store/open-store.js';
 import { systemClock } from '../store/open-store.js';
@@ -24,10 +34,13 @@ import {
   listNamedPendingExports,
   listUnnamedExports,
   markExportsWritten,
+  moveExportsToFallbackName,
+  setExportsAside,
   type ExportRow,
 } from '../store/exports.js';
 import { renderExportFile, type ExportMode } from './render-file.js';
-import { flowOfChannel, renderFileName, withSuffix } from './file-name.js';
+import { errnoCode, isPermanentNameError } from './classify-write-error.js';
+import { fallbackFileName, flowOfChannel, renderFileName, withSuffix } from './file-name.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 
 /** One export channel and where and how its files are written. */
@@ -90,38 +103,82 @@ export function createExporter(deps: ExporterDeps): Exporter {
       const now = clock();
       for (const group of groups) {
         const first = group[0]!;
-        const name = chooseFreeName(target, renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: parseRecord(first) }));
+        const name = chooseFreeName(target, renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) }));
         assignExportFileName(db, group.map((row) => row.id), name);
       }
     })();
   };
 
-  /** The template's name, or `name-2.csv`, `name-3.csv`… when another row or an existing file holds it. */
+  /** The template's name, or `name-2.csv`, `name-3.csv`… when another row or an existing entry (of any kind) holds it. */
   const chooseFreeName = (target: ExportTarget, base: string): string => {
     for (let n = 1; ; n += 1) {
       const candidate = n === 1 ? base : withSuffix(base, n);
-      if (!isExportFileNameTaken(db, candidate) && !fs.existsSync(path.join(target.folder, candidate))) return candidate;
+      if (!isExportFileNameTaken(db, candidate) && !entryExists(path.join(target.folder, candidate))) return candidate;
     }
   };
 
-  /** Write every named pending file of the target; stops at the first failure (rows stay pending). */
+  /** The folder exists (made if missing) and takes writes; else one EXPORT_WRITE_FAILED line for the whole target. */
+  const folderIsWritable = async (target: ExportTarget): Promise<boolean> => {
+    try {
+      await fsp.mkdir(target.folder, { recursive: true });
+      await fsp.access(target.folder, fs.constants.W_OK);
+      return true;
+    } catch (error) {
+      const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write into ${target.folder}: ${describeError(error)}`, {
+        cause: error,
+        details: { channel: target.channel, folder: target.folder },
+      });
+      log.error({ channel: target.channel, code: failure.code, err: failure }, `${failure.message}; its files are retried on the next pass`);
+      return false;
+    }
+  };
+
+  /**
+   * A file whose name failed for good: move its rows to the fallback name (written next pass),
+   * or, when they already carry one (`error` is set), set them aside with the reason.
+   */
+  const handlePermanentFailure = (target: ExportTarget, name: string, group: readonly ExportRow[], error: unknown): void => {
+    const ids = group.map((row) => row.id);
+    const reason = scrubSecrets(`${errnoCode(error)}: cannot write ${path.join(target.folder, name)}: ${describeError(error)}`);
+    const fileLog = log.child({ channel: target.channel, file: name, rows: group.length });
+    if (group.some((row) => row.error !== null)) {
+      setExportsAside(db, ids, reason);
+      fileLog.error({ code: 'EXPORT_SET_ASIDE', reason, firstError: group[0]!.error }, `export rows ${ids.join(', ')} set aside: ${reason}`);
+      return;
+    }
+    const fallback = chooseFreeName(target, fallbackFileName(target.channel, ids[0]!, target.format.format));
+    moveExportsToFallbackName(db, ids, fallback, reason);
+    fileLog.warn({ code: 'EXPORT_WRITE_FAILED', reason, fallback }, `${reason}; written as ${fallback} instead`);
+  };
+
+  /** Write every named pending file of the target; a failed file is skipped, never stops the others. */
   const writeNamed = async (target: ExportTarget): Promise<number> => {
     const rows = listNamedPendingExports(db, target.channel);
+    if (rows.length === 0 || !(await folderIsWritable(target))) return 0;
     const files = new Map<string, ExportRow[]>();
     for (const row of rows) files.set(row.file_name!, [...(files.get(row.file_name!) ?? []), row]);
     let written = 0;
     for (const [name, group] of files) {
       const fileLog = log.child({ channel: target.channel, file: name, rows: group.length });
       try {
-        const bytes = renderExportFile(group.map(parseRecord), target.format, target.mode);
+        const bytes = renderExportFile(group.map(recordOf), target.format, target.mode);
         await writeFileAtomic(target.folder, name, bytes);
       } catch (error) {
-        const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${path.join(target.folder, name)}: ${describeError(error)}`, {
-          cause: error,
+        let cause = error;
+        try {
+          if (isPermanentNameError(error)) {
+            handlePermanentFailure(target, name, group, error);
+            continue;
+          }
+        } catch (fallbackError) {
+          cause = fallbackError; // the fallback could not be chosen or stored: retried like any transient failure
+        }
+        const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${path.join(target.folder, name)}: ${describeError(cause)}`, {
+          cause,
           details: { channel: target.channel, file: name },
         });
         fileLog.error({ code: failure.code, err: failure }, `${failure.message}; retried on the next pass`);
-        break;
+        continue;
       }
       written += markExportsWritten(db, group.map((row) => row.id), clock());
       fileLog.info({ folder: target.folder }, 'export file written');
@@ -186,6 +243,28 @@ export function createExporter(deps: ExporterDeps): Exporter {
       });
     },
   };
+}
+
+/**
+ * Whether anything (a file, a folder, a link, dangling or not) holds `file`. A name the file system
+ * refuses outright holds nothing: the write then fails for good and the row moves to its fallback.
+ */
+function entryExists(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    // ENOTDIR: the folder's path is broken, so nothing is there; the write will say so.
+    if (isPermanentNameError(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
+/**
+ * The record as names and files may show it: secrets scrubbed. Producers scrub what they store,
+ * but this is the last point before bytes reach a folder ERP users read, so it is done here too.
+ */
+function recordOf(row: ExportRow): Record<string, unknown> {
+  return scrubDeep(parseRecord(row));
 }
 
 function parseRecord(row: ExportRow): Record<string, unknown> {

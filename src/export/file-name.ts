@@ -1,7 +1,14 @@
 /**
  * File names of export files, from the template (`order-status-{timestamp}-{seq}.csv`). Pure; the
  * exporter stores the chosen name on the rows before writing, so the name is decided once.
+ *
+ * Placeholders carry text from outside (a 100-character Chinese externalId is legal and 300 bytes
+ * of UTF-8), so every name is fitted in UTF-8 bytes: the longest name the exporter creates, its
+ * temp name included, is at most 255 bytes, and a Windows device name (`CON`, `NUL`, `COM1`…),
+ * which a share refuses, gets a `_` in front.
  */
+import { fitFileName } from '../shared/file-name.js';
+import { MAX_TARGET_NAME_BYTES } from '../shared/write-file-atomic.js';
 import { valueToText } from './format-value.js';
 
 export interface FileNameContext {
@@ -38,7 +45,8 @@ export function renderFileName(template: string, ctx: FileNameContext): string {
 /**
  * A name safe in one folder on Linux and on a Windows share: no path separators or characters
  * Windows refuses, no control characters, no leading dot (that would hide it and match the temp
- * pattern), at most 200 characters. An empty result falls back to `fallback`.
+ * pattern), at most 200 characters and `MAX_TARGET_NAME_BYTES` of UTF-8 (see `fitExportName`), no
+ * Windows device name. An empty result falls back to `fallback`.
  */
 export function sanitiseFileName(name: string, fallback: string): string {
   let out = name
@@ -52,13 +60,27 @@ export function sanitiseFileName(name: string, fallback: string): string {
     const ext = /\.[A-Za-z0-9]{1,8}$/.exec(out)?.[0] ?? '';
     out = out.slice(0, 200 - ext.length) + ext;
   }
-  return out === '' ? fallback : out;
+  return fitExportName(out === '' ? fallback : out);
 }
 
-/** `name.csv` → `name-2.csv`: the next candidate when a name is taken. */
+/** `name` fitted so that its temp name fits too, and never a Windows device name (`fitFileName`). */
+export function fitExportName(name: string): string {
+  return fitFileName(name, MAX_TARGET_NAME_BYTES);
+}
+
+/** `name.csv` → `name-2.csv`: the next candidate when a name is taken (fitted again, since it grew). */
 export function withSuffix(name: string, n: number): string {
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+  return fitExportName(dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`);
+}
+
+/**
+ * The name an export file falls back to when its own name fails for good (`ENAMETOOLONG`,
+ * `EINVAL`…): `<channel>-<seq>.<csv|json>` (`status-000042.csv`, `ack-requests-000042.csv`), plain
+ * ASCII made only of what the config controls, so no file system has a reason to refuse it.
+ */
+export function fallbackFileName(channel: string, exportId: number, format: 'csv' | 'json'): string {
+  return sanitiseFileName(`${channel.replace(/:/g, '-')}-${pad(exportId, 6)}.${format}`, `export-${pad(exportId, 6)}.${format}`);
 }
 
 /** The flow name of a channel (`ack:requests` → `requests`; `status` → `status`). */

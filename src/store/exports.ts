@@ -6,7 +6,12 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 
-export const EXPORT_STATE = { pending: 'pending', written: 'written' } as const;
+/**
+ * `pending` until its file exists, then `written`. `set_aside`: its file could not be written for a
+ * permanent reason even under the fallback name; `error` says why. A set-aside row is not pending
+ * (it counts nowhere as waiting, never blocks its channel) and housekeeping never deletes it.
+ */
+export const EXPORT_STATE = { pending: 'pending', written: 'written', setAside: 'set_aside' } as const;
 
 /** Channel of the status export; acknowledgements use `ackChannel(flow)`. */
 export const STATUS_CHANNEL = 'status';
@@ -43,6 +48,12 @@ export interface ExportRow {
   file_name: string | null;
   created_at: number;
   written_at: number | null;
+  /**
+   * Null for a row written under its first name. Otherwise, on a pending or written row: why its
+   * first name failed for good and it moved to the fallback name (a second permanent failure then
+   * sets it aside); on a set-aside row: why it was set aside.
+   */
+  error: string | null;
 }
 
 /** Pending rows of a channel that have no file name yet, oldest first. */
@@ -68,6 +79,23 @@ export function assignExportFileName(db: Db, ids: readonly number[], fileName: s
   for (const id of ids) update.run(fileName, id);
 }
 
+/**
+ * Give the pending rows of a file whose name failed for good their fallback name, and keep why on
+ * the rows (`error`), in one transaction. The next pass writes them under the new name.
+ */
+export function moveExportsToFallbackName(db: Db, ids: readonly number[], fileName: string, reason: string): void {
+  const update = statement(db, "UPDATE exports SET file_name = ?, error = ? WHERE id = ? AND state = 'pending'");
+  db.transaction(() => {
+    for (const id of ids) update.run(fileName, reason, id);
+  })();
+}
+
+/** Set the pending rows of a file that can never be written aside with the reason, in one transaction. Returns rows changed. */
+export function setExportsAside(db: Db, ids: readonly number[], reason: string): number {
+  const update = statement(db, "UPDATE exports SET state = 'set_aside', error = ? WHERE id = ? AND state = 'pending'");
+  return db.transaction(() => ids.reduce((n, id) => n + update.run(reason, id).changes, 0))();
+}
+
 /** Mark the rows of a written file as written, in one transaction. Returns rows changed. */
 export function markExportsWritten(db: Db, ids: readonly number[], now: number): number {
   const update = statement(db, "UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
@@ -80,7 +108,7 @@ export function countExports(db: Db, filter: { channel?: string; state?: ExportS
   return row.n;
 }
 
-/** Housekeeping: delete rows written before `cutoffMs`. Pending rows are never deleted. Returns rows deleted. */
+/** Housekeeping: delete rows written before `cutoffMs`. Pending and set-aside rows are never deleted. Returns rows deleted. */
 export function deleteWrittenExportsOlderThan(db: Db, cutoffMs: number): number {
   return statement(db, "DELETE FROM exports WHERE state = 'written' AND written_at < ?").run(cutoffMs).changes;
 }
