@@ -1,6 +1,7 @@
 /** The mapping stage's public surface. */
 export { mapFile, formatOf, type MapOptions, type InputFormat } from './map-file.js';
 export { previewFile, type PreviewResult } from './preview-file.js';
+export { describeEntry, openRegularFile, readChunks, type MapInput, type OpenedInput, type OpenVerdict } from './input-file.js';
 export { isValidInn } from './inn.js';
 export { validateRequest, type FieldIssue, type RequestRules } from './validate-request.js';
 export { validateConfirmation } from './validate-confirmation.js';

@@ -9,6 +9,7 @@
  *   `FIELD_INVALID` problem, and the request is not submitted (it is ambiguous which is right).
  * - Rows shorter than the header read the missing cells as empty; extra cells are ignored.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { ConnectorError } from '../errors.js';
 import { buildSubmission, type BuildContext, type GroupInput } from './build-submission.js';
@@ -26,8 +27,9 @@ interface OpenGroup extends GroupInput<Row, Row> {
   returning: boolean;
 }
 
-export async function* mapCsvFile(filePath: string, spec: MappingSpec, ctx: BuildContext, signal?: AbortSignal): AsyncGenerator<MappedItem> {
-  const records = readCsvRecords(filePath, spec.csv, signal);
+/** Map the CSV file open on `handle` (read from byte 0; the caller closes it). */
+export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: BuildContext, signal?: AbortSignal): AsyncGenerator<MappedItem> {
+  const records = readCsvRecords(handle, spec.csv, signal);
   try {
     const first = await records.next();
     if (first.done) throw new ConnectorError('FILE_UNREADABLE', 'has no header row');

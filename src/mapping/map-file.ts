@@ -1,13 +1,19 @@
 /**
  * `mapFile`: the mapping stage's one entry point. Reads an input file (CSV, JSON, NDJSON) as its
  * mapping says and yields a submission for each valid request or confirmation and a problem for
- * each thing wrong. A file-level problem (`row: null`: unreadable, wrong encoding, truncated,
- * missing column, broken JSON) ends the stream.
+ * each thing wrong. A file-level problem (`row: null`: unreadable, not a regular file, wrong
+ * encoding, truncated, missing column, broken JSON) ends the stream.
+ *
+ * Intake hands in the file it already opened (and hashed, and checked to be the one it moved into
+ * `processing/`), so that what is mapped is what was claimed; `preview` hands in a path, which is
+ * opened here the same way (never through a symlink, never blocking on a FIFO).
  */
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
+import { openInputFile, type MapInput } from './input-file.js';
 import { mapCsvFile } from './map-csv.js';
 import { mapJsonFile } from './map-json.js';
 import { makeProblem } from './problems.js';
@@ -35,18 +41,24 @@ export function formatOf(filePath: string, spec: MappingSpec): InputFormat {
   return 'csv';
 }
 
-/** Map one input file. Never throws for a bad file (that is a problem); throws only when aborted. */
-export async function* mapFile(filePath: string, spec: MappingSpec, options: MapOptions): AsyncGenerator<MappedItem> {
+/**
+ * Map one input file: a path, or a file the caller opened (and closes; it is read from byte 0).
+ * Never throws for a bad file (that is a problem); throws only when aborted.
+ */
+export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapOptions): AsyncGenerator<MappedItem> {
+  const name = typeof input === 'string' ? input : input.name;
   const ctx: BuildContext = {
-    fileLabel: options.fileLabel ?? path.basename(filePath),
+    fileLabel: options.fileLabel ?? path.basename(name),
     now: options.now,
     rejectPastDates: options.rejectPastDates,
   };
-  const format = formatOf(filePath, spec);
+  const format = formatOf(name, spec);
+  let opened: FileHandle | undefined;
   try {
     options.signal?.throwIfAborted();
-    if (format === 'csv') yield* mapCsvFile(filePath, spec, ctx, options.signal);
-    else yield* mapJsonFile(filePath, spec, format, ctx, options.signal);
+    const handle = typeof input === 'string' ? (opened = await openInputFile(input)) : input.handle;
+    if (format === 'csv') yield* mapCsvFile(handle, spec, ctx, options.signal);
+    else yield* mapJsonFile(handle, spec, format, ctx, options.signal);
   } catch (error) {
     if (options.signal?.aborted || !isConnectorError(error)) {
       if (!options.signal?.aborted && !isConnectorError(error)) {
@@ -57,6 +69,8 @@ export async function* mapFile(filePath: string, spec: MappingSpec, options: Map
       throw error;
     }
     yield fileProblem(ctx.fileLabel, error.code, error.message);
+  } finally {
+    await opened?.close();
   }
 }
 

@@ -2,6 +2,7 @@
  * JSON and NDJSON → submissions: each record is one request (or confirmation), its lines at
  * `items.path` (default `items`). Row numbers are record numbers, 1-based.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { buildSubmission, type BuildContext } from './build-submission.js';
 import { compileMapping, jsonPathGetter } from './compile-mapping.js';
@@ -10,8 +11,9 @@ import { makeProblem } from './problems.js';
 import { readJsonRecords, readNdjsonRecords } from './read-json.js';
 import type { MappedItem } from './types.js';
 
+/** Map the JSON or NDJSON file open on `handle` (read from byte 0; the caller closes it). */
 export async function* mapJsonFile(
-  filePath: string,
+  handle: FileHandle,
   spec: MappingSpec,
   format: 'json' | 'ndjson',
   ctx: BuildContext,
@@ -21,7 +23,7 @@ export async function* mapJsonFile(
   const mapping = compileMapping(spec, options, options);
   const linesOf = jsonPathGetter(spec.itemsPath ?? 'items');
   const records: AsyncIterable<unknown> | Iterable<unknown> =
-    format === 'json' ? await readJsonRecords(filePath, spec.json) : readNdjsonRecords(filePath, spec.json, signal);
+    format === 'json' ? await readJsonRecords(handle, spec.json, signal) : readNdjsonRecords(handle, spec.json, signal);
   let recordNumber = 0;
   for await (const record of records) {
     recordNumber += 1;

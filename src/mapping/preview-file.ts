@@ -1,4 +1,8 @@
-/** `previewFile`: everything `mapFile` would yield, gathered, for the `preview` command. Touches nothing. */
+/**
+ * `previewFile`: everything `mapFile` would yield, gathered, for the `preview` command. Touches
+ * nothing. The path is opened as intake opens its files: a symlink or a FIFO is a FILE_NOT_REGULAR
+ * problem, not followed.
+ */
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { mapFile, type MapOptions } from './map-file.js';
 import type { MappedSubmission, MappingProblem } from './types.js';

@@ -1,17 +1,21 @@
 /**
- * Streaming CSV records: file → decode (encoding) → csv-parse. Memory stays flat whatever the
- * file size; a broken file (unclosed quote at the end, invalid bytes) fails with `FILE_UNREADABLE`.
+ * Streaming CSV records: opened file → decode (encoding) → csv-parse. Memory stays flat whatever
+ * the file size; a broken file (unclosed quote at the end, invalid bytes) fails with `FILE_UNREADABLE`.
  */
-import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { ConnectorError, isConnectorError } from '../errors.js';
 import type { CsvOptions } from '../config/mapping-schema.js';
 import { DecodeStream } from './decode.js';
+import { readStreamOf } from './input-file.js';
 
-/** Yields the CSV's records as arrays of cells, the header row first. Throws `FILE_UNREADABLE`. */
-export async function* readCsvRecords(filePath: string, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<string[]> {
-  const source = fs.createReadStream(filePath, { highWaterMark: 256 * 1024, ...(signal ? { signal } : {}) });
+/**
+ * Yields the CSV's records as arrays of cells, the header row first, read from byte 0 of `handle`
+ * (which the caller closes). Throws `FILE_UNREADABLE`.
+ */
+export async function* readCsvRecords(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<string[]> {
+  const source = readStreamOf(handle, signal);
   const decode = new DecodeStream(options.encoding);
   const parser = parse({
     delimiter: options.delimiter,

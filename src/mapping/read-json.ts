@@ -2,27 +2,39 @@
  * JSON input: one request object, an array of them, or an object with the array at a configured
  * path (`json.path: data.requests`), read whole (with a size cap); NDJSON streamed line by line.
  */
-import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import readline from 'node:readline';
 import { pipeline } from 'node:stream';
 import type { JsonOptions } from '../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
 import { DecodeStream, decodeBuffer } from './decode.js';
 import { jsonPathGetter } from './compile-mapping.js';
+import { readChunks, readStreamOf } from './input-file.js';
 
 /** JSON files are read whole; past this size they are refused (`FILE_UNREADABLE`). */
 export const MAX_JSON_BYTES = 50 * 1024 * 1024;
 
-/** The records of a JSON file, in order. Throws `FILE_UNREADABLE`. */
-export async function readJsonRecords(filePath: string, options: JsonOptions): Promise<unknown[]> {
+function tooLarge(size: number): ConnectorError {
+  return new ConnectorError('FILE_UNREADABLE', `is ${size} bytes; JSON files over ${MAX_JSON_BYTES} bytes are not read (use NDJSON)`);
+}
+
+/** The records of a JSON file (from byte 0 of `handle`, which the caller closes), in order. Throws `FILE_UNREADABLE`. */
+export async function readJsonRecords(handle: FileHandle, options: JsonOptions, signal?: AbortSignal): Promise<unknown[]> {
   let bytes: Buffer;
   try {
-    const stat = await fs.promises.stat(filePath);
-    if (stat.size > MAX_JSON_BYTES) {
-      throw new ConnectorError('FILE_UNREADABLE', `is ${stat.size} bytes; JSON files over ${MAX_JSON_BYTES} bytes are not read (use NDJSON)`);
+    const stat = await handle.stat();
+    if (stat.size > MAX_JSON_BYTES) throw tooLarge(stat.size);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of readChunks(handle, signal)) {
+      size += chunk.length;
+      // The file may still grow after the stat: the cap holds for what is actually read.
+      if (size > MAX_JSON_BYTES) throw tooLarge(size);
+      chunks.push(chunk);
     }
-    bytes = await fs.promises.readFile(filePath);
+    bytes = Buffer.concat(chunks, size);
   } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
     throw isConnectorError(error) ? error : unreadable(error);
   }
   const text = decodeBuffer(bytes, options.encoding);
@@ -39,9 +51,9 @@ export async function readJsonRecords(filePath: string, options: JsonOptions): P
   throw new ConnectorError('FILE_UNREADABLE', `holds no request object or array at ${where}`);
 }
 
-/** The records of an NDJSON file, one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
-export async function* readNdjsonRecords(filePath: string, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
-  const source = fs.createReadStream(filePath, { highWaterMark: 256 * 1024, ...(signal ? { signal } : {}) });
+/** The records of an NDJSON file (from byte 0 of `handle`), one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
+export async function* readNdjsonRecords(handle: FileHandle, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
+  const source = readStreamOf(handle, signal);
   const decode = new DecodeStream(options.encoding);
   let failure: unknown;
   pipeline(source, decode, (error) => {

@@ -1,0 +1,104 @@
+/**
+ * An input file opened once and read through that one descriptor. The folders an ERP writes are
+ * writable by other people: a name checked a moment ago may now be a symlink to a credential or a
+ * FIFO. So a file is opened with `O_NOFOLLOW` (a symlink is refused, never followed) and
+ * `O_NONBLOCK` (a FIFO cannot block the open), then `fstat`ed: only a regular file is read. Reads
+ * are positional from byte 0, so hashing and mapping the same descriptor see the same bytes, and
+ * the descriptor stays open until its owner closes it (a stream of `FileHandle.createReadStream`
+ * closes the handle when it is destroyed early, which is why it is not used here).
+ */
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { ConnectorError } from '../errors.js';
+
+/** An input file already opened by the caller, who also closes it. */
+export interface OpenedInput {
+  handle: fs.FileHandle;
+  /** The file's name: its extension picks the format, and it names the file in messages. */
+  name: string;
+}
+
+/** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
+export type MapInput = string | OpenedInput;
+
+/** Flags of every open of an input file. */
+export const INPUT_OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+
+export type OpenVerdict =
+  | { kind: 'file'; handle: fs.FileHandle; stat: Stats }
+  /** Something other than a regular file; `what` says what, for the report (`a symbolic link`). */
+  | { kind: 'not-regular'; what: string }
+  | { kind: 'missing' };
+
+/** The kind of a non-regular entry in words, for reports and logs. */
+export function describeEntry(stat: Stats): string {
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isBlockDevice() || stat.isCharacterDevice()) return 'a device';
+  return stat.isFile() ? 'a regular file' : 'not a regular file';
+}
+
+/**
+ * Open `filePath` for reading if, and only if, it is a regular file. Returns a verdict instead of
+ * throwing for the cases a hostile folder produces; other errors (EACCES, EIO) are thrown.
+ */
+export async function openRegularFile(filePath: string): Promise<OpenVerdict> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(filePath, INPUT_OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    // O_NOFOLLOW on a symlink fails with ELOOP; opening a Unix socket fails with ENXIO.
+    if (code === 'ELOOP') return { kind: 'not-regular', what: 'a symbolic link' };
+    if (code === 'ENXIO') return { kind: 'not-regular', what: 'a socket' };
+    throw error;
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isFile()) return { kind: 'file', handle, stat };
+    await handle.close();
+    return { kind: 'not-regular', what: describeEntry(stat) };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `openRegularFile` for `mapFile` and `preview`: anything but a regular file is a `ConnectorError`. */
+export async function openInputFile(filePath: string): Promise<fs.FileHandle> {
+  let verdict: OpenVerdict;
+  try {
+    verdict = await openRegularFile(filePath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+  }
+  if (verdict.kind === 'file') return verdict.handle;
+  if (verdict.kind === 'missing') throw new ConnectorError('FILE_UNREADABLE', 'cannot be read: ENOENT');
+  throw new ConnectorError('FILE_NOT_REGULAR', `is ${verdict.what}; it was not read`);
+}
+
+/** Default size of one read. */
+export const READ_CHUNK_BYTES = 256 * 1024;
+
+/** The bytes of an opened file from position 0, chunk by chunk; never closes the handle. */
+export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
+  let position = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
+  }
+}
+
+/** `readChunks` as a byte stream, for pipelines (decode → csv-parse, readline). */
+export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal): Readable {
+  return Readable.from(readChunks(handle, signal), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
+}
