@@ -64,8 +64,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     dirs: inboxDirs(flow.inbox),
     logger: deps.logger,
     clock,
-    mapItems: (filePath, fileLabel) =>
-      mapFile(filePath, deps.getMapping(), { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
+    mapItems: (input, fileLabel) => mapFile(input, deps.getMapping(), { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
     onRecorded: (count) => {
       try {
         deps.onRecorded?.(count);

@@ -1,6 +1,7 @@
-/** Streamed SHA-256 of a file, opened without following a symlink swapped in after the lstat. */
+/** Streamed SHA-256 of an opened input file, read from byte 0 (the descriptor is then mapped as is). */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { readChunks } from '../mapping/index.js';
 
 export interface FileDigest {
   sha256: string;
@@ -8,17 +9,12 @@ export interface FileDigest {
   size: number;
 }
 
-export async function hashFile(filePath: string, signal?: AbortSignal): Promise<FileDigest> {
-  const handle = await fs.promises.open(filePath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+export async function hashFile(handle: FileHandle, signal?: AbortSignal): Promise<FileDigest> {
   const hash = createHash('sha256');
   let size = 0;
-  try {
-    for await (const chunk of handle.createReadStream({ autoClose: false, signal }) as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      hash.update(chunk);
-    }
-  } finally {
-    await handle.close();
+  for await (const chunk of readChunks(handle, signal)) {
+    size += chunk.length;
+    hash.update(chunk);
   }
   return { sha256: hash.digest('hex'), size };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { OpenedInput } from '../mapping/index.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { Clock, Db } from '../store/open-store.js';
 import { INBOX_DIRS, storedName } from './inbox-names.js';
@@ -20,8 +21,11 @@ export interface IntakeContext {
   flow: FlowConfig;
   sourceSystem: string;
   dirs: InboxDirs;
-  /** Stream the mapped items of a file, named `fileLabel` in messages (the current mapping is read at each call). */
-  mapItems: (filePath: string, fileLabel: string) => AsyncIterable<MappedItem>;
+  /**
+   * Stream the mapped items of an opened file (read from byte 0; the caller closes it), named
+   * `fileLabel` in messages. The current mapping is read at each call.
+   */
+  mapItems: (input: OpenedInput, fileLabel: string) => AsyncIterable<MappedItem>;
   logger: Logger;
   clock: Clock;
   onRecorded?: (count: number) => void;
@@ -54,4 +58,12 @@ export function fileLogger(ctx: IntakeContext, file: string): Logger {
 
 export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** Is there an entry (of any kind, a dangling symlink too) at `p`? Never follows a symlink. */
+export async function entryExists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 }

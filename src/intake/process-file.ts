@@ -1,9 +1,10 @@
 /**
- * A claimed file, sitting in `processing/`: map it, record it (one transaction), move it to the
- * archive or to `rejected/` with its report. The move comes after the commit; if the process dies
- * between the two, `finishMove` completes it on restart from the row alone.
+ * A claimed file, sitting in `processing/`: map it (from the descriptor opened when it was taken,
+ * never by its name again), record it (one transaction), move it to the archive or to `rejected/`
+ * with its report. The move comes after the commit; if the process dies between the two,
+ * `finishMove` completes it on restart from the row alone.
  */
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError, isConnectorError } from '../errors.js';
 import type { MappedSubmission, MappingProblem } from '../mapping/types.js';
@@ -29,13 +30,13 @@ export const MAX_PROBLEMS = 10_000;
  * Problems are bounded: a large file of garbage must end in `rejected/` with a readable report,
  * not in a report too large to build (and so retried forever).
  */
-async function mapWholeFile(ctx: IntakeContext, filePath: string, originalName: string): Promise<MappedFile> {
+async function mapWholeFile(ctx: IntakeContext, handle: FileHandle, originalName: string): Promise<MappedFile> {
   const submissions: MappedSubmission[] = [];
   const problems: MappingProblem[] = [];
   let total = 0;
   let firstOmittedRow: number | null = null;
   try {
-    for await (const item of ctx.mapItems(filePath, originalName)) {
+    for await (const item of ctx.mapItems({ handle, name: originalName }, originalName)) {
       if (item.type === 'submission') {
         submissions.push(item.submission);
         continue;
@@ -72,11 +73,25 @@ async function mapWholeFile(ctx: IntakeContext, filePath: string, originalName: 
   return { submissions, problems };
 }
 
-/** Map, record and move one claimed file. Returns the recording result. */
-export async function processClaimedFile(ctx: IntakeContext, row: FileRow): Promise<RecordFileResult> {
+/**
+ * Map, record and move one claimed file, read from `handle`: the file the caller opened and found
+ * to be the one in `processing/` (the caller closes it). Returns the recording result.
+ */
+export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle): Promise<RecordFileResult> {
+  return recordAndMove(ctx, row, await mapWholeFile(ctx, handle, row.original_name));
+}
+
+/**
+ * Reject a claimed file without reading it: what sits in `processing/` under its name is not the
+ * file that was claimed (or not a regular file). The row ends `rejected` with a FILE_NOT_REGULAR
+ * report and the entry is moved beside it, so nothing stays stuck in `processing/`.
+ */
+export async function rejectClaimedUnread(ctx: IntakeContext, row: FileRow, message: string): Promise<RecordFileResult> {
+  return recordAndMove(ctx, row, { submissions: [], problems: [{ row: null, field: null, code: 'FILE_NOT_REGULAR', message }] });
+}
+
+async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFile): Promise<RecordFileResult> {
   const log = fileLogger(ctx, row.original_name);
-  const source = processingPathOf(ctx.dirs, row.id, row.original_name);
-  const mapped = await mapWholeFile(ctx, source, row.original_name);
   const submissions = mapped.submissions.map((s) => prepareSubmission(s, ctx.sourceSystem));
   const now = ctx.clock();
   const name = storedName(row.id, row.original_name);
@@ -102,8 +117,9 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRow): Prom
 }
 
 /**
- * Move a recorded file from `processing/` to the place its row names, and write its report there.
- * Safe to repeat: a file already moved is left alone, its reports are rewritten.
+ * Move a recorded file from `processing/` to the place its row names (a rename: whatever is there
+ * is moved, never read), and write its report there. Safe to repeat: a file already moved is left
+ * alone, its reports are rewritten.
  */
 export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void> {
   if (row.state === FILE_STATE.processing || !row.current_path) return;

@@ -1,19 +1,22 @@
 /**
- * Restart after a crash: the `files` row is the truth. Each file found in `processing/` is matched
- * to its row by the `<id>-` prefix of its name:
+ * Restart after a crash: the `files` row is the truth. Each entry found in `processing/` is matched
+ * to its row by its name (`storedName`):
  * - recorded (row archived/rejected): only the move is missing; finish it, record nothing again;
- * - claimed but not recorded (row processing): map and record it again (nothing was committed);
- * - no row (an orphan): examine it as a new file.
+ * - claimed but not recorded (row processing): map and record it again (nothing was committed),
+ *   read from one descriptor opened without following a symlink; an entry that is not a regular
+ *   file (someone else can write `processing/`) is rejected unread, so the row is not stuck;
+ * - no row (an orphan): examine a regular file as a new file; leave anything else alone.
  * Stale done-markers (a marker whose file is gone, left by a crash after the move) are removed so
  * that a later file of the same name is not taken half-written.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../errors.js';
-import { FILE_STATE, getFile, listFilesInState } from '../store/files.js';
+import { describeEntry, openRegularFile } from '../mapping/index.js';
+import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/files.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
-import { ensureInboxDirs, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
-import { finishMove, processClaimedFile } from './process-file.js';
+import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
+import { finishMove, processClaimedFile, rejectClaimedUnread } from './process-file.js';
 import { takeFile } from './take-file.js';
 
 /** What `recover()` did, for the start-up log. */
@@ -41,21 +44,24 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
     const filePath = path.join(ctx.dirs.processing, name);
     const log = fileLogger(ctx, name);
     try {
-      const stat = await fs.lstat(filePath);
-      if (!stat.isFile()) continue;
       const parsed = parseStoredName(name);
       const row = parsed ? getFile(ctx.db, parsed.id) : undefined;
       if (row && row.flow === ctx.flow.name && storedName(row.id, row.original_name) === name) {
         seen.add(row.id);
         if (row.state === FILE_STATE.processing) {
           log.info({ fileId: row.id }, 'recovery: file was claimed but not recorded; processing it again');
-          await processClaimedFile(ctx, row);
+          await reprocessClaimed(ctx, row, filePath);
           report.reprocessed += 1;
         } else {
           log.info({ fileId: row.id, state: row.state }, 'recovery: file was recorded; finishing its move');
           await finishMove(ctx, row);
           report.movesFinished += 1;
         }
+        continue;
+      }
+      const stat = await fs.lstat(filePath);
+      if (!stat.isFile()) {
+        log.warn({ entry: describeEntry(stat) }, 'recovery: entry in processing/ has no row and is not a regular file; left alone');
         continue;
       }
       log.warn('recovery: file in processing/ has no row; examining it as new');
@@ -70,15 +76,27 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
 
   for (const row of listFilesInState(ctx.db, ctx.flow.name, FILE_STATE.processing)) {
     if (seen.has(row.id)) continue;
-    const inProcessing = await fs.access(processingPathOf(ctx.dirs, row.id, row.original_name)).then(
-      () => true,
-      () => false,
-    );
-    if (!inProcessing) report.claimsWithoutFile += 1;
+    if (!(await entryExists(processingPathOf(ctx.dirs, row.id, row.original_name)))) report.claimsWithoutFile += 1;
   }
 
   report.staleMarkersRemoved = await removeStaleMarkers(ctx);
   return report;
+}
+
+/** Map and record a claimed file again, from one descriptor; anything but a regular file is rejected unread. */
+async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: string): Promise<void> {
+  const opened = await openRegularFile(filePath);
+  if (opened.kind === 'missing') return;
+  if (opened.kind === 'not-regular') {
+    fileLogger(ctx, row.original_name).error({ fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what }, 'recovery: the entry in processing/ is not a regular file; rejected unread');
+    await rejectClaimedUnread(ctx, row, `${row.original_name}: what is in processing/ under its name is ${opened.what}; it was not read`);
+    return;
+  }
+  try {
+    await processClaimedFile(ctx, row, opened.handle);
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 async function removeStaleMarkers(ctx: IntakeContext): Promise<number> {

@@ -1,17 +1,23 @@
 /**
- * Taking a complete file: hash it, claim it by INSERT against UNIQUE (flow, sha256), and only the
- * winner renames it into `processing/` (a rename inside one folder tree is atomic). A loser is the
- * same content dropped again: it goes to `rejected/` with a FILE_DUPLICATE report naming the earlier
- * file. Files refused before any claim (empty, too large, not a regular file) go there too.
+ * Taking a complete file: open it once (no symlink followed, no FIFO waited on, only a regular
+ * file), hash that descriptor, claim it by INSERT against UNIQUE (flow, sha256), and only the
+ * winner renames it into `processing/` (a rename inside one folder tree is atomic). The name may
+ * have been swapped since the open, so the entry that reached `processing/` must be the opened file
+ * (same device and inode) before anything is mapped, and what is mapped is the same descriptor.
+ * A loser is the same content dropped again: it goes to `rejected/` with a FILE_DUPLICATE report
+ * naming the earlier file. Files refused before any claim (empty, too large, not a regular file)
+ * go there too.
  */
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ErrorCode } from '../errors.js';
+import { openRegularFile } from '../mapping/index.js';
 import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
 import { localStamp, markerNamesFor, uniquePath } from './inbox-names.js';
-import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
-import { processClaimedFile } from './process-file.js';
+import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
+import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
 import { writeReportFiles } from './report-files.js';
 
 /** A file to take: where it is now and the name it had in the inbox. */
@@ -22,14 +28,8 @@ export interface Candidate {
   mtimeMs: number;
 }
 
-export type TakeOutcome = 'processed' | 'duplicate' | 'changed';
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
+/** `changed`: the file changed or left while it was taken; whatever is there waits for the next scan. */
+export type TakeOutcome = 'processed' | 'duplicate' | 'rejected' | 'changed';
 
 /** Remove the done-markers of an inbox file (they are consumed with the file). */
 export async function removeMarkers(ctx: IntakeContext, name: string): Promise<void> {
@@ -70,14 +70,43 @@ function duplicateMessage(name: string, earlier: FileRow): string {
   return `${name} has the same content as ${earlier.original_name} (file ${earlier.id}, taken ${when}, now ${earlier.state}); not submitted again`;
 }
 
+/** Does `p` name the very file `opened` describes (not a symlink, not another file swapped in)? */
+async function holdsFile(p: string, opened: Stats): Promise<boolean> {
+  try {
+    const now = await fs.lstat(p);
+    return now.isFile() && now.dev === opened.dev && now.ino === opened.ino;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
 /**
- * Claim a complete file and process it. `changed` means the file changed while it was hashed; it
- * stays where it is for the next scan.
+ * Claim a complete file and process it. `changed` means the file changed (or left) while it was
+ * taken; it stays where it is for the next scan.
  */
 export async function takeFile(ctx: IntakeContext, c: Candidate): Promise<TakeOutcome> {
+  const opened = await openRegularFile(c.path);
+  if (opened.kind === 'missing') {
+    fileLogger(ctx, c.name).debug('file left before it was opened');
+    return 'changed';
+  }
+  if (opened.kind === 'not-regular') {
+    // Swapped since the scan's lstat saw a regular file.
+    await rejectUnclaimed(ctx, c, { code: 'FILE_NOT_REGULAR', message: `${c.name} is ${opened.what}; it was not read` });
+    return 'rejected';
+  }
+  try {
+    return await takeOpenedFile(ctx, c, opened.handle);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+async function takeOpenedFile(ctx: IntakeContext, c: Candidate, handle: fs.FileHandle): Promise<TakeOutcome> {
   const log = fileLogger(ctx, c.name);
-  const digest = await hashFile(c.path);
-  const after = await fs.lstat(c.path);
+  const digest = await hashFile(handle);
+  const after = await handle.stat();
   if (digest.size !== c.size || after.size !== c.size || after.mtimeMs !== c.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');
     return 'changed';
@@ -93,7 +122,7 @@ export async function takeFile(ctx: IntakeContext, c: Candidate): Promise<TakeOu
       // The same content once rejected may come back after a mapping fix: take it again.
       row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, c.name));
       if (row) log.info({ fileId: row.id }, 'file rejected before is taken again');
-    } else if (earlier.state === 'processing' && !(await exists(processingPathOf(ctx.dirs, earlier.id, earlier.original_name)))) {
+    } else if (earlier.state === 'processing' && !(await entryExists(processingPathOf(ctx.dirs, earlier.id, earlier.original_name)))) {
       // Our own claim, left by a crash before the rename into processing/: adopt it.
       setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, c.name), c.name);
       row = { ...earlier, original_name: c.name };
@@ -107,7 +136,14 @@ export async function takeFile(ctx: IntakeContext, c: Candidate): Promise<TakeOu
   const processingPath = processingPathOf(ctx.dirs, row.id, row.original_name);
   if (processingPath !== c.path) await fs.rename(c.path, processingPath);
   if (path.dirname(c.path) === ctx.dirs.inbox) await removeMarkers(ctx, c.name);
+  if (!(await holdsFile(processingPath, after))) {
+    // The name was pointed elsewhere between the open and the rename (a symlink to a credential,
+    // a FIFO, another file): what now sits in processing/ was never checked, so it is not read.
+    log.error({ fileId: row.id, code: 'FILE_NOT_REGULAR' }, 'file was replaced while it was taken; what reached processing/ is rejected unread');
+    await rejectClaimedUnread(ctx, row, `${c.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`);
+    return 'rejected';
+  }
   log.info({ fileId: row.id, sha256: digest.sha256, size: c.size }, 'file taken');
-  await processClaimedFile(ctx, row);
+  await processClaimedFile(ctx, row, handle);
   return 'processed';
 }

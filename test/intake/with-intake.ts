@@ -3,13 +3,16 @@
  * small requests mapping, all in a temp folder; the intake is stopped and the store closed after.
  * Fixture builders make one valid request CSV that tests break in exactly one way.
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { flowSchema, type FlowConfig, type FlowIntakeConfig } from '../../src/config/flow-schema.js';
 import { createIntake, type Intake } from '../../src/intake/index.js';
-import { createLogger, silentLogger } from '../../src/log.js';
+import { inboxDirs, type IntakeContext } from '../../src/intake/intake-context.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { pino } from 'pino';
-import { loadMappingSpec } from '../../src/mapping/index.js';
+import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { listFiles, type FileRow } from '../../src/store/files.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
@@ -77,6 +80,10 @@ export interface IntakeFixture {
   submissions(): SubmissionRow[];
   /** Names in a sub-folder of the inbox ('' for the inbox itself), recursively, sorted. */
   list(sub?: string): Promise<string[]>;
+  /** Every log line so far (parsed JSON), of every intake opened. */
+  logs(): Record<string, unknown>[];
+  /** The context the intake stages run with, to drive one stage directly; `clock` may be fixed. */
+  context(overrides?: Partial<IntakeContext>): IntakeContext;
 }
 
 /** Fast stability settings for tests; each test overrides what it is about. */
@@ -99,9 +106,11 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
     });
     const recordedCounts: number[] = [];
     const opened: { db: Db; intake: Intake }[] = [];
+    const lines: Record<string, unknown>[] = [];
+    const logger = process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : capturingLogger(lines);
     const open = () => {
       const db = openStore(storePath(path.join(dir, 'state')));
-      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger: process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : silentLogger, onRecorded: (n) => recordedCounts.push(n) });
+      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger, onRecorded: (n) => recordedCounts.push(n) });
       opened.push({ db, intake });
       return { db, intake };
     };
@@ -117,6 +126,17 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
       files: () => listFiles(opened.at(-1)!.db, flow.name),
       submissions: () => listSubmissionsOfFlow(opened.at(-1)!.db, flow.name),
       list: (sub = '') => listRecursively(path.join(inbox, sub)),
+      logs: () => lines,
+      context: (overrides = {}) => ({
+        db: opened.at(-1)!.db,
+        flow,
+        sourceSystem: SOURCE_SYSTEM,
+        dirs: inboxDirs(inbox),
+        mapItems: (input, fileLabel) => mapFile(input, spec, { now: new Date(), rejectPastDates: true, fileLabel }),
+        logger,
+        clock: Date.now,
+        ...overrides,
+      }),
     };
     try {
       return await fn(fixture);
@@ -127,6 +147,16 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
       }
     }
   });
+}
+
+function capturingLogger(lines: Record<string, unknown>[]): Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return createLogger({ level: 'debug', destination: sink });
 }
 
 async function listRecursively(dir: string): Promise<string[]> {
@@ -142,4 +172,57 @@ export async function dropFile(inbox: string, name: string, content: string): Pr
   const file = path.join(inbox, name);
   await fs.writeFile(file, content);
   return file;
+}
+
+/**
+ * Run `fn(originalName)` right after a file is claimed, inside the claim's INSERT: between the
+ * hash of the file and its rename into processing/, the window a hostile folder user aims at. A
+ * temporary trigger on this connection calls back into JS; nothing in the intake is faked.
+ */
+export function onClaim(db: Db, fn: (originalName: string) => void): void {
+  db.function('test_on_claim', (name: unknown) => {
+    fn(String(name));
+    return null;
+  });
+  db.exec(`CREATE TEMP TRIGGER test_on_claim AFTER INSERT ON files BEGIN SELECT test_on_claim(NEW.original_name); END`);
+}
+
+/** Replace `file` by `make(file)` (a symlink, a FIFO, another file), the way an attacker would. */
+export function replaceEntry(file: string, make: (file: string) => void): void {
+  fsSync.rmSync(file, { force: true });
+  make(file);
+}
+
+/** Every row of every table of the store, as text: to check that a value reached none of them. */
+export function storeText(db: Db): string {
+  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
+  return tables.map(({ name }) => JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all())).join('\n');
+}
+
+/** The text of every regular file under `dir`, never following a symlink or opening a FIFO. */
+export async function regularFilesText(dir: string): Promise<string> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  const texts: string[] = [];
+  for (const e of entries) {
+    const p = path.join(e.parentPath, e.name);
+    if ((await fs.lstat(p)).isFile()) texts.push(await fs.readFile(p, 'utf8'));
+  }
+  return texts.join('\n');
+}
+
+/**
+ * Let any reader stuck opening a FIFO under `dir` go on (open for writing without blocking, then
+ * close: the reader sees an empty file). Used in `finally` so that a test of the old, blocking
+ * behaviour fails instead of hanging its worker.
+ */
+export async function releaseFifoReaders(dir: string): Promise<void> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isFIFO()) continue;
+    try {
+      fsSync.closeSync(fsSync.openSync(path.join(e.parentPath, e.name), fsSync.constants.O_WRONLY | fsSync.constants.O_NONBLOCK));
+    } catch {
+      // ENXIO: no reader is waiting.
+    }
+  }
 }
