@@ -4,6 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fitFileName, MAX_NAME_BYTES, truncateUtf8, utf8Length } from '../shared/file-name.js';
+import { REPORT_SUFFIX } from './report-files.js';
 
 /** Sub-folders of the inbox that belong to the connector; never scanned as input. */
 export const INBOX_DIRS = { processing: 'processing', archive: 'archive', rejected: 'rejected' } as const;
@@ -79,15 +81,46 @@ export function localStamp(epochMs: number): string {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 }
 
-/** Name inside processing/archive/rejected of a file with a row: `<id>-<original name>`. */
+/**
+ * Names we make inside processing/, archive/ and rejected/ are capped so that every name derived
+ * from them still fits the 255-byte limit of a file name: the report beside the file
+ * (`<name>.errors.json`, the longest report suffix), the temp file its atomic write goes through,
+ * and the `-2`, `-3`… that `uniquePath` inserts. An inbox name can itself be 255 bytes; uncapped,
+ * `<id>-<name>` would fail with ENAMETOOLONG on every scan, for ever.
+ */
+const LONGEST_REPORT_SUFFIX_BYTES = Math.max(...Object.values(REPORT_SUFFIX).map(utf8Length));
+/**
+ * Room for what the report writer adds to a report's name for its temp file (a dot in front and
+ * `.<pid>.tmp` or a random suffix behind: 13 bytes today, 32 kept).
+ */
+const REPORT_TEMP_RESERVE_BYTES = 32;
+/** Longest name of a file we store (its reports and their temp files then fit). */
+const MAX_STORED_FILE_BYTES = MAX_NAME_BYTES - LONGEST_REPORT_SUFFIX_BYTES - REPORT_TEMP_RESERVE_BYTES;
+/** Room kept for `uniquePath`'s `-<n>` (up to `-9999999`; past it the stem is cut further). */
+const UNIQUE_SUFFIX_BYTES = 8;
+/** Longest name `storedName` and `rejectedName` return (203 bytes). */
+export const MAX_STORED_NAME_BYTES = MAX_STORED_FILE_BYTES - UNIQUE_SUFFIX_BYTES;
+
+/**
+ * Name inside processing/archive/rejected of a file with a row: `<id>-<original name>`, shortened
+ * (deterministically, `fitFileName`) when too long; the row keeps the full original name.
+ */
 export function storedName(id: number, originalName: string): string {
-  return `${id}-${originalName}`;
+  return fitFileName(`${id}-${originalName}`, MAX_STORED_NAME_BYTES);
 }
 
-/** The row id and original name back from a `storedName`, or null for a name we did not make. */
+/**
+ * The row id and original name back from a `storedName`, or null for a name we did not make. For
+ * a shortened name, `originalName` is the shortened rest (only a row knows the full name).
+ */
 export function parseStoredName(name: string): { id: number; originalName: string } | null {
   const match = /^(\d+)-(.+)$/s.exec(name);
   return match ? { id: Number(match[1]), originalName: match[2]! } : null;
+}
+
+/** Name inside rejected/ of an entry rejected before it got a row: `<YYYYMMDD-HHMMSS>-<name>`, shortened like `storedName`. */
+export function rejectedName(stamp: string, name: string): string {
+  return fitFileName(`${stamp}-${name.replace(/[/\\]/g, '_')}`, MAX_STORED_NAME_BYTES);
 }
 
 /** `dir/name`, or `dir/name` with `-2`, `-3`… before the extension when taken (with its reports). */
@@ -95,7 +128,8 @@ export function uniquePath(dir: string, name: string): string {
   const ext = path.extname(name);
   const stem = name.slice(0, name.length - ext.length);
   for (let n = 1; ; n += 1) {
-    const candidate = path.join(dir, n === 1 ? name : `${stem}-${n}${ext}`);
+    const suffix = `-${n}${ext}`;
+    const candidate = path.join(dir, n === 1 ? name : `${truncateUtf8(stem, MAX_STORED_FILE_BYTES - utf8Length(suffix))}${suffix}`);
     if (!fs.existsSync(candidate) && !fs.existsSync(`${candidate}.errors.json`)) return candidate;
   }
 }

@@ -15,7 +15,7 @@ import type { ErrorCode } from '../errors.js';
 import { openRegularFile } from '../mapping/index.js';
 import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
-import { localStamp, markerNamesFor, uniquePath } from './inbox-names.js';
+import { localStamp, markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
 import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
 import { writeReportFiles } from './report-files.js';
@@ -46,7 +46,7 @@ export async function rejectUnclaimed(
   sha256 = '',
 ): Promise<string | null> {
   const log = fileLogger(ctx, entry.name);
-  const target = uniquePath(ctx.dirs.rejected, `${localStamp(ctx.clock())}-${entry.name.replace(/[/\\]/g, '_')}`);
+  const target = uniquePath(ctx.dirs.rejected, rejectedName(localStamp(ctx.clock()), entry.name));
   try {
     await fs.rename(entry.path, target);
   } catch (error) {
