@@ -1,7 +1,8 @@
 /**
  * `createIntake`: one flow's inbox, watched and scanned. chokidar's events only bring the next scan
  * forward; the full scan (at start, every `rescanIntervalMs`, and when a waiting file may have
- * become complete) is the truth, because SMB/NFS shares lose events. Scans, recovery and file
+ * become complete) is the truth, because SMB/NFS shares lose events. Each scan first writes the
+ * error reports still pending in the store. Scans, recovery and file
  * processing run one at a time; a tick that finds one running is folded into the next.
  */
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { mapFile, type MappingSpec } from '../mapping/index.js';
 import { systemClock, type Clock, type Db } from '../store/open-store.js';
 import { isReservedName } from './inbox-names.js';
 import { ensureInboxDirs, inboxDirs, type IntakeContext } from './intake-context.js';
+import { writePendingReports } from './pending-reports.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
@@ -113,6 +115,8 @@ export function createIntake(deps: IntakeDeps): Intake {
         recoveryDue = report.failures > 0;
         logger.info({ recovery: report }, 'intake recovery after a failed file done');
       }
+      // Reports that failed before (REPORT_WRITE_FAILED) are kept in the store until written.
+      await writePendingReports(ctx);
       const result = await scanInbox(ctx, tracker, { shouldStop: () => stopping });
       nextCheckAt = result.nextCheckAt;
       if (result.failed > 0) recoveryDue = true;

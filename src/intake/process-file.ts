@@ -8,11 +8,11 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError, isConnectorError } from '../errors.js';
 import type { MappedSubmission, MappingProblem } from '../mapping/types.js';
-import { FILE_STATE, getFile, readFileReport, type FileRow } from '../store/files.js';
+import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
 import { recordFile, type RecordFileResult } from '../store/record-file.js';
 import { localDate, storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
-import { writeReportFiles } from './report-files.js';
+import { writeFileReport } from './pending-reports.js';
 import { prepareSubmission } from './submission-keys.js';
 
 interface MappedFile {
@@ -119,7 +119,8 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFil
 /**
  * Move a recorded file from `processing/` to the place its row names (a rename: whatever is there
  * is moved, never read), and write its report there. Safe to repeat: a file already moved is left
- * alone, its reports are rewritten.
+ * alone, its reports are rewritten. A report that cannot be written does not fail the move: the
+ * row keeps `report_pending` and the next scan writes it.
  */
 export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void> {
   if (row.state === FILE_STATE.processing || !row.current_path) return;
@@ -132,8 +133,7 @@ export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void
     if (!isMissing(error)) throw error;
     // Already moved by an earlier run (the crash came after the rename): nothing to do but the report.
   }
-  const report = readFileReport(row);
-  if (report && report.problems.length > 0) await writeReportFiles(row.current_path, report);
   log.info({ fileId: row.id, to: row.current_path }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
   ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: row.state });
+  await writeFileReport(ctx, row);
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '../errors.js';
+import { describeError, isConnectorError } from '../errors.js';
 import { createNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
@@ -54,7 +54,7 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
       }
       candidates.push({ path: entryPath, name, size: stat.size, mtimeMs: stat.mtimeMs });
     } catch (error) {
-      if (!isMissing(error)) fileLogger(ctx, name).error({ err: describeError(error) }, 'cannot examine inbox entry');
+      if (!isMissing(error)) fileLogger(ctx, name).error(failureFields(error), 'cannot examine inbox entry');
     }
   }
   candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,11 +76,16 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
     } catch (error) {
       failed += 1;
       // Leave the file for the next scan; a file that fails every time keeps being logged.
-      fileLogger(ctx, c.name).error({ err: describeError(error) }, 'taking the file failed; it will be tried again');
+      fileLogger(ctx, c.name).error(failureFields(error), 'taking the file failed; it will be tried again');
     }
   }
   tracker.retain(present);
   return { taken, nextCheckAt, failed };
+}
+
+/** Log fields of a failure: its catalogue code (REPORT_WRITE_FAILED…) when it has one. */
+function failureFields(error: unknown): Record<string, unknown> {
+  return { err: describeError(error), ...(isConnectorError(error) ? { code: error.code } : {}) };
 }
 
 /** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */

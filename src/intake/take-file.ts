@@ -11,14 +11,14 @@
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ErrorCode } from '../errors.js';
+import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { openRegularFile } from '../mapping/index.js';
-import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
+import { claimFile, reclaimRejectedFile, setProcessingPath, type FileReport, type FileRow, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
 import { localStamp, markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
 import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
-import { writeReportFiles } from './report-files.js';
+import { REPORT_SUFFIX, writeReportFiles } from './report-files.js';
 
 /** A file to take: where it is now and the name it had in the inbox. */
 export interface Candidate {
@@ -38,7 +38,12 @@ export async function removeMarkers(ctx: IntakeContext, name: string): Promise<v
   }
 }
 
-/** Move an entry that got no row into `rejected/` with a one-problem report. Does not follow symlinks. */
+/**
+ * Move an entry that got no row into `rejected/` with a one-problem report. Does not follow
+ * symlinks. Such an entry has no row to remember its report, so the report is written first,
+ * beside the name the entry will get: if it cannot be written (REPORT_WRITE_FAILED), the entry
+ * stays where it is and the next scan rejects it again; a report is never lost after the move.
+ */
 export async function rejectUnclaimed(
   ctx: IntakeContext,
   entry: { path: string; name: string },
@@ -47,18 +52,21 @@ export async function rejectUnclaimed(
 ): Promise<string | null> {
   const log = fileLogger(ctx, entry.name);
   const target = uniquePath(ctx.dirs.rejected, rejectedName(localStamp(ctx.clock()), entry.name));
+  const report: FileReport = { file: entry.name, sha256, problems: [{ row: null, field: null, code: problem.code, message: problem.message }], notes: [] };
+  const dropReport = () => Promise.all(Object.values(REPORT_SUFFIX).map((suffix) => fs.rm(`${target}${suffix}`, { force: true }).catch(() => undefined)));
+  try {
+    await writeReportFiles(target, report);
+  } catch (error) {
+    await dropReport();
+    throw new ConnectorError('REPORT_WRITE_FAILED', `the report of ${entry.name} could not be written beside ${target}; the entry stays and is rejected again at the next scan: ${describeError(error)}`, { cause: error });
+  }
   try {
     await fs.rename(entry.path, target);
   } catch (error) {
+    await dropReport();
     if (isMissing(error)) return null;
     throw error;
   }
-  await writeReportFiles(target, {
-    file: entry.name,
-    sha256,
-    problems: [{ row: null, field: null, code: problem.code, message: problem.message }],
-    notes: [],
-  });
   await removeMarkers(ctx, entry.name);
   log.warn({ code: problem.code, to: target }, `file rejected: ${problem.message}`);
   ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: problem.code === 'FILE_DUPLICATE' ? 'duplicate' : 'rejected' });

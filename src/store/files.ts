@@ -31,6 +31,8 @@ export interface FileRow {
   report: string | null;
   claimed_at: number;
   finished_at: number | null;
+  /** 1 while the row's report must still be written beside its file (migration 2). */
+  report_pending: number;
 }
 
 /** Something worth telling the ERP user that is not a problem (a request already recorded earlier). */
@@ -83,7 +85,7 @@ export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, na
 export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPath: string): FileRow | undefined {
   const info = statement(db, 
       `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
-              problem_count = 0, report = NULL, claimed_at = ?, finished_at = NULL
+              problem_count = 0, report = NULL, report_pending = 0, claimed_at = ?, finished_at = NULL
        WHERE id = ? AND state = 'rejected'`,
     )
     .run(f.originalName, f.sizeBytes, processingPath, f.now, id);
@@ -101,15 +103,27 @@ export interface FileOutcome {
   requestCount: number;
   problemCount: number;
   report: FileReport | null;
+  /** The report is to be written beside the file: the row stays `report_pending` until `markReportWritten`. */
+  reportPending: boolean;
   now: number;
 }
 
 /** Record where a processed file goes and what came of it. Call inside the recording transaction. */
 export function finishFile(db: Db, id: number, o: FileOutcome): void {
   statement(db, 
-    `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, finished_at = ?
+    `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, report_pending = ?, finished_at = ?
      WHERE id = ?`,
-  ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.now, id);
+  ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.reportPending ? 1 : 0, o.now, id);
+}
+
+/** Both report files of a row are on disk: stop writing them again. */
+export function markReportWritten(db: Db, id: number): void {
+  statement(db, 'UPDATE files SET report_pending = 0 WHERE id = ?').run(id);
+}
+
+/** A flow's recorded files whose report is still to be written, oldest first. */
+export function listFilesWithPendingReport(db: Db, flow: string): FileRow[] {
+  return statement(db, `SELECT * FROM files WHERE report_pending = 1 AND flow = ? AND state != 'processing' ORDER BY id`).all(flow) as FileRow[];
 }
 
 export function getFile(db: Db, id: number): FileRow | undefined {

@@ -161,6 +161,8 @@ export function recordFile(db: Db, input: RecordFileInput): RecordFileResult {
       requestCount: recorded + corrected,
       problemCount: problems.length,
       report: problems.length > 0 || notes.length > 0 ? report : null,
+      // Report files are written only for problems; a report of notes alone stays in the store.
+      reportPending: problems.length > 0,
       now: input.now,
     });
     const duplicates = decisions.filter((d) => d.action === 'duplicate').length;
