@@ -90,8 +90,8 @@ export function localStamp(epochMs: number): string {
  */
 const LONGEST_REPORT_SUFFIX_BYTES = Math.max(...Object.values(REPORT_SUFFIX).map(utf8Length));
 /**
- * Room for what the report writer adds to a report's name for its temp file (a dot in front and
- * `.<pid>.tmp` or a random suffix behind: 13 bytes today, 32 kept).
+ * Room for what the report writer adds to a report's name for its temp file: `.<pid>.tmp` today
+ * (at most 12 bytes); 32 leaves room for a leading dot and a random suffix.
  */
 const REPORT_TEMP_RESERVE_BYTES = 32;
 /** Longest name of a file we store (its reports and their temp files then fit). */
