@@ -47,24 +47,98 @@ export function loadConfig(file: string, env: Env): Config {
   registerSecret(config.platform.token);
   for (const flow of config.flows) registerSecret(flow.token);
   for (const secret of config.webhook?.secrets ?? []) registerSecret(secret);
+  registerSecret(config.webhook?.tls?.key);
   registerSecret(config.sandbox.supplierToken);
   return deepFreeze(config);
 }
 
-/** Parse a YAML file into plain data; `CONFIG_NOT_FOUND` when it cannot be read, `CONFIG_INVALID` when it is not YAML. */
-export function readYamlFile(file: string, what: string): unknown {
+/**
+ * Config and mapping files are a few KiB. Anything near this size is not one, and refusing it
+ * up front bounds what the YAML parser is asked to do.
+ */
+export const MAX_YAML_BYTES = 1024 * 1024;
+
+/** How many of the parser's errors a message lists (a broken file can have hundreds). */
+const MAX_LISTED_ERRORS = 10;
+
+/**
+ * Parse a YAML file into a plain mapping. `CONFIG_NOT_FOUND` when it cannot be opened; otherwise
+ * anything that keeps it from being a readable YAML mapping (a folder, a FIFO, too large, a NUL
+ * byte, invalid UTF-8, a YAML error, an alias bomb, a cycle, a list or scalar at the top) is
+ * `CONFIG_INVALID` for the config and `MAPPING_INVALID` for a mapping, naming the file: both exit 2,
+ * so systemd's `RestartPreventExitStatus=2` stops restarting a config that cannot work.
+ */
+export function readYamlFile(file: string, what: string): Record<string, unknown> {
+  const code = what === 'config' ? 'CONFIG_INVALID' : 'MAPPING_INVALID';
+  const invalid = (message: string): ConnectorError => configError(file, [{ path: '', message }], code);
+  const bytes = readSmallFile(file, what, invalid);
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) throw invalid(`contains a NUL byte at offset ${nul}: not a text file`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalid('is not valid UTF-8 text');
+  }
+  let data: unknown;
+  try {
+    const doc = YAML.parseDocument(text, { prettyErrors: true });
+    if (doc.errors.length > 0) {
+      const problems = doc.errors.slice(0, MAX_LISTED_ERRORS).map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message }));
+      if (doc.errors.length > MAX_LISTED_ERRORS) problems.push({ path: '', message: `… and ${doc.errors.length - MAX_LISTED_ERRORS} more YAML errors` });
+      throw configError(file, problems, code);
+    }
+    // maxAliasCount (the yaml package's default, said out loud) stops a "billion laughs" file,
+    // whose few aliases expand to millions of nodes, with a throw instead of filling the memory.
+    data = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  } catch (error) {
+    if (error instanceof ConnectorError) throw error;
+    throw invalid(`cannot be read as YAML: ${(error as Error).message ?? String(error)}`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('must be a YAML mapping (key: value pairs)');
+  if (hasCycle(data)) throw invalid('an alias refers to a node that contains it (a cycle)');
+  return data as Record<string, unknown>;
+}
+
+/** The bytes of a regular file of at most MAX_YAML_BYTES, opened without blocking (a FIFO would). */
+function readSmallFile(file: string, what: string, invalid: (message: string) => ConnectorError): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
     throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const problems = doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message }));
-    throw configError(file, problems, what === 'config' ? 'CONFIG_INVALID' : 'MAPPING_INVALID');
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw invalid('is a directory, not a file');
+    if (!stat.isFile()) throw invalid('is not a regular file');
+    if (stat.size > MAX_YAML_BYTES) throw invalid(`is ${stat.size} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`);
+    // Read one byte past the limit: the file may have grown since fstat.
+    const buffer = Buffer.alloc(MAX_YAML_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_YAML_BYTES) throw invalid(`is more than the ${MAX_YAML_BYTES} bytes a ${what} file may have`);
+    return buffer.subarray(0, length);
+  } catch (error) {
+    if (error instanceof ConnectorError) throw error;
+    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    fs.closeSync(fd);
   }
-  return doc.toJS() as unknown;
+}
+
+/** Whether a YAML alias made a value contain itself (`a: &a [*a]`); the walk below would never end. */
+function hasCycle(value: unknown, ancestors = new Set<object>()): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (ancestors.has(value)) return true;
+  ancestors.add(value);
+  const found = Object.values(value).some((child) => hasCycle(child, ancestors));
+  ancestors.delete(value);
+  return found;
 }
 
 export function configError(file: string, problems: ConfigProblem[], code: 'CONFIG_INVALID' | 'MAPPING_INVALID' | 'SECRET_UNAVAILABLE' = 'CONFIG_INVALID'): ConnectorError {

@@ -1,5 +1,6 @@
 /** `webhook:` the listener for the platform's signed status events. */
 import net from 'node:net';
+import tls from 'node:tls';
 import { z } from 'zod';
 import { positiveMs } from './common.js';
 
@@ -13,8 +14,33 @@ function isCidr(range: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** The listener's certificate and key; checked here, so `check` reports a key that does not fit its certificate. */
+export const tlsSchema = z
+  .strictObject({
+    /** PEM certificate, leaf first, then any intermediates. Required with `tls`. */
+    cert: z.string().min(1, 'must be a PEM certificate'),
+    /** PEM private key of `cert` (unencrypted). Required with `tls`; registered as a secret. */
+    key: z.string().min(1, 'must be a PEM private key'),
+  })
+  .superRefine((material, ctx) => {
+    const problem = tlsMaterialProblem(material);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+export type TlsMaterial = z.infer<typeof tlsSchema>;
+
+/** Why OpenSSL refuses this certificate and key, or undefined when they load together. */
+export function tlsMaterialProblem(material: TlsMaterial): string | undefined {
+  try {
+    tls.createSecureContext({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2' });
+    return undefined;
+  } catch (error) {
+    // OpenSSL's messages name the routine, never the key material.
+    return `certificate and key do not load: ${(error as Error).message}`;
+  }
+}
+
 export const webhookSchema = z.strictObject({
-  /** Address to listen on. Default 127.0.0.1 (put a reverse proxy in front, or set 0.0.0.0). */
+  /** Address to listen on. Default 127.0.0.1 (loopback; to take the platform's calls directly set `tls` and `allowFrom`). */
   host: z.string().min(1).default('127.0.0.1'),
   /** 0 picks a free port (tests). Default 8788. */
   port: z.number().int().min(0).max(65_535).default(8788),
@@ -24,9 +50,27 @@ export const webhookSchema = z.strictObject({
   secrets: z.array(z.string().min(1, 'must not be empty')).default([]),
   /** Verify X-Service-Signature. Default true. */
   requireSignature: z.boolean().default(true),
-  /** Largest accepted body; larger gets 413. Default 1 MiB. */
-  maxBodyBytes: z.number().int().positive().default(1024 * 1024),
-  /** Source addresses allowed to call, as CIDR (`10.0.0.0/8`, `::1/128`); others get 403. Default []: any. */
+  /**
+   * Largest accepted body; larger gets 413. Default 64 KiB: an event is about 300 bytes, and every
+   * byte up to this limit is held in memory before the signature can be checked.
+   */
+  maxBodyBytes: z.number().int().positive().default(64 * 1024),
+  /**
+   * Open connections at most; one more is closed at once. Default 256. With the default body and
+   * header limits (64 KiB + Node's 16 KiB) an unauthenticated client can pin at most about 20 MiB,
+   * while the platform, which sends one event at a time per order, never comes near it.
+   */
+  maxConnections: z.number().int().positive().default(256),
+  /**
+   * Speak HTTPS with this certificate (chain) and private key, both PEM, both read like secrets
+   * (`{ fromCredential: webhook-tls-key }`, `{ fromFile: … }`, `${ENV}`, or in place). TLS 1.2 or
+   * newer; SIGHUP re-reads both. Default absent: plain HTTP (keep the listener on loopback then).
+   */
+  tls: tlsSchema.optional(),
+  /**
+   * Source addresses allowed to call, as CIDR (`10.0.0.0/8`, `::1/128`); others get 403. Default []:
+   * any. Set it whenever the listener is reachable from outside this host: the platform's ranges.
+   */
   allowFrom: z.array(z.string().min(1).refine(isCidr, 'must be an IPv4 or IPv6 address or CIDR range')).default([]),
   /** Time allowed to receive the headers. Default 10 s. */
   headersTimeoutMs: positiveMs.default(10_000),

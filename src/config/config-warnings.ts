@@ -1,0 +1,40 @@
+/**
+ * Config choices that work but weaken the daemon: said at start (`run` logs them) and by `check`,
+ * never refused. A pure function of the loaded config, since the logger does not exist yet when
+ * the config is read.
+ */
+import net from 'node:net';
+import type { Config } from './schema.js';
+
+/** Shorter webhook secrets are warned about: an HMAC key that short can be guessed offline from one signed body. */
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+
+/** One line per weakness, naming the key; [] for a config with none. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const webhook = config.webhook;
+  if (!webhook) return warnings;
+  webhook.secrets.forEach((secret, index) => {
+    const length = [...secret].length;
+    if (length < MIN_WEBHOOK_SECRET_LENGTH) {
+      warnings.push(`webhook.secrets[${index}] is ${length} characters long; use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (openssl rand -hex 32)`);
+    }
+  });
+  if (!isLoopback(webhook.host)) {
+    if (webhook.allowFrom.length === 0) {
+      warnings.push(`webhook.host ${webhook.host} takes connections from other hosts and webhook.allowFrom is empty: list the platform's source ranges`);
+    }
+    if (!webhook.tls) {
+      warnings.push(`webhook.host ${webhook.host} takes connections from other hosts over plain HTTP: set webhook.tls, or keep the listener on loopback behind a TLS proxy`);
+    }
+  }
+  return warnings;
+}
+
+/** `127.0.0.0/8`, `::1` and `localhost`: only this host can connect. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  const bare = host.replace(/^::ffff:/i, '');
+  if (net.isIPv4(bare)) return bare.startsWith('127.');
+  return host === '::1';
+}
