@@ -61,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const webhooks = new WebhookSender({
     url: resolved.webhookUrl,
     secret: resolved.webhookSecret,
+    ca: resolved.webhookCa,
     scheduleMs: resolved.webhookRetryScheduleMs,
     timeScale: resolved.timeScale,
     timeoutMs: resolved.webhookTimeoutMs,

@@ -16,6 +16,11 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** HMAC-SHA256 key of `X-Service-Signature`; the header is omitted when unset. */
   webhookSecret?: string;
+  /**
+   * PEM certificate(s) trusted for an `https` webhookUrl besides the public roots: the listener's
+   * own self-signed certificate in the demo and tests. Verification stays on; default none.
+   */
+  webhookCa?: string;
   /** Timeout of one webhook attempt, in ms (default 10 000; not scaled). */
   webhookTimeoutMs?: number;
   /** Orders progress by themselves (confirm → ship → deliver); default false. */
@@ -46,8 +51,8 @@ export interface SandboxOptions {
 
 export const STANDARD_WEBHOOKS_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
 
-export type ResolvedSandboxOptions = Required<Omit<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'seed' | 'faults'>> &
-  Pick<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'seed' | 'faults'>;
+export type ResolvedSandboxOptions = Required<Omit<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults'>> &
+  Pick<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults'>;
 
 export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxOptions {
   const resolved: ResolvedSandboxOptions = {
@@ -57,6 +62,7 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     supplierToken: options.supplierToken ?? 'sandbox-supplier-token',
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,
+    webhookCa: options.webhookCa,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
     demo: options.demo ?? false,
     demoDelaysMs: options.demoDelaysMs ?? 3_000,

@@ -6,6 +6,7 @@
  * (events of different orders are independent). Every attempt is recorded for the admin API.
  */
 import { randomUUID } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Logger } from '../log.js';
 import { describeError } from '../errors.js';
@@ -50,6 +51,8 @@ export type EventDeliveryState = (typeof EVENT_DELIVERY_STATE)[keyof typeof EVEN
 export interface WebhookSenderOptions {
   url?: string;
   secret?: string;
+  /** PEM certificate(s) trusted besides the public roots (a self-signed listener in demos and tests). */
+  ca?: string | undefined;
   scheduleMs: readonly number[];
   timeScale: number;
   timeoutMs: number;
@@ -60,7 +63,7 @@ export interface WebhookSenderOptions {
 
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
-  readonly #agent = new Agent({ keepAliveTimeout: 1_000 });
+  readonly #agent: Agent;
   readonly #chains = new Map<string, Promise<void>>();
   readonly #running = new Set<Promise<void>>();
   readonly #attempts: WebhookAttempt[] = [];
@@ -70,6 +73,10 @@ export class WebhookSender {
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
+    // The extra certificate is added to the public roots, not put in their place, and the
+    // certificate is still verified: a listener with a CA-issued certificate keeps working.
+    const connect = options.ca ? { connect: { ca: [...rootCertificates, options.ca] } } : {};
+    this.#agent = new Agent({ keepAliveTimeout: 1_000, ...connect });
   }
 
   /** Queue an event behind the earlier events of the same order. */

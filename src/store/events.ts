@@ -54,25 +54,32 @@ export interface EventRow {
   received_at: number;
 }
 
+/** What recording an event did; a duplicate also returns the body stored under its eventId. */
+export type RecordedEvent = { outcome: 'applied' | 'stored' } | { outcome: 'duplicate'; storedBody: string };
+
 /**
  * Record one event and its effect. Call inside a transaction (the listener's batch): the INSERT,
- * the status upsert and the export row commit together or not at all.
+ * the status upsert and the export row commit together or not at all. On a duplicate the stored
+ * body is returned as it is; whether it differs is the webhook stage's question, not the store's.
  */
-export function recordEvent(db: Db, event: IncomingEvent, now: number): EventOutcome {
+export function recordEvent(db: Db, event: IncomingEvent, now: number): RecordedEvent {
   const eventDateMs = Date.parse(event.eventDate);
   const inserted = statement(db, 
       `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (event_id) DO NOTHING`,
     )
     .run(event.eventId, event.eventType, event.orderId ?? null, event.status ?? null, event.eventDate, eventDateMs, event.body, now);
-  if (inserted.changes === 0) return EVENT_OUTCOME.duplicate;
+  if (inserted.changes === 0) {
+    const stored = statement(db, 'SELECT body FROM events WHERE event_id = ?').get(event.eventId) as { body: string };
+    return { outcome: EVENT_OUTCOME.duplicate, storedBody: stored.body };
+  }
 
   // Unknown event types are kept (their ids still guard against replays) but not exported:
   // the ERP's status import only understands order statuses.
-  if (event.eventType !== ORDER_STATUS_CHANGED || !event.orderId || !event.status) return EVENT_OUTCOME.stored;
+  if (event.eventType !== ORDER_STATUS_CHANGED || !event.orderId || !event.status) return { outcome: EVENT_OUTCOME.stored };
 
   const current = getOrderStatus(db, event.orderId);
-  if (current && !isNewer(eventDateMs, event.eventId, current.event_date_ms, current.event_id)) return EVENT_OUTCOME.stored;
+  if (current && !isNewer(eventDateMs, event.eventId, current.event_date_ms, current.event_id)) return { outcome: EVENT_OUTCOME.stored };
 
   statement(db, 
     `INSERT INTO order_statuses (order_id, status, event_id, event_date_ms, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -93,7 +100,7 @@ export function recordEvent(db: Db, event: IncomingEvent, now: number): EventOut
     },
     now,
   });
-  return EVENT_OUTCOME.applied;
+  return { outcome: EVENT_OUTCOME.applied };
 }
 
 /**

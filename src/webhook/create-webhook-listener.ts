@@ -1,19 +1,22 @@
 /**
- * The webhook listener: node:http on `webhook.host:port`, `POST webhook.path`.
+ * The webhook listener: node:http (node:https with `webhook.tls`) on `webhook.host:port`,
+ * `POST webhook.path`.
  *
- * Order of checks: path (404) → method (405) → source (403) → stopping (503) → media type (415) →
+ * Order of checks: request target (400) → path (404) → method (405) → source (403) → stopping (503) → media type (415) →
  * size (413) → signature over the raw bytes (401) → JSON (400) → event schema (400) → store (503 on
  * failure). `200 {"received":true}` is sent only after the event's transaction committed with
  * synchronous=FULL, so a 200 means the event survives a power cut; anything else makes the platform
- * send it again, and the eventId makes the repeat harmless.
+ * send it again, and the eventId makes the repeat harmless (a repeat whose body differs is logged as
+ * `WEBHOOK_EVENT_CONFLICT` and still answered 200: the first one is kept).
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Db, Clock } from '../store/open-store.js';
 import { systemClock } from '../store/open-store.js';
-import type { WebhookConfig } from '../config/webhook-schema.js';
+import { tlsMaterialProblem, type TlsMaterial, type WebhookConfig } from '../config/webhook-schema.js';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { webhookEventSchema, issuesToFieldErrors } from '../platform/contract.js';
 import { verifySignature, SIGNATURE_HEADER } from './verify-signature.js';
@@ -21,6 +24,8 @@ import { parseAllowList } from './allow-from.js';
 import { readBody, isJsonContentType } from './read-body.js';
 import { createEventBatcher } from './event-batcher.js';
 import { checkReadiness, type ReadinessReport } from './readiness.js';
+import { findEventConflict } from './event-conflict.js';
+import { createListenerServer, secureContextOptions, type ListenerServer } from './listener-server.js';
 
 export interface WebhookListenerDeps {
   db: Db;
@@ -38,8 +43,14 @@ export interface WebhookListenerDeps {
 }
 
 export interface WebhookListener {
-  /** Listen; resolves with the webhook URL (`http://host:port/path`). Idempotent. */
+  /** Listen; resolves with the webhook URL (`http://host:port/path`, `https://…` with `tls`). Idempotent. */
   start(): Promise<{ url: string }>;
+  /**
+   * Serve a new certificate and key (SIGHUP) to every new connection; open ones keep theirs.
+   * Throws `CONFIG_INVALID` and keeps the old pair when the new one does not load, or when the
+   * listener speaks plain HTTP (switching needs a restart).
+   */
+  setTls(material: TlsMaterial): void;
   /** Stop taking webhooks, finish the batches in flight, close the server. Idempotent. */
   stop(): Promise<void>;
   /** The bound address once started. */
@@ -57,7 +68,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const batcher = createEventBatcher({ db, now: clock, onCommitted: () => deps.onStored?.() });
   const readiness = deps.readiness ?? (() => Promise.resolve(checkReadiness(db, deps.exportFolders ?? [])));
 
-  let server: http.Server | null = null;
+  let server: ListenerServer | null = null;
+  let tlsInUse = config.tls;
   let starting: Promise<{ url: string }> | null = null;
   let stopping: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
@@ -71,7 +83,13 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://listener');
+    const url = parseTarget(req.url);
+    if (!url) {
+      // `POST //[/ HTTP/1.1` is valid HTTP but no URL: a scanner's probe, not our failure.
+      log.warn({ remote: req.socket.remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', target: req.url?.slice(0, 200) }, 'webhook request refused: the request target is not a URL path');
+      res.setHeader('Connection', 'close');
+      return refuse(res, 400, 'WEBHOOK_REQUEST_INVALID', 'request target cannot be parsed');
+    }
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
       return sendJson(res, 200, { status: 'ok' });
     }
@@ -146,6 +164,15 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       eventLog.error({ code: error.code, err: error }, error.message);
       return refuse(res, 503, 'WEBHOOK_STORE_FAILED', 'event not stored; send again');
     }
+    const conflict = result.outcome === 'duplicate' ? findEventConflict(result.storedBody, body.toString('utf8')) : null;
+    if (conflict) {
+      eventLog.warn(
+        { code: 'WEBHOOK_EVENT_CONFLICT', eventType: event.eventType, orderId: event.orderId, ...conflict },
+        `webhook event ${event.eventId} arrived again with a different body; the first one is kept`,
+      );
+      deps.metrics?.webhookEvents.inc({ outcome: 'WEBHOOK_EVENT_CONFLICT' });
+      return sendJson(res, 200, { received: true });
+    }
     eventLog.info({ eventType: event.eventType, orderId: event.orderId, status: event.status, outcome: result.outcome }, `webhook event ${result.outcome}`);
     deps.metrics?.webhookEvents.inc({ outcome: result.outcome });
     sendJson(res, 200, { received: true });
@@ -172,17 +199,14 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   };
 
   const listen = async (): Promise<{ url: string }> => {
-    const created = http.createServer(
-      {
-        requestTimeout: config.requestTimeoutMs,
-        headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
-        keepAliveTimeout: config.keepAliveTimeoutMs,
-        // Check the timeouts above every second, not every 30 s (Node's default), against slow clients.
-        connectionsCheckingInterval: 1_000,
-      },
+    const created = createListenerServer({
+      config,
+      tls: tlsInUse,
+      log,
+      now: clock,
       onRequest,
-    );
-    created.timeout = config.requestTimeoutMs;
+      countRefusal: (code) => deps.metrics?.webhookEvents.inc({ outcome: code }),
+    });
     await new Promise<void>((resolve, reject) => {
       created.once('error', reject);
       created.listen(config.port, config.host, () => {
@@ -194,7 +218,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     server = created;
     const address = created.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}${config.path}`;
+    const url = `${created instanceof https.Server ? 'https' : 'http'}://${host}:${address.port}${config.path}`;
     log.info({ url }, 'webhook listener started');
     return { url };
   };
@@ -228,10 +252,26 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       stopping ??= close();
       return stopping;
     },
+    setTls(material) {
+      if (!tlsInUse) throw new ConnectorError('CONFIG_INVALID', 'webhook.tls: the listener speaks plain HTTP; a restart is needed to switch it to HTTPS');
+      const problem = tlsMaterialProblem(material);
+      if (problem) throw new ConnectorError('CONFIG_INVALID', `webhook.tls: ${problem}`);
+      if (server instanceof https.Server) server.setSecureContext(secureContextOptions(material));
+      tlsInUse = material;
+    },
     get address() {
       return (server?.address() as AddressInfo | null) ?? null;
     },
   };
+}
+
+/** The request target resolved against a placeholder origin, or null when it cannot be a URL (`//[/`). */
+function parseTarget(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://listener');
+  } catch {
+    return null;
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -4,9 +4,10 @@
  * own savepoint, so one failing event answers 503 without failing the others.
  */
 import type { Db } from '../store/open-store.js';
-import { recordEvent, type EventOutcome, type IncomingEvent } from '../store/events.js';
+import { recordEvent, type EventOutcome, type IncomingEvent, type RecordedEvent } from '../store/events.js';
 
-export type StoreResult = { ok: true; outcome: EventOutcome } | { ok: false; error: unknown };
+/** A committed event's outcome (a duplicate carries the stored body), or why it was not stored. */
+export type StoreResult = ({ ok: true } & RecordedEvent) | { ok: false; error: unknown };
 
 export interface EventBatcher {
   /** Resolves once the event's transaction has committed (or failed); never rejects. */
@@ -46,8 +47,7 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         for (const item of batch) {
           try {
             // A nested better-sqlite3 transaction is a SAVEPOINT: a throw rolls back this event only.
-            const outcome = recordOne(item.event, now);
-            results.set(item, { ok: true, outcome });
+            results.set(item, { ok: true, ...recordOne(item.event, now) });
           } catch (error) {
             results.set(item, { ok: false, error });
           }
