@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `procurement-connector`: the command line. Commands only; each delegates to its stage.
- * Exit codes: 0 ok, 1 failure, 2 invalid config, mapping or arguments.
+ * Exit codes: 0 ok, 1 failure (a stop past its bound, STATE_DIR_LOCKED, …), 2 invalid config,
+ * mapping or arguments.
  */
 import { Command, CommanderError } from 'commander';
 import { isConnectorError } from './errors.js';
@@ -85,28 +86,34 @@ program
   .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
   .action(async (options: { config: string }) => {
     const { runCheckCommand } = await import('./mapping/run-mapping-commands.js');
-    process.stdout.write(runCheckCommand(options.config, process.env));
+    const output = runCheckCommand(options.config, process.env);
+    const { loadConfig } = await import('./config/load-config.js');
+    const { configWarnings } = await import('./config/config-warnings.js');
+    for (const warning of configWarnings(loadConfig(options.config, process.env))) process.stderr.write(`warning: ${warning}\n`);
+    process.stdout.write(output);
   });
 // end of mapping block
 
 // daemon: `run` (src/daemon.ts, src/signals.ts)
 program
   .command('run')
-  .description('Run the daemon: intake, delivery, webhooks, export and schedules, until SIGTERM/SIGINT (SIGHUP reloads mappings).')
+  .description('Run the daemon: intake, delivery, webhooks, export and schedules, until SIGTERM/SIGINT (SIGHUP reloads mappings and the TLS certificate).')
   .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
   .action(async (options: { config: string }) => {
     const { loadConfig } = await import('./config/load-config.js');
+    const { configWarnings } = await import('./config/config-warnings.js');
     const { createLogger } = await import('./log.js');
     const { startDaemon } = await import('./daemon.js');
-    const { runUntilSignalled } = await import('./signals.js');
+    const { runUntilSignalled, exitCodeForOutcome } = await import('./signals.js');
     const config = loadConfig(options.config, process.env);
     const logger = createLogger({ level: config.log.level });
+    for (const warning of configWarnings(config)) logger.warn({ config: options.config }, warning);
     // Signals are handled from the first moment: a SIGTERM during a long start (recovery of a big
     // file) waits for the start and then stops gracefully, instead of killing the process.
-    const starting = startDaemon({ config, logger });
+    const starting = startDaemon({ config, logger, reloadConfig: () => loadConfig(options.config, process.env) });
     let startedDaemon: Awaited<typeof starting> | null = null;
     const stopped = runUntilSignalled(
-      { stop: async () => (await starting).stop(), reloadMappings: () => startedDaemon?.reloadMappings() ?? { ok: false } },
+      { stop: async () => (await starting).stop(), reload: () => startedDaemon?.reload() ?? { ok: false } },
       logger,
     );
     startedDaemon = await starting;
@@ -114,8 +121,11 @@ program
       const { demoHints } = await import('./sandbox/demo-hints.js');
       process.stderr.write(demoHints(config, startedDaemon.urls));
     }
-    await stopped;
-    logger.flush();
+    const exitCode = exitCodeForOutcome(await stopped);
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    // A stop past its bound leaves something open (a socket, a timer) that would keep the process
+    // alive until systemd's SIGKILL; everything committed is durable, so exit now.
+    if (exitCode !== 0) process.exit(exitCode);
   });
 // end of daemon block
 

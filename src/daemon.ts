@@ -1,7 +1,7 @@
 /**
  * The one composition root. It starts the stages in order and stops them in reverse:
  *
- *   store → webhook listener → (sandbox, demo only) → exporter → delivery → intake → schedules → admin
+ *   stateDir lock → store → webhook listener → (sandbox, demo only) → exporter → delivery → intake → schedules → admin
  *
  * Stages never reach into each other: they talk through what the store records, and through the
  * few callbacks wired here (intake recorded rows → wake delivery; events stored → wake export).
@@ -27,6 +27,7 @@ import { runHousekeeping } from './schedule/housekeeping.js';
 import { summarise } from './schedule/summary.js';
 import { ackChannel } from './store/exports.js';
 import { openStore, storePath, systemClock, type Clock, type Db } from './store/open-store.js';
+import { acquireStateLock } from './store/state-lock.js';
 import { checkReadiness } from './webhook/readiness.js';
 import { createWebhookListener, type WebhookListener } from './webhook/index.js';
 
@@ -34,7 +35,18 @@ export interface DaemonOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /**
+   * Reads the config file again (the CLI's `loadConfig(file, env)`), for what a reload may change:
+   * `webhook.tls`. Without it a reload re-reads the mappings only.
+   */
+  reloadConfig?: () => Config;
 }
+
+/** How a stop ended: everything closed, or the bound passed first (the caller should exit). */
+export type StopOutcome = 'stopped' | 'timeout';
+
+/** A reload's verdict; on errors whatever failed keeps its old value, and the errors are logged. */
+export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
 
 export interface Daemon {
   readonly db: Db;
@@ -47,10 +59,15 @@ export interface Daemon {
   readonly sandbox: Sandbox | null;
   /** Rescan every inbox now. */
   scanNow(): Promise<void>;
-  /** Reload the mappings (SIGHUP). Keeps the old ones and returns the errors when any new one is invalid. */
-  reloadMappings(): { ok: true } | { ok: false; errors: string[] };
-  /** Graceful stop within `config.shutdownTimeoutMs`; idempotent. */
-  stop(): Promise<void>;
+  /** Reload the mappings. Keeps the old ones and returns the errors when any new one is invalid. */
+  reloadMappings(): ReloadResult;
+  /** SIGHUP: reload the mappings, and the listener's certificate and key when it speaks TLS. */
+  reload(): ReloadResult;
+  /**
+   * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s; idempotent. Resolves `'timeout'`
+   * when the bound passed with components still stopping: the process should then exit (code 1).
+   */
+  stop(): Promise<StopOutcome>;
 }
 
 /** Load every flow's mapping, checking its kind against the flow's. Throws `MAPPING_INVALID` listing every error. */
@@ -90,6 +107,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   try {
+    // First taken, last released: nothing of this daemon touches the store without it.
+    const lock = acquireStateLock(config.stateDir);
+    stops.push({ name: 'state lock', stop: () => lock.release() });
     const db = openStore(storePath(config.stateDir));
     stops.push({ name: 'store', stop: () => void db.close() });
     const metrics = createMetrics({ db, clock });
@@ -119,6 +139,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         ...(config.sandbox.supplierToken ? { supplierToken: config.sandbox.supplierToken } : {}),
         ...(urls.webhook ? { webhookUrl: urls.webhook } : {}),
         ...(config.webhook?.secrets[0] ? { webhookSecret: config.webhook.secrets[0] } : {}),
+        // The demo's listener may speak TLS with a self-signed certificate: trust exactly that one.
+        ...(config.webhook?.tls ? { webhookCa: config.webhook.tls.cert } : {}),
         demo: config.sandbox.demo,
         logger: log,
       });
@@ -189,7 +211,36 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     started = true;
     log.info({ flows: config.flows.map((f) => `${f.name} (${f.kind}): ${f.inbox}`), urls, stateDir: path.resolve(config.stateDir) }, 'connector started');
 
-    let stopping: Promise<void> | null = null;
+    const reloadMappings = (): ReloadResult => {
+      try {
+        mappings = loadFlowMappings(config.flows);
+        for (const [flow, target] of ackTargets) target.format = mappings.get(flow)!.acknowledgements;
+        log.info('mappings reloaded');
+        return { ok: true };
+      } catch (error) {
+        const errors = (error instanceof ConnectorError && Array.isArray(error.details.errors) ? error.details.errors : [describeError(error)]) as string[];
+        log.error({ code: 'MAPPING_INVALID', errors }, 'mappings not reloaded: the new ones are invalid; the old ones stay in use');
+        return { ok: false, errors };
+      }
+    };
+
+    /** Re-read `webhook.tls` from the config file; a config or pair that does not load keeps the old pair. */
+    const reloadTls = (): ReloadResult => {
+      if (!listener || !config.webhook?.tls || !options.reloadConfig) return { ok: true };
+      try {
+        const fresh = options.reloadConfig().webhook?.tls;
+        if (!fresh) throw new ConnectorError('CONFIG_INVALID', 'webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
+        listener.setTls(fresh);
+        log.info({ component: 'webhook' }, 'webhook TLS certificate and key reloaded');
+        return { ok: true };
+      } catch (error) {
+        const code = error instanceof ConnectorError ? error.code : 'CONFIG_INVALID';
+        log.error({ code, component: 'webhook', reason: describeError(error) }, 'webhook TLS certificate not reloaded; the old one stays in use');
+        return { ok: false, errors: [describeError(error)] };
+      }
+    };
+
+    let stopping: Promise<StopOutcome> | null = null;
     return {
       db,
       metrics,
@@ -200,17 +251,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       async scanNow() {
         await Promise.all(intakes.map((intake) => intake.scanNow()));
       },
-      reloadMappings() {
-        try {
-          mappings = loadFlowMappings(config.flows);
-          for (const [flow, target] of ackTargets) target.format = mappings.get(flow)!.acknowledgements;
-          log.info('mappings reloaded');
-          return { ok: true };
-        } catch (error) {
-          const errors = (error instanceof ConnectorError && Array.isArray(error.details.errors) ? error.details.errors : [describeError(error)]) as string[];
-          log.error({ code: 'MAPPING_INVALID', errors }, 'mappings not reloaded: the new ones are invalid; the old ones stay in use');
-          return { ok: false, errors };
-        }
+      reloadMappings,
+      reload() {
+        const errors = [reloadMappings(), reloadTls()].flatMap((result) => (result.ok ? [] : result.errors));
+        return errors.length === 0 ? { ok: true } : { ok: false, errors };
       },
       stop() {
         stopping ??= (async () => {
@@ -226,6 +270,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           clearTimeout(timer);
           if (result === 'timeout') log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stop took longer than its bound; exiting anyway');
           else log.info('connector stopped');
+          return result;
         })();
         return stopping;
       },

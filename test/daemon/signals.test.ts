@@ -20,14 +20,14 @@ describe('signals', () => {
     const signals = new Signals();
     let stops = 0;
     let reloads = 0;
-    let release!: () => void;
+    let release!: (outcome: 'stopped') => void;
     const exits: number[] = [];
     const daemon = {
       stop: () => {
         stops += 1;
-        return new Promise<void>((resolve) => (release = resolve));
+        return new Promise<'stopped'>((resolve) => (release = resolve));
       },
-      reloadMappings: () => {
+      reload: () => {
         reloads += 1;
         return { ok: true };
       },
@@ -40,8 +40,8 @@ describe('signals', () => {
     signals.send('SIGINT');
     expect(exits).toEqual([1]);
     expect(stops).toBe(1);
-    release();
-    await done;
+    release('stopped');
+    expect(await done).toBe('stopped');
     expect(signals.listenerCount('SIGTERM') + signals.listenerCount('SIGHUP')).toBe(0);
   });
 

@@ -1,0 +1,79 @@
+/**
+ * The real CLI as a child process, for what only a process shows: exit codes, signals, OS locks.
+ * `buildCli()` compiles src/ into its own folder under dist/ (so that test files building at the
+ * same time, or a developer's `npm run build`, never see half-written files) and removes it after.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO } from '../helpers/with-daemon.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+export interface BuiltCli {
+  /** `dist/test-cli-XXXXXX/src/cli.js`. */
+  readonly cli: string;
+  remove(): void;
+}
+
+export async function buildCli(): Promise<BuiltCli> {
+  fs.mkdirSync(path.join(REPO, 'dist'), { recursive: true });
+  const outDir = fs.mkdtempSync(path.join(REPO, 'dist', 'test-cli-'));
+  const tsc = path.join(REPO, 'node_modules/typescript/bin/tsc');
+  await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--sourceMap', 'false'], { cwd: REPO });
+  return { cli: path.join(outDir, 'src/cli.js'), remove: () => fs.rmSync(outDir, { recursive: true, force: true }) };
+}
+
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** The JSON log lines written so far (stdout). */
+  logLines(): Record<string, unknown>[];
+  /** Resolves with the exit code and signal once the process is gone. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the `connector started` log line (it carries the listeners' URLs). */
+  started(): Promise<Record<string, unknown>>;
+  /** SIGKILL unless already gone. */
+  kill(): Promise<void>;
+}
+
+export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+  const child = spawn(process.execPath, [built.cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  let gone = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => {
+      gone = true;
+      resolve({ code, signal });
+    });
+  });
+  const logLines = () =>
+    out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return {
+    child,
+    pid: child.pid!,
+    stdout: () => out,
+    stderr: () => err,
+    logLines,
+    exited,
+    async started() {
+      await waitUntil(() => {
+        if (gone) throw new Error(`the daemon exited during start:\n${err}${out}`);
+        return logLines().some((line) => line.msg === 'connector started');
+      }, 'the "connector started" log line', 20_000);
+      return logLines().find((line) => line.msg === 'connector started')!;
+    },
+    async kill() {
+      if (!gone) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The built CLI as systemd runs it: a stop past its bound exits 1 by itself, a second daemon on
+ * one stateDir refuses to start, and a config that cannot be read exits 2.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { buildCli, spawnCli, type BuiltCli } from './built-cli.js';
+
+let built: BuiltCli;
+beforeAll(async () => {
+  built = await buildCli();
+}, 180_000);
+afterAll(() => built?.remove());
+
+/** A daemon config with a webhook listener on a free port; nothing is ever sent to the platform. */
+function daemonConfig(dir: string, extra = ''): string {
+  const file = path.join(dir, 'connector.yaml');
+  const yaml = `
+stateDir: {dir}/state
+platform: { baseUrl: "http://127.0.0.1:9", token: cli-test-token, sourceSystem: erp-test }
+flows:
+${REQUESTS_FLOW}
+webhook:
+  port: 0
+  secrets: [cli-test-webhook-secret]
+  headersTimeoutMs: 60000
+  requestTimeoutMs: 60000
+export: { folder: {dir}/status, mapping: {repo}/config/mappings/status-export.yaml }
+metrics: { enabled: false }
+${extra}`;
+  fs.writeFileSync(file, yaml.replaceAll('{dir}', dir).replaceAll('{repo}', REPO));
+  return file;
+}
+
+describe('run: the stop bound', () => {
+  it('exits 1 by itself, without SIGKILL, when a webhook request keeps the stop from finishing', async () => {
+    await withTempDir(async (dir) => {
+      const daemon = spawnCli(built, ['run', '-c', daemonConfig(dir, 'shutdownTimeoutMs: 100')]);
+      const client = new net.Socket();
+      try {
+        const started = await daemon.started();
+        const { hostname, port } = new URL((started.urls as { webhook: string }).webhook);
+        // A request whose body never comes: its connection is busy, so the listener's stop waits
+        // for it (up to requestTimeoutMs, 60 s), far past the bound of 100 ms + 3 s.
+        let answered = '';
+        client.on('data', (chunk: Buffer) => (answered += chunk.toString('utf8')));
+        client.on('error', () => undefined);
+        client.connect(Number(port), hostname, () =>
+          client.write(
+            'POST /webhooks/service HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+              'Content-Length: 100\r\nExpect: 100-continue\r\n\r\n{"eventId":',
+          ),
+        );
+        // "100 Continue" comes once the listener has taken the request and is reading its body.
+        await waitUntil(() => answered.startsWith('HTTP/1.1 100 Continue'), 'the listener reading the body');
+        daemon.child.kill('SIGTERM');
+        expect(await daemon.exited).toEqual({ code: 1, signal: null });
+        // The logger was flushed before the exit.
+        expect(daemon.logLines().map((line) => line.msg)).toContain('stop took longer than its bound; exiting anyway');
+      } finally {
+        client.destroy();
+        await daemon.kill();
+      }
+    });
+  });
+
+  it('exits 0 after a stop within the bound', async () => {
+    await withTempDir(async (dir) => {
+      const daemon = spawnCli(built, ['run', '-c', daemonConfig(dir)]);
+      try {
+        await daemon.started();
+        daemon.child.kill('SIGTERM');
+        expect(await daemon.exited).toEqual({ code: 0, signal: null });
+      } finally {
+        await daemon.kill();
+      }
+    });
+  });
+});
+
+describe('run: one daemon per stateDir', () => {
+  it('refuses a second daemon (exit 1, STATE_DIR_LOCKED naming the lock and the PID) until the first dies', async () => {
+    await withTempDir(async (dir) => {
+      const config = daemonConfig(dir);
+      const lockFile = path.join(dir, 'state', 'connector.lock');
+      const first = spawnCli(built, ['run', '-c', config]);
+      try {
+        await first.started();
+        const second = spawnCli(built, ['run', '-c', config]);
+        expect(await second.exited).toEqual({ code: 1, signal: null });
+        expect(second.stderr()).toContain(`STATE_DIR_LOCKED: stateDir ${path.join(dir, 'state')} is locked by PID ${first.pid} (lock file ${lockFile})`);
+        expect(second.logLines().map((line) => line.msg)).not.toContain('connector started');
+
+        // status reads the store while the daemon runs.
+        const status = spawnCli(built, ['status', '-c', config, '--json']);
+        expect(await status.exited).toEqual({ code: 0, signal: null });
+
+        // SIGKILL: no goodbye, yet the kernel drops the lock with the process.
+        await first.kill();
+        const third = spawnCli(built, ['run', '-c', config]);
+        try {
+          await third.started();
+          expect(fs.readFileSync(path.join(dir, 'state', 'connector.pid'), 'utf8').trim()).toBe(String(third.pid));
+          third.child.kill('SIGTERM');
+          expect(await third.exited).toEqual({ code: 0, signal: null });
+        } finally {
+          await third.kill();
+        }
+      } finally {
+        await first.kill();
+      }
+    });
+  });
+});
+
+describe('check and run: a config that cannot be read exits 2', () => {
+  const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
+
+  it.each([
+    ['an alias bomb', (dir: string) => writeFile(dir, 'bomb.yaml', bomb), /CONFIG_INVALID: .*bomb\.yaml is invalid:\n.*Excessive alias count/],
+    ['a directory', (dir: string) => dir, /CONFIG_INVALID: .* is invalid:\n.*is a directory/],
+    ['a list at the top', (dir: string) => writeFile(dir, 'list.yaml', '- a\n- b\n'), /must be a YAML mapping/],
+    ['a NUL byte', (dir: string) => writeFile(dir, 'nul.yaml', 'stateDir: ./x\0\n'), /NUL byte at offset 13/],
+    ['a missing file', (dir: string) => path.join(dir, 'none.yaml'), /CONFIG_NOT_FOUND: /],
+  ])('%s', async (_what, make, message) => {
+    await withTempDir(async (dir) => {
+      const file = make(dir);
+      // `run` reads the config the same way; once is enough to show it exits 2 too.
+      for (const command of file.endsWith('bomb.yaml') ? ['check', 'run'] : ['check']) {
+        const cli = spawnCli(built, [command, '-c', file]);
+        expect(await cli.exited, command).toEqual({ code: 2, signal: null });
+        expect(cli.stderr()).toMatch(message);
+      }
+    });
+  });
+
+  it('a mapping that is an alias bomb is MAPPING_INVALID, exit 2', async () => {
+    await withTempDir(async (dir) => {
+      const mapping = writeFile(dir, 'bomb-mapping.yaml', bomb);
+      const config = daemonConfig(dir);
+      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(/mapping: \S+1c-requests\.yaml/, `mapping: ${mapping}`));
+      const cli = spawnCli(built, ['check', '-c', config]);
+      expect(await cli.exited).toEqual({ code: 2, signal: null });
+      expect(cli.stderr()).toMatch(/MAPPING_INVALID: [\s\S]*bomb-mapping\.yaml is invalid:\n.*Excessive alias count/);
+    });
+  });
+});
+
+describe('check: warnings', () => {
+  it('prints a short webhook secret as a warning on stderr and still passes', async () => {
+    await withTempDir(async (dir) => {
+      const config = daemonConfig(dir);
+      fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('cli-test-webhook-secret', 'short'));
+      const cli = spawnCli(built, ['check', '-c', config]);
+      expect(await cli.exited).toEqual({ code: 0, signal: null });
+      expect(cli.stdout()).toBe('OK\n');
+      expect(cli.stderr()).toMatch(/^warning: webhook\.secrets\[0\] is 5 characters long/);
+    });
+  });
+});
+
+function writeFile(dir: string, name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
