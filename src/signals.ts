@@ -44,7 +44,7 @@ export function runUntilSignalled(daemon: Stoppable, logger: Logger, signals: Si
       }
       stopping = true;
       logger.info({ signal }, 'signal received: stopping (send it again to exit at once)');
-      daemon
+      void daemon
         .stop()
         .catch((error: unknown): RunOutcome => {
           logger.error({ err: error }, 'stop failed');

@@ -39,6 +39,14 @@ export interface CliProcess {
   kill(): Promise<void>;
 }
 
+/** Every process spawned and not yet gone, so that a failed test leaves none behind. */
+const running = new Set<CliProcess>();
+
+/** SIGKILL whatever a test left running (call it in afterEach). */
+export async function killLeftovers(): Promise<void> {
+  await Promise.all([...running].map((cli) => cli.kill()));
+}
+
 export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, [built.cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
@@ -57,7 +65,7 @@ export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return {
+  const cli: CliProcess = {
     child,
     pid: child.pid!,
     stdout: () => out,
@@ -76,4 +84,7 @@ export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv
       await exited;
     },
   };
+  running.add(cli);
+  void exited.then(() => running.delete(cli));
+  return cli;
 }

@@ -5,16 +5,17 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { buildCli, spawnCli, type BuiltCli } from './built-cli.js';
+import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
 
 let built: BuiltCli;
 beforeAll(async () => {
   built = await buildCli();
 }, 180_000);
+afterEach(killLeftovers);
 afterAll(() => built?.remove());
 
 /** A daemon config with a webhook listener on a free port; nothing is ever sent to the platform. */
