@@ -66,14 +66,21 @@ export function createListenerServer(options: ListenerServerOptions): ListenerSe
 
   // Bytes that are not HTTP: Node answers 400 itself when nobody listens, but silently; here it is
   // counted and logged as a warning, without the raw packet (it may hold a signature).
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+  server.on('clientError', (error: NodeJS.ErrnoException, duplex: Duplex) => {
+    const socket = duplex as Socket;
+    if (error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     options.countRefusal('WEBHOOK_REQUEST_INVALID');
-    log.warn({ remote: (socket as Socket).remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', reason: error.code }, `webhook request refused with ${status}: ${error.message}`);
+    log.warn({ remote: socket.remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', reason: error.code }, `webhook request refused with ${status}: ${error.message}`);
+    // As Node does: answer only on a connection that has sent nothing yet; on one that has, an
+    // answer could land in the middle of another response.
+    if (!socket.writable || socket.bytesWritten > 0) {
+      socket.destroy();
+      return;
+    }
     const body = JSON.stringify({ received: false, code: 'WEBHOOK_REQUEST_INVALID', message: 'request cannot be parsed' });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
