@@ -15,7 +15,4 @@ export type CaseFn = (args: never, channel: CaseChannel) => Promise<unknown>;
 
 export type ToChild = { type: 'stop' };
 
-export type FromChild =
-  | { type: 'ready'; info: unknown }
-  | { type: 'result'; data: unknown; maxRssKb: number }
-  | { type: 'error'; message: string };
+export type FromChild = { type: 'ready'; info: unknown } | { type: 'result'; data: unknown; maxRssKb: number } | { type: 'error'; message: string };

@@ -20,7 +20,14 @@ export interface DeliveryBenchOptions {
 
 async function deliverTo(caseName: string, options: DeliveryBenchOptions): Promise<CaseOutcome<DeliveryRun>> {
   const { value, server } = await withServerCase<SandboxInfo, SandboxReport, CaseOutcome<DeliveryRun>>('sandbox-server', {}, (info) => {
-    const args: DeliveryArgs = { ...info, requests: options.requests, warmupRequests: options.warmupRequests, linesPerRequest: options.linesPerRequest, concurrency: options.concurrency, deadlineMs: options.deadlineMs };
+    const args: DeliveryArgs = {
+      ...info,
+      requests: options.requests,
+      warmupRequests: options.warmupRequests,
+      linesPerRequest: options.linesPerRequest,
+      concurrency: options.concurrency,
+      deadlineMs: options.deadlineMs,
+    };
     return runCase<DeliveryRun>(caseName, args);
   });
   const expected = options.requests + options.warmupRequests - value.data.unfinished;
@@ -37,7 +44,10 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<B
   const bare = await deliverTo('delivery-bare', options);
   const real = await deliverTo('delivery-dispatcher', options);
   const ceiling = bare.data.delivered / bare.data.seconds;
-  const cut = real.data.unfinished > 0 ? `; stopped at the ${options.deadlineMs / 1000} s deadline with ${real.data.unfinished} of ${options.requests} undelivered (rate = accepted / elapsed)` : '';
+  const cut =
+    real.data.unfinished > 0
+      ? `; stopped at the ${options.deadlineMs / 1000} s deadline with ${real.data.unfinished} of ${options.requests} undelivered (rate = accepted / elapsed)`
+      : '';
   return [
     figure({
       name: 'delivery.requests_per_s',

@@ -70,7 +70,12 @@ export async function runIntakeBench(options: IntakeBenchOptions): Promise<Bench
           ],
           notes: `drop into the inbox → every row recorded (real createIntake, stableForMs ${options.stableForMs}, minAgeMs ${options.minAgeMs}); ceiling: csv-parse + iconv alone; median of ${size.repetitions}`,
         }),
-        figure({ name: `intake.${size.label}.requests_per_s`, value: rate / options.linesPerRequest, unit: 'requests/s', notes: `${options.linesPerRequest} rows per request` }),
+        figure({
+          name: `intake.${size.label}.requests_per_s`,
+          value: rate / options.linesPerRequest,
+          unit: 'requests/s',
+          notes: `${options.linesPerRequest} rows per request`,
+        }),
         figure({
           name: `intake.${size.label}.peak_rss`,
           value: max(rss),

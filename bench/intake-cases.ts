@@ -50,7 +50,10 @@ export interface TimedRun {
 function describeFileOutcome(db: Db, name: string): string {
   const row = listFiles(db, FLOW_NAME, 1000).find((f) => f.original_name === name);
   if (!row) return `${name} was never claimed`;
-  const problems = readFileReport(row)?.problems.slice(0, 3).map((p) => p.message) ?? [];
+  const problems =
+    readFileReport(row)
+      ?.problems.slice(0, 3)
+      .map((p) => p.message) ?? [];
   return `${name} is ${row.state}${problems.length > 0 ? `: ${problems.join('; ')}` : ''}`;
 }
 

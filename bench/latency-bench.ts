@@ -26,7 +26,15 @@ export interface LatencyBenchOptions {
 
 async function measure(usePolling: boolean, options: LatencyBenchOptions): Promise<number[]> {
   const { value, server } = await withServerCase<SandboxInfo, SandboxReport, CaseOutcome<{ drops: Drop[] }>>('sandbox-server', { arrivals: true }, (info) => {
-    const args: LatencyArgs = { ...info, usePolling, files: options.files, pollIntervalMs: options.pollIntervalMs, stableForMs: options.stableForMs, minAgeMs: options.minAgeMs, gapMs: options.gapMs };
+    const args: LatencyArgs = {
+      ...info,
+      usePolling,
+      files: options.files,
+      pollIntervalMs: options.pollIntervalMs,
+      stableForMs: options.stableForMs,
+      minAgeMs: options.minAgeMs,
+      gapMs: options.gapMs,
+    };
     return runCase<{ drops: Drop[] }>('latency-drop-to-post', args);
   });
   const arrivals = server.data.arrivals ?? {};

@@ -61,8 +61,12 @@ async function main(): Promise<number> {
   log(renderTable(results));
   log('');
   const missed = results.filter((r) => r.met === false).map((r) => r.name);
-  log(`${results.length} figures, ${missed.length} MISSED${missed.length > 0 ? ` (${missed.join(', ')})` : ''}; ${crashed.length} benchmark(s) crashed${crashed.length > 0 ? ` (${crashed.join(', ')})` : ''}`);
-  log(`node ${process.version}, ${process.platform}/${process.arch}; whole run ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), file) || file}`);
+  log(
+    `${results.length} figures, ${missed.length} MISSED${missed.length > 0 ? ` (${missed.join(', ')})` : ''}; ${crashed.length} benchmark(s) crashed${crashed.length > 0 ? ` (${crashed.join(', ')})` : ''}`,
+  );
+  log(
+    `node ${process.version}, ${process.platform}/${process.arch}; whole run ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), file) || file}`,
+  );
   return crashed.length > 0 ? 1 : 0;
 }
 

@@ -59,10 +59,12 @@ program
   .option('--webhook-url <url>', 'where order status webhooks are POSTed')
   .option('--webhook-secret <secret>', 'HMAC-SHA256 key of X-Service-Signature')
   .option('--demo', 'orders progress by themselves: confirmed, shipped, delivered')
-  .action(async (options: { port: string; host: string; token?: string; supplierToken?: string; webhookUrl?: string; webhookSecret?: string; demo?: boolean }) => {
-    const { runSandboxCommand } = await import('./sandbox/run-sandbox-command.js');
-    await runSandboxCommand(options, { stdout: process.stdout, signals: process });
-  });
+  .action(
+    async (options: { port: string; host: string; token?: string; supplierToken?: string; webhookUrl?: string; webhookSecret?: string; demo?: boolean }) => {
+      const { runSandboxCommand } = await import('./sandbox/run-sandbox-command.js');
+      await runSandboxCommand(options, { stdout: process.stdout, signals: process });
+    },
+  );
 // end of sandbox block
 
 // mapping: `preview` and `check` (src/mapping/run-mapping-commands.ts)
@@ -112,10 +114,7 @@ program
     // file) waits for the start and then stops gracefully, instead of killing the process.
     const starting = startDaemon({ config, logger, reloadConfig: () => loadConfig(options.config, process.env) });
     let startedDaemon: Awaited<typeof starting> | null = null;
-    const stopped = runUntilSignalled(
-      { stop: async () => (await starting).stop(), reload: () => startedDaemon?.reload() ?? { ok: false } },
-      logger,
-    );
+    const stopped = runUntilSignalled({ stop: async () => (await starting).stop(), reload: () => startedDaemon?.reload() ?? { ok: false } }, logger);
     startedDaemon = await starting;
     if (startedDaemon.sandbox) {
       const { demoHints } = await import('./sandbox/demo-hints.js');

@@ -152,7 +152,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     // The exporter reads `format` at each pass, so a SIGHUP can swap an acknowledgement format in place.
     const ackTargets = new Map<string, ExportTarget>(
-      config.flows.map((flow) => [flow.name, { channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' }]),
+      config.flows.map((flow) => [
+        flow.name,
+        { channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' },
+      ]),
     );
     const targets: ExportTarget[] = [...(statusTarget ? [statusTarget] : []), ...ackTargets.values()];
     const exporter = createExporter({ db, targets, logger: log, clock, metrics });

@@ -49,7 +49,8 @@ export const ERROR_CODES = {
 
   // export to the ERP
   EXPORT_WRITE_FAILED: 'An acknowledgement or status file could not be written to the import folder; retried.',
-  EXPORT_SET_ASIDE: 'An export file could not be written for a permanent reason, even under a fallback name; its row was set aside with the reason and the rest of the channel goes on.',
+  EXPORT_SET_ASIDE:
+    'An export file could not be written for a permanent reason, even under a fallback name; its row was set aside with the reason and the rest of the channel goes on.',
   REPORT_WRITE_FAILED: 'The error report of a rejected or partly bad file could not be written; retried from the store.',
 
   // store

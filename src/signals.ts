@@ -33,7 +33,12 @@ export function exitCodeForOutcome(outcome: RunOutcome): number {
  * Resolves with the outcome once the daemon has stopped after a signal. `exit` is called only for
  * the forced exit (second signal); the caller exits for a stop that timed out or failed.
  */
-export function runUntilSignalled(daemon: Stoppable, logger: Logger, signals: SignalSource = process, exit: (code: number) => void = (code) => process.exit(code)): Promise<RunOutcome> {
+export function runUntilSignalled(
+  daemon: Stoppable,
+  logger: Logger,
+  signals: SignalSource = process,
+  exit: (code: number) => void = (code) => process.exit(code),
+): Promise<RunOutcome> {
   return new Promise<RunOutcome>((resolve) => {
     let stopping = false;
     const onStop = (signal: NodeJS.Signals) => () => {

@@ -17,7 +17,9 @@ export function configWarnings(config: Config): string[] {
   webhook.secrets.forEach((secret, index) => {
     const length = [...secret].length;
     if (length < MIN_WEBHOOK_SECRET_LENGTH) {
-      warnings.push(`webhook.secrets[${index}] is ${length} characters long; use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (openssl rand -hex 32)`);
+      warnings.push(
+        `webhook.secrets[${index}] is ${length} characters long; use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (openssl rand -hex 32)`,
+      );
     }
   });
   if (!isLoopback(webhook.host)) {
@@ -25,7 +27,9 @@ export function configWarnings(config: Config): string[] {
       warnings.push(`webhook.host ${webhook.host} takes connections from other hosts and webhook.allowFrom is empty: list the platform's source ranges`);
     }
     if (!webhook.tls) {
-      warnings.push(`webhook.host ${webhook.host} takes connections from other hosts over plain HTTP: set webhook.tls, or keep the listener on loopback behind a TLS proxy`);
+      warnings.push(
+        `webhook.host ${webhook.host} takes connections from other hosts over plain HTTP: set webhook.tls, or keep the listener on loopback behind a TLS proxy`,
+      );
     }
   }
   return warnings;

@@ -29,7 +29,11 @@ export const flowIntakeSchema = z.strictObject({
   /** A zero-byte file waits; past this it is rejected. Default 10 min. */
   emptyFileTimeoutMs: positiveMs.default(600_000),
   /** Files larger than this are rejected unread. Default 200 MiB. */
-  maxFileBytes: z.number().int().positive().default(200 * 1024 * 1024),
+  maxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
   /** One bad request rejects the whole file (default: the good ones go through). */
   rejectWholeFile: z.boolean().default(false),
   /** Reject requests whose delivery.desiredDate is in the past. Default true. */

@@ -141,7 +141,11 @@ function hasCycle(value: unknown, ancestors = new Set<object>()): boolean {
   return found;
 }
 
-export function configError(file: string, problems: ConfigProblem[], code: 'CONFIG_INVALID' | 'MAPPING_INVALID' | 'SECRET_UNAVAILABLE' = 'CONFIG_INVALID'): ConnectorError {
+export function configError(
+  file: string,
+  problems: ConfigProblem[],
+  code: 'CONFIG_INVALID' | 'MAPPING_INVALID' | 'SECRET_UNAVAILABLE' = 'CONFIG_INVALID',
+): ConnectorError {
   const lines = problems.map((p) => `  ${p.path || '(file)'}: ${p.message}`);
   return new ConnectorError(code, `${file} is invalid:\n${lines.join('\n')}`, { details: { file, problems } });
 }
@@ -196,7 +200,11 @@ function resolveSecretRef(kind: (typeof SECRET_KEYS)[number], ref: unknown, at: 
   } else if (kind === 'fromCredential') {
     const dir = env.CREDENTIALS_DIRECTORY;
     if (!dir) {
-      problems.push({ path: where, message: `systemd credential "${ref}" asked for, but $CREDENTIALS_DIRECTORY is not set (SECRET_UNAVAILABLE)`, secret: true });
+      problems.push({
+        path: where,
+        message: `systemd credential "${ref}" asked for, but $CREDENTIALS_DIRECTORY is not set (SECRET_UNAVAILABLE)`,
+        secret: true,
+      });
       return '';
     }
     file = path.join(dir, ref);
@@ -208,7 +216,11 @@ function resolveSecretRef(kind: (typeof SECRET_KEYS)[number], ref: unknown, at: 
     if (value === '') problems.push({ path: where, message: `secret file ${file} is empty (SECRET_UNAVAILABLE)`, secret: true });
     return value;
   } catch (error) {
-    problems.push({ path: where, message: `cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SECRET_UNAVAILABLE)`, secret: true });
+    problems.push({
+      path: where,
+      message: `cannot read secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SECRET_UNAVAILABLE)`,
+      secret: true,
+    });
     return '';
   }
 }

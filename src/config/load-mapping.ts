@@ -35,7 +35,12 @@ export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
   if (kind === undefined) {
     throw configError(
       file,
-      [{ path: 'kind', message: 'cannot tell the kind: add `kind: requests` or `kind: confirmations`, a `request:` section or `orderId:` and `confirmation:`' }],
+      [
+        {
+          path: 'kind',
+          message: 'cannot tell the kind: add `kind: requests` or `kind: confirmations`, a `request:` section or `orderId:` and `confirmation:`',
+        },
+      ],
       'MAPPING_INVALID',
     );
   }

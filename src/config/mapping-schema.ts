@@ -53,7 +53,11 @@ export const fieldSpecSchema = z
   .superRefine((field, ctx) => {
     const sources = (['column', 'path', 'const', 'template'] as const).filter((k) => field[k] !== undefined);
     if (sources.length !== 1) {
-      ctx.addIssue({ code: 'custom', path: [], message: `needs exactly one of column, path, const or template (has ${sources.length === 0 ? 'none' : sources.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `needs exactly one of column, path, const or template (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+      });
     }
     if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });
     if (field.date !== undefined && (field.number || field.integer)) {

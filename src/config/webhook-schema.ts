@@ -54,7 +54,11 @@ export const webhookSchema = z.strictObject({
    * Largest accepted body; larger gets 413. Default 64 KiB: an event is about 300 bytes, and every
    * byte up to this limit is held in memory before the signature can be checked.
    */
-  maxBodyBytes: z.number().int().positive().default(64 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
   /**
    * Open connections at most; one more is closed at once. Default 256. With the default body and
    * header limits (64 KiB + Node's 16 KiB) an unauthenticated client can pin at most about 20 MiB,

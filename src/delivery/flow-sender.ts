@@ -152,14 +152,21 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       : undefined;
     const attemptRecord = { requestId, startedAt, finishedAt: now, httpStatus: c.httpStatus, outcome: t.attemptOutcome, error: c.code ? c.reason : null };
     const written = recordAttempt(db, row.id, attemptRecord, t.update, ack);
-    const fields = { outcome: t.attemptOutcome, httpStatus: c.httpStatus, code: t.update.lastErrorCode, attempts: t.update.attempts, platformId: t.update.platformId };
+    const fields = {
+      outcome: t.attemptOutcome,
+      httpStatus: c.httpStatus,
+      code: t.update.lastErrorCode,
+      attempts: t.update.attempts,
+      platformId: t.update.platformId,
+    };
     if (written) {
       deps.metrics?.submissions.inc({ flow: flow.name, outcome: t.attemptOutcome });
       if (t.attemptOutcome === 'retry') deps.metrics?.retries.inc({ flow: flow.name });
     }
     if (!written) itemLog.warn(fields, 'The row left the in-flight state while it was being sent; outcome not recorded');
     else if (t.attemptOutcome === 'accepted') itemLog.info(fields, c.reason);
-    else if (t.attemptOutcome === 'retry') itemLog.info({ ...fields, nextAttemptAt: new Date(t.update.nextAttemptAt).toISOString() }, `Will retry: ${c.reason}`);
+    else if (t.attemptOutcome === 'retry')
+      itemLog.info({ ...fields, nextAttemptAt: new Date(t.update.nextAttemptAt).toISOString() }, `Will retry: ${c.reason}`);
     else if (t.attemptOutcome === 'paused') itemLog.debug(fields, c.reason);
     else itemLog.warn(fields, t.update.lastError ?? c.reason);
   }

@@ -78,7 +78,8 @@ export function formatOutboxStatus(status: OutboxStatus): string {
     lines.push(`  ${f.flow}: ${counts || 'empty'}${age}`);
   }
   lines.push('', `Last errors (${status.lastErrors.length})`);
-  for (const e of status.lastErrors) lines.push(`  ${new Date(e.updatedAt).toISOString()} ${e.flow} ${e.externalId} [${e.state}] ${e.errorCode}: ${e.message ?? ''}`);
+  for (const e of status.lastErrors)
+    lines.push(`  ${new Date(e.updatedAt).toISOString()} ${e.flow} ${e.externalId} [${e.state}] ${e.errorCode}: ${e.message ?? ''}`);
   lines.push('', `Dead letters (${status.deadLetters.length})`);
   for (const d of status.deadLetters) lines.push(`  ${d.flow} ${d.externalId} after ${d.attempts} attempt(s): ${d.message ?? ''}`);
   return lines.map(printable).join('\n');

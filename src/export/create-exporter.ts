@@ -103,8 +103,15 @@ export function createExporter(deps: ExporterDeps): Exporter {
       const now = clock();
       for (const group of groups) {
         const first = group[0]!;
-        const name = chooseFreeName(target, renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) }));
-        assignExportFileName(db, group.map((row) => row.id), name);
+        const name = chooseFreeName(
+          target,
+          renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) }),
+        );
+        assignExportFileName(
+          db,
+          group.map((row) => row.id),
+          name,
+        );
       }
     })();
   };
@@ -180,7 +187,11 @@ export function createExporter(deps: ExporterDeps): Exporter {
         fileLog.error({ code: failure.code, err: failure }, `${failure.message}; retried on the next pass`);
         continue;
       }
-      written += markExportsWritten(db, group.map((row) => row.id), clock());
+      written += markExportsWritten(
+        db,
+        group.map((row) => row.id),
+        clock(),
+      );
       fileLog.info({ folder: target.folder }, 'export file written');
       deps.metrics?.exportFiles.inc({ channel: target.channel });
     }

@@ -35,12 +35,26 @@ const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 function utcParts(ms: number): DateParts {
   const d = new Date(ms);
-  return { YYYY: pad(d.getUTCFullYear(), 4), MM: pad(d.getUTCMonth() + 1), DD: pad(d.getUTCDate()), HH: pad(d.getUTCHours()), mm: pad(d.getUTCMinutes()), ss: pad(d.getUTCSeconds()) };
+  return {
+    YYYY: pad(d.getUTCFullYear(), 4),
+    MM: pad(d.getUTCMonth() + 1),
+    DD: pad(d.getUTCDate()),
+    HH: pad(d.getUTCHours()),
+    mm: pad(d.getUTCMinutes()),
+    ss: pad(d.getUTCSeconds()),
+  };
 }
 
 function localParts(ms: number): DateParts {
   const d = new Date(ms);
-  return { YYYY: pad(d.getFullYear(), 4), MM: pad(d.getMonth() + 1), DD: pad(d.getDate()), HH: pad(d.getHours()), mm: pad(d.getMinutes()), ss: pad(d.getSeconds()) };
+  return {
+    YYYY: pad(d.getFullYear(), 4),
+    MM: pad(d.getMonth() + 1),
+    DD: pad(d.getDate()),
+    HH: pad(d.getHours()),
+    mm: pad(d.getMinutes()),
+    ss: pad(d.getSeconds()),
+  };
 }
 
 function applyPattern(pattern: string, parts: DateParts): string {

@@ -20,9 +20,7 @@ export function isReservedName(name: string): boolean {
  * Case-insensitive, because Windows-side ERPs write `.CSV` and `.csv` alike.
  */
 export function globToRegExp(pattern: string): RegExp {
-  const body = [...pattern]
-    .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
+  const body = [...pattern].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
   return new RegExp(`^${body}$`, 'is');
 }
 

@@ -107,7 +107,14 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFil
   if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
   else
     log.info(
-      { fileId: row.id, state: result.state, recorded: result.recorded, corrected: result.corrected, duplicates: result.duplicates, problems: result.report.problems.length },
+      {
+        fileId: row.id,
+        state: result.state,
+        recorded: result.recorded,
+        corrected: result.corrected,
+        duplicates: result.duplicates,
+        problems: result.report.problems.length,
+      },
       result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
     );
   await finishMove(ctx, getFile(ctx.db, row.id)!);

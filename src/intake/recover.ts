@@ -88,7 +88,10 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: stri
   const opened = await openRegularFile(filePath);
   if (opened.kind === 'missing') return;
   if (opened.kind === 'not-regular') {
-    fileLogger(ctx, row.original_name).error({ fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what }, 'recovery: the entry in processing/ is not a regular file; rejected unread');
+    fileLogger(ctx, row.original_name).error(
+      { fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what },
+      'recovery: the entry in processing/ is not a regular file; rejected unread',
+    );
     await rejectClaimedUnread(ctx, row, `${row.original_name}: what is in processing/ under its name is ${opened.what}; it was not read`);
     return;
   }

@@ -68,7 +68,10 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
       if (ready === 'empty') {
         await rejectUnclaimed(ctx, c, { code: 'FILE_EMPTY', message: `${c.name} stayed empty (0 bytes)` });
       } else if (c.size > rules.maxFileBytes) {
-        await rejectUnclaimed(ctx, c, { code: 'FILE_TOO_LARGE', message: `${c.name} has ${c.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read` });
+        await rejectUnclaimed(ctx, c, {
+          code: 'FILE_TOO_LARGE',
+          message: `${c.name} has ${c.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
+        });
       } else if ((await takeFile(ctx, c)) === 'changed') {
         continue;
       }

@@ -58,7 +58,11 @@ export async function rejectUnclaimed(
     await writeReportFiles(target, report);
   } catch (error) {
     await dropReport();
-    throw new ConnectorError('REPORT_WRITE_FAILED', `the report of ${entry.name} could not be written beside ${target}; the entry stays and is rejected again at the next scan: ${describeError(error)}`, { cause: error });
+    throw new ConnectorError(
+      'REPORT_WRITE_FAILED',
+      `the report of ${entry.name} could not be written beside ${target}; the entry stays and is rejected again at the next scan: ${describeError(error)}`,
+      { cause: error },
+    );
   }
   try {
     await fs.rename(entry.path, target);
@@ -148,7 +152,11 @@ async function takeOpenedFile(ctx: IntakeContext, c: Candidate, handle: fs.FileH
     // The name was pointed elsewhere between the open and the rename (a symlink to a credential,
     // a FIFO, another file): what now sits in processing/ was never checked, so it is not read.
     log.error({ fileId: row.id, code: 'FILE_NOT_REGULAR' }, 'file was replaced while it was taken; what reached processing/ is rejected unread');
-    await rejectClaimedUnread(ctx, row, `${c.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`);
+    await rejectClaimedUnread(
+      ctx,
+      row,
+      `${c.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`,
+    );
     return 'rejected';
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: c.size }, 'file taken');

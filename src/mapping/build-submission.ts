@@ -66,13 +66,19 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
 
   const orderId = mapping.kind === 'confirmations' && typeof keyValue === 'string' ? keyValue : undefined;
   if (mapping.kind === 'confirmations' && keyValue instanceof FieldFailure) fail(group.firstRow, 'orderId', keyRaw, keyValue);
-  const issues: FieldIssue[] =
-    mapping.kind === 'requests' ? validateRequest(payload, ctx) : validateConfirmation(orderId, payload);
+  const issues: FieldIssue[] = mapping.kind === 'requests' ? validateRequest(payload, ctx) : validateConfirmation(orderId, payload);
   for (const issue of issues) {
     if (failed.has(issue.field)) continue;
     const row = rowOf(issue.field, group);
     problems.push(
-      makeProblem(ctx.fileLabel, { row, field: issue.field, code: issue.code, reason: issue.reason, value: rawValueOf(mapping, group, issue.field, keyRaw), externalId }),
+      makeProblem(ctx.fileLabel, {
+        row,
+        field: issue.field,
+        code: issue.code,
+        reason: issue.reason,
+        value: rawValueOf(mapping, group, issue.field, keyRaw),
+        externalId,
+      }),
     );
   }
   if (problems.length > 0) return problems.map((problem) => ({ type: 'problem', problem }));
@@ -80,9 +86,7 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   if (mapping.kind === 'requests') {
     return [{ type: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.firstRow } }];
   }
-  return [
-    { type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.firstRow } },
-  ];
+  return [{ type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.firstRow } }];
 }
 
 const ITEM_FIELD = /^items\[(\d+)\]/;

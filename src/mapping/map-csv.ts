@@ -80,7 +80,12 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
       if (key === '') {
         yield {
           type: 'problem',
-          problem: makeProblem(ctx.fileLabel, { row: rowNumber, field: keyTarget, code: 'FIELD_REQUIRED', reason: `is empty (column "${groupColumn}" groups the rows)` }),
+          problem: makeProblem(ctx.fileLabel, {
+            row: rowNumber,
+            field: keyTarget,
+            code: 'FIELD_REQUIRED',
+            reason: `is empty (column "${groupColumn}" groups the rows)`,
+          }),
         };
         continue;
       }

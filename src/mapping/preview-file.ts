@@ -29,7 +29,9 @@ export function formatPreview(result: PreviewResult): string {
     const target = submission.kind === 'confirmation' ? `order ${submission.orderId}` : `request ${submission.externalId}`;
     lines.push(`# ${target} (row ${submission.firstRow})`, JSON.stringify(submission.payload, null, 2));
   }
-  lines.push(`${result.requests.length} ${result.requests.length === 1 ? 'submission' : 'submissions'}, ${result.problems.length} ${result.problems.length === 1 ? 'problem' : 'problems'}`);
+  lines.push(
+    `${result.requests.length} ${result.requests.length === 1 ? 'submission' : 'submissions'}, ${result.problems.length} ${result.problems.length === 1 ? 'problem' : 'problems'}`,
+  );
   for (const problem of result.problems) lines.push(`${problem.code}: ${problem.message}`);
   return `${lines.join('\n')}\n`;
 }

@@ -16,7 +16,12 @@ export interface PreviewCommandOptions {
 }
 
 /** Map `input` as the flow would; returns the text to print and the exit code (0 clean, 1 problems). */
-export async function runPreviewCommand(input: string, options: PreviewCommandOptions, env: Env, now = new Date()): Promise<{ output: string; exitCode: number }> {
+export async function runPreviewCommand(
+  input: string,
+  options: PreviewCommandOptions,
+  env: Env,
+  now = new Date(),
+): Promise<{ output: string; exitCode: number }> {
   const config = loadConfig(options.config, env);
   const flow = chooseFlow(config, options.flow);
   const spec = loadMappingSpec(flow.mapping);
@@ -32,7 +37,10 @@ function chooseFlow(config: Config, name: string | undefined): FlowConfig {
     return flow;
   }
   if (config.flows.length === 1) return config.flows[0]!;
-  throw new ConnectorError('CONFIG_INVALID', `the config has ${config.flows.length} flows; choose one with --flow (${config.flows.map((f) => f.name).join(', ')})`);
+  throw new ConnectorError(
+    'CONFIG_INVALID',
+    `the config has ${config.flows.length} flows; choose one with --flow (${config.flows.map((f) => f.name).join(', ')})`,
+  );
 }
 
 /**
@@ -72,6 +80,7 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
 /** `check`: prints OK, or throws `MAPPING_INVALID` listing every error (the CLI exits 2). */
 export function runCheckCommand(configFile: string, env: Env): string {
   const errors = checkConfigFiles(configFile, env);
-  if (errors.length > 0) throw new ConnectorError('MAPPING_INVALID', `${configFile}: ${errors.length} error(s):\n${errors.join('\n')}`, { details: { errors } });
+  if (errors.length > 0)
+    throw new ConnectorError('MAPPING_INVALID', `${configFile}: ${errors.length} error(s):\n${errors.join('\n')}`, { details: { errors } });
   return 'OK\n';
 }

@@ -27,11 +27,31 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
   const clock = options.clock ?? Date.now;
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'connector_' });
 
-  const files = new Counter({ name: 'connector_files_total', help: 'Input files taken, by flow and outcome.', labelNames: ['flow', 'outcome'] as const, registers: [registry] });
-  const submissions = new Counter({ name: 'connector_submissions_total', help: 'Submission attempts, by flow and outcome.', labelNames: ['flow', 'outcome'] as const, registers: [registry] });
+  const files = new Counter({
+    name: 'connector_files_total',
+    help: 'Input files taken, by flow and outcome.',
+    labelNames: ['flow', 'outcome'] as const,
+    registers: [registry],
+  });
+  const submissions = new Counter({
+    name: 'connector_submissions_total',
+    help: 'Submission attempts, by flow and outcome.',
+    labelNames: ['flow', 'outcome'] as const,
+    registers: [registry],
+  });
   const retries = new Counter({ name: 'connector_retries_total', help: 'Retries scheduled, by flow.', labelNames: ['flow'] as const, registers: [registry] });
-  const webhookEvents = new Counter({ name: 'connector_webhook_events_total', help: 'Webhook requests, by outcome.', labelNames: ['outcome'] as const, registers: [registry] });
-  const exportFiles = new Counter({ name: 'connector_export_files_total', help: 'Files written to ERP import folders, by channel.', labelNames: ['channel'] as const, registers: [registry] });
+  const webhookEvents = new Counter({
+    name: 'connector_webhook_events_total',
+    help: 'Webhook requests, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const exportFiles = new Counter({
+    name: 'connector_export_files_total',
+    help: 'Files written to ERP import folders, by channel.',
+    labelNames: ['channel'] as const,
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'connector_queue_depth',

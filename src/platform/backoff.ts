@@ -30,12 +30,7 @@ export function computeBackoff(attempt: number, policy: BackoffPolicy, random: R
  * Delay before the next attempt: the platform's Retry-After when it sent one (honoured up to
  * `capMs`, so a misconfigured "retry in a week" cannot park the outbox), else the jittered backoff.
  */
-export function computeRetryDelay(
-  attempt: number,
-  retryAfterMs: number | undefined,
-  policy: BackoffPolicy,
-  random: RandomSource,
-): number {
+export function computeRetryDelay(attempt: number, retryAfterMs: number | undefined, policy: BackoffPolicy, random: RandomSource): number {
   if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, 0), policy.capMs);
   return computeBackoff(attempt, policy, random);
 }

@@ -13,14 +13,7 @@
 import type { ErrorCode } from '../errors.js';
 import { describeError } from '../errors.js';
 import { scrubDeep } from '../log.js';
-import {
-  PROBLEM_TYPES,
-  createRequestResultSchema,
-  issuesToFieldErrors,
-  orderSchema,
-  problemDetailsSchema,
-  type ProblemDetails,
-} from './contract.js';
+import { PROBLEM_TYPES, createRequestResultSchema, issuesToFieldErrors, orderSchema, problemDetailsSchema, type ProblemDetails } from './contract.js';
 import { parseRetryAfter } from './retry-after.js';
 
 export const DELIVERY_OUTCOME = {
@@ -37,9 +30,7 @@ export type SubmissionKindName = 'request' | 'confirmation';
 export type HttpHeaders = Record<string, string | string[] | undefined>;
 
 /** What the client hands back: the raw answer, or the error that prevented one. */
-export type AttemptOutcome =
-  | { type: 'response'; status: number; headers: HttpHeaders; body: string }
-  | { type: 'error'; error: unknown };
+export type AttemptOutcome = { type: 'response'; status: number; headers: HttpHeaders; body: string } | { type: 'error'; error: unknown };
 
 export interface Classification {
   outcome: DeliveryOutcome;

@@ -40,9 +40,7 @@ export function hasAtMostDecimals(value: number, places: number): boolean {
   return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 }
 
-export const calendarDate = z
-  .string()
-  .refine(isCalendarDate, { message: 'must be a real calendar date in the form YYYY-MM-DD' });
+export const calendarDate = z.string().refine(isCalendarDate, { message: 'must be a real calendar date in the form YYYY-MM-DD' });
 
 /** ISO 8601 timestamp with a UTC offset (`Z` or `+03:00`). */
 export const timestamp = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp with a UTC offset' });
@@ -64,8 +62,7 @@ export function hasNoControlCharacters(value: string, kind: 'name' | 'comment' =
 
 const NO_CONTROL = 'must not contain control characters';
 const noControl = (value: string) => hasNoControlCharacters(value, 'name');
-const text = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL);
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL);
 const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL).optional();
 const commentText = (max: number) =>
   z

@@ -32,7 +32,8 @@ export async function handleAdminCall(ctx: SandboxContext, req: IncomingMessage,
   let body: unknown;
   if (method === 'POST' || method === 'PUT') {
     const read = await readBody(req, ctx.options.maxBodyBytes);
-    if (read.kind !== 'ok') return writeResponse(res, problemResponse({ type: P.tooLarge, title: 'Unreadable body', status: 413, detail: 'The body is too large or was cut off.' }));
+    if (read.kind !== 'ok')
+      return writeResponse(res, problemResponse({ type: P.tooLarge, title: 'Unreadable body', status: 413, detail: 'The body is too large or was cut off.' }));
     try {
       body = read.text.trim() === '' ? {} : JSON.parse(read.text);
     } catch {
@@ -52,7 +53,10 @@ async function routeAdmin(ctx: SandboxContext, method: string, route: string[], 
   if (route.length === 1 && head === 'calls') return method === 'GET' ? jsonResponse(200, ctx.calls) : wrongMethod('GET');
   if (route.length === 1 && head === 'requests') {
     if (method !== 'GET') return wrongMethod('GET');
-    return jsonResponse(200, ctx.requests.list().map((request) => ({ ...request, order: ctx.orders.get(request.orderId) ?? null })));
+    return jsonResponse(
+      200,
+      ctx.requests.list().map((request) => ({ ...request, order: ctx.orders.get(request.orderId) ?? null })),
+    );
   }
   if (route.length === 1 && head === 'webhooks') return method === 'GET' ? jsonResponse(200, ctx.webhooks.attempts()) : wrongMethod('GET');
   if (route.length === 1 && head === 'events') return method === 'GET' ? jsonResponse(200, ctx.webhooks.events()) : wrongMethod('GET');

@@ -2,9 +2,7 @@
 import { API_PREFIX } from '../platform/contract.js';
 import type { FaultOperation } from './faults.js';
 
-export type ApiRoute =
-  | { operation: 'create'; token: string; role: 'buyer' }
-  | { operation: 'confirm'; token: string; role: 'supplier'; orderId: string };
+export type ApiRoute = { operation: 'create'; token: string; role: 'buyer' } | { operation: 'confirm'; token: string; role: 'supplier'; orderId: string };
 
 const CREATE = new RegExp(`^${API_PREFIX}/([^/]+)/requests$`);
 const CONFIRM = new RegExp(`^${API_PREFIX}/([^/]+)/supplier/orders/([^/]+)/confirm$`);

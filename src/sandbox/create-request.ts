@@ -21,7 +21,10 @@ export function createRequest(ctx: SandboxContext, token: string, body: unknown)
   }
 
   const id = ctx.requests.nextId(ctx.options.requestIdPrefix);
-  const order = ctx.orders.create(id, request.items.map((item) => item.lineId));
+  const order = ctx.orders.create(
+    id,
+    request.items.map((item) => item.lineId),
+  );
   const createdAt = ctx.now().toISOString();
   ctx.requests.add(token, { id, externalId: request.externalId, createdAt, orderId: order.id, body: request });
   ctx.logger.info({ requestId: id, externalId: request.externalId, orderId: order.id }, 'request accepted');

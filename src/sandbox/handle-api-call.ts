@@ -23,13 +23,7 @@ import { isJsonContentType, readBody } from './read-body.js';
 import { writeResponse } from './write-response.js';
 import type { ApiResponse, RecordedCall } from './types.js';
 
-export async function handleApiCall(
-  ctx: SandboxContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  route: ApiRoute,
-  call: RecordedCall,
-): Promise<void> {
+export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, route: ApiRoute, call: RecordedCall): Promise<void> {
   const requestIdHeader = req.headers['x-request-id'];
   const requestId = typeof requestIdHeader === 'string' && requestIdHeader !== '' ? requestIdHeader : randomUUID();
   const answer = (response: ApiResponse, extraHeaders: Record<string, string> = {}): void => {
@@ -39,7 +33,15 @@ export async function handleApiCall(
 
   if (req.method !== 'POST') {
     req.resume();
-    return answer(problemResponse({ type: P.methodNotAllowed, title: 'Method not allowed', status: 405, detail: `${req.method ?? '?'} is not allowed here; use POST.`, headers: { allow: 'POST' } }));
+    return answer(
+      problemResponse({
+        type: P.methodNotAllowed,
+        title: 'Method not allowed',
+        status: 405,
+        detail: `${req.method ?? '?'} is not allowed here; use POST.`,
+        headers: { allow: 'POST' },
+      }),
+    );
   }
   const role = route.token === ctx.options.token ? 'buyer' : route.token === ctx.options.supplierToken ? 'supplier' : null;
   if (role === null) {
@@ -48,11 +50,20 @@ export async function handleApiCall(
   }
   if (role !== route.role) {
     req.resume();
-    return answer(problemResponse({ type: P.forbidden, title: 'Forbidden', status: 403, detail: `A ${role} token cannot call the ${route.operation} operation.` }));
+    return answer(
+      problemResponse({ type: P.forbidden, title: 'Forbidden', status: 403, detail: `A ${role} token cannot call the ${route.operation} operation.` }),
+    );
   }
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
-    return answer(problemResponse({ type: P.unsupportedMediaType, title: 'Unsupported media type', status: 415, detail: 'The body must be sent as application/json (UTF-8).' }));
+    return answer(
+      problemResponse({
+        type: P.unsupportedMediaType,
+        title: 'Unsupported media type',
+        status: 415,
+        detail: 'The body must be sent as application/json (UTF-8).',
+      }),
+    );
   }
   const read = await readBody(req, ctx.options.maxBodyBytes);
   if (read.kind === 'aborted') {
@@ -60,7 +71,10 @@ export async function handleApiCall(
     return;
   }
   if (read.kind === 'too-large') {
-    return answer(problemResponse({ type: P.tooLarge, title: 'Payload too large', status: 413, detail: `The body is larger than ${ctx.options.maxBodyBytes} bytes.` }), { connection: 'close' });
+    return answer(
+      problemResponse({ type: P.tooLarge, title: 'Payload too large', status: 413, detail: `The body is larger than ${ctx.options.maxBodyBytes} bytes.` }),
+      { connection: 'close' },
+    );
   }
   let body: unknown;
   try {
@@ -68,12 +82,16 @@ export async function handleApiCall(
     call.body = body;
   } catch (error) {
     call.body = read.text;
-    return answer(problemResponse({ type: P.malformedJson, title: 'Malformed JSON', status: 400, detail: `The body is not valid JSON: ${describeError(error)}` }));
+    return answer(
+      problemResponse({ type: P.malformedJson, title: 'Malformed JSON', status: 400, detail: `The body is not valid JSON: ${describeError(error)}` }),
+    );
   }
   const keyHeader = req.headers['idempotency-key'];
   const key = typeof keyHeader === 'string' ? keyHeader.trim() : '';
   if (key === '') {
-    return answer(problemResponse({ type: P.idempotencyKeyMissing, title: 'Idempotency-Key missing', status: 400, detail: 'Every POST needs an Idempotency-Key header.' }));
+    return answer(
+      problemResponse({ type: P.idempotencyKeyMissing, title: 'Idempotency-Key missing', status: 400, detail: 'Every POST needs an Idempotency-Key header.' }),
+    );
   }
 
   const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
@@ -83,10 +101,25 @@ export async function handleApiCall(
     return answer(begun.response, { 'idempotent-replayed': 'true' });
   }
   if (begun.kind === 'in-progress') {
-    return answer(problemResponse({ type: P.idempotencyInProgress, title: 'Request in progress', status: 409, detail: 'A request with this Idempotency-Key is still being processed; retry later.', headers: { 'retry-after': '1' } }));
+    return answer(
+      problemResponse({
+        type: P.idempotencyInProgress,
+        title: 'Request in progress',
+        status: 409,
+        detail: 'A request with this Idempotency-Key is still being processed; retry later.',
+        headers: { 'retry-after': '1' },
+      }),
+    );
   }
   if (begun.kind === 'mismatch') {
-    return answer(problemResponse({ type: P.idempotencyKeyReused, title: 'Idempotency-Key reused', status: 422, detail: `This Idempotency-Key was used with a different ${begun.what}.` }));
+    return answer(
+      problemResponse({
+        type: P.idempotencyKeyReused,
+        title: 'Idempotency-Key reused',
+        status: 422,
+        detail: `This Idempotency-Key was used with a different ${begun.what}.`,
+      }),
+    );
   }
 
   const released = (): void => ctx.idempotency.release(route.token, key);

@@ -18,10 +18,7 @@ interface Entry {
 }
 
 export type BeginResult =
-  | { kind: 'acquired' }
-  | { kind: 'replay'; response: ApiResponse }
-  | { kind: 'in-progress' }
-  | { kind: 'mismatch'; what: 'body' | 'path' };
+  { kind: 'acquired' } | { kind: 'replay'; response: ApiResponse } | { kind: 'in-progress' } | { kind: 'mismatch'; what: 'body' | 'path' };
 
 export interface RequestFingerprint {
   path: string;

@@ -64,11 +64,11 @@ export type RecordedEvent = { outcome: 'applied' | 'stored' } | { outcome: 'dupl
  */
 export function recordEvent(db: Db, event: IncomingEvent, now: number): RecordedEvent {
   const eventDateMs = Date.parse(event.eventDate);
-  const inserted = statement(db, 
-      `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
+  const inserted = statement(
+    db,
+    `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (event_id) DO NOTHING`,
-    )
-    .run(event.eventId, event.eventType, event.orderId ?? null, event.status ?? null, event.eventDate, eventDateMs, event.body, now);
+  ).run(event.eventId, event.eventType, event.orderId ?? null, event.status ?? null, event.eventDate, eventDateMs, event.body, now);
   if (inserted.changes === 0) {
     const stored = statement(db, 'SELECT body FROM events WHERE event_id = ?').get(event.eventId) as { body: string };
     return { outcome: EVENT_OUTCOME.duplicate, storedBody: stored.body };
@@ -81,7 +81,8 @@ export function recordEvent(db: Db, event: IncomingEvent, now: number): Recorded
   const current = getOrderStatus(db, event.orderId);
   if (current && !isNewer(eventDateMs, event.eventId, current.event_date_ms, current.event_id)) return { outcome: EVENT_OUTCOME.stored };
 
-  statement(db, 
+  statement(
+    db,
     `INSERT INTO order_statuses (order_id, status, event_id, event_date_ms, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, event_id = excluded.event_id,
        event_date_ms = excluded.event_date_ms, updated_at = excluded.updated_at`,

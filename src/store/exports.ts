@@ -28,11 +28,11 @@ export interface NewExport {
 
 /** Enqueue a record; a second enqueue with the same channel and source key is ignored. Returns true when inserted. */
 export function enqueueExport(db: Db, e: NewExport): boolean {
-  const info = statement(db, 
-      `INSERT INTO exports (channel, source_key, record, state, created_at)
+  const info = statement(
+    db,
+    `INSERT INTO exports (channel, source_key, record, state, created_at)
        VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (channel, source_key) DO NOTHING`,
-    )
-    .run(e.channel, e.sourceKey, JSON.stringify(e.record), e.now);
+  ).run(e.channel, e.sourceKey, JSON.stringify(e.record), e.now);
   return info.changes === 1;
 }
 
@@ -58,14 +58,15 @@ export interface ExportRow {
 
 /** Pending rows of a channel that have no file name yet, oldest first. */
 export function listUnnamedExports(db: Db, channel: string, limit: number): ExportRow[] {
-  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?")
-    .all(channel, limit) as ExportRow[];
+  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?").all(
+    channel,
+    limit,
+  ) as ExportRow[];
 }
 
 /** Pending rows of a channel whose file name is chosen, oldest first (a file's rows are adjacent by name). */
 export function listNamedPendingExports(db: Db, channel: string): ExportRow[] {
-  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id")
-    .all(channel) as ExportRow[];
+  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id").all(channel) as ExportRow[];
 }
 
 /** True when some export row (any channel, any state) already holds this file name. */
@@ -103,8 +104,10 @@ export function markExportsWritten(db: Db, ids: readonly number[], now: number):
 }
 
 export function countExports(db: Db, filter: { channel?: string; state?: ExportState } = {}): number {
-  const row = statement(db, 'SELECT count(*) AS n FROM exports WHERE (@channel IS NULL OR channel = @channel) AND (@state IS NULL OR state = @state)')
-    .get({ channel: filter.channel ?? null, state: filter.state ?? null }) as { n: number };
+  const row = statement(db, 'SELECT count(*) AS n FROM exports WHERE (@channel IS NULL OR channel = @channel) AND (@state IS NULL OR state = @state)').get({
+    channel: filter.channel ?? null,
+    state: filter.state ?? null,
+  }) as { n: number };
   return row.n;
 }
 

@@ -67,11 +67,11 @@ export type ClaimResult = { claimed: true; row: FileRow } | { claimed: false; ex
  */
 export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
   return db.transaction((): ClaimResult => {
-    const inserted = statement(db, 
-        `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
+    const inserted = statement(
+      db,
+      `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
          VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
-      )
-      .get(f.flow, f.sha256, f.originalName, f.sizeBytes, f.now) as { id: number } | undefined;
+    ).get(f.flow, f.sha256, f.originalName, f.sizeBytes, f.now) as { id: number } | undefined;
     if (!inserted) return { claimed: false, existing: findFileBySha256(db, f.flow, f.sha256)! };
     statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, f.originalName), inserted.id);
     return { claimed: true, row: getFile(db, inserted.id)! };
@@ -83,12 +83,12 @@ export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, na
  * say). Only a `rejected` row can be reclaimed; returns the row, or undefined when it was not rejected.
  */
 export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPath: string): FileRow | undefined {
-  const info = statement(db, 
-      `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
+  const info = statement(
+    db,
+    `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
               problem_count = 0, report = NULL, report_pending = 0, claimed_at = ?, finished_at = NULL
        WHERE id = ? AND state = 'rejected'`,
-    )
-    .run(f.originalName, f.sizeBytes, processingPath, f.now, id);
+  ).run(f.originalName, f.sizeBytes, processingPath, f.now, id);
   return info.changes === 1 ? getFile(db, id) : undefined;
 }
 
@@ -110,7 +110,8 @@ export interface FileOutcome {
 
 /** Record where a processed file goes and what came of it. Call inside the recording transaction. */
 export function finishFile(db: Db, id: number, o: FileOutcome): void {
-  statement(db, 
+  statement(
+    db,
     `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, report_pending = ?, finished_at = ?
      WHERE id = ?`,
   ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.reportPending ? 1 : 0, o.now, id);

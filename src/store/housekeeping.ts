@@ -17,9 +17,9 @@ export function deleteFinishedSubmissionsBefore(db: Db, cutoffMs: number): numbe
 
 /** Delete archived or rejected file rows finished before `cutoffMs` that no submission points to. */
 export function deleteFinishedFilesBefore(db: Db, cutoffMs: number): number {
-  return statement(db, 
-      `DELETE FROM files WHERE state IN ('archived', 'rejected') AND finished_at IS NOT NULL AND finished_at < ?
+  return statement(
+    db,
+    `DELETE FROM files WHERE state IN ('archived', 'rejected') AND finished_at IS NOT NULL AND finished_at < ?
          AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.file_id = files.id)`,
-    )
-    .run(cutoffMs).changes;
+  ).run(cutoffMs).changes;
 }

@@ -24,11 +24,12 @@ export interface ClaimOptions {
  */
 export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
   if (o.limit <= 0) return [];
-  const rows = statement(db, 
-      // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
-      // instead of the OR making SQLite read and sort every row of the flow (O(n) per claim,
-      // O(n²) per backlog). In-flight rows are few (at most the concurrency), so their half is cheap.
-      `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now
+  const rows = statement(
+    db,
+    // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
+    // instead of the OR making SQLite read and sort every row of the flow (O(n) per claim,
+    // O(n²) per backlog). In-flight rows are few (at most the concurrency), so their half is cheap.
+    `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now
        WHERE id IN (
          SELECT id FROM (
            SELECT id FROM submissions
@@ -44,8 +45,7 @@ export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
            LIMIT @limit)
          LIMIT @limit)
        RETURNING *`,
-    )
-    .all({ flow: o.flow, now: o.now, leaseUntil: o.now + o.leaseMs, limit: o.limit, exclude: JSON.stringify(o.excludeIds ?? []) }) as SubmissionRow[];
+  ).all({ flow: o.flow, now: o.now, leaseUntil: o.now + o.leaseMs, limit: o.limit, exclude: JSON.stringify(o.excludeIds ?? []) }) as SubmissionRow[];
   return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
 }
 
@@ -83,16 +83,17 @@ export interface SubmissionUpdate {
  */
 export function recordAttempt(db: Db, submissionId: number, attempt: AttemptRecord, update: SubmissionUpdate, ack?: NewExport): boolean {
   return db.transaction(() => {
-    const info = statement(db, 
-        `UPDATE submissions SET state = @state, attempts = @attempts, next_attempt_at = @nextAttemptAt, lease_until = NULL,
+    const info = statement(
+      db,
+      `UPDATE submissions SET state = @state, attempts = @attempts, next_attempt_at = @nextAttemptAt, lease_until = NULL,
            first_attempt_at = @firstAttemptAt, last_attempt_at = @lastAttemptAt, last_status = @lastStatus,
            last_error_code = @lastErrorCode, last_error = @lastError, result = @result, platform_id = @platformId,
            finished_at = @finishedAt, updated_at = @now
          WHERE id = @id AND state = 'in_flight'`,
-      )
-      .run({ ...update, id: submissionId });
+    ).run({ ...update, id: submissionId });
     if (info.changes !== 1) return false;
-    statement(db, 
+    statement(
+      db,
       `INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, http_status, outcome, error)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(submissionId, attempt.requestId, attempt.startedAt, attempt.finishedAt, attempt.httpStatus, attempt.outcome, attempt.error);
@@ -108,11 +109,11 @@ export function recordAttempt(db: Db, submissionId: number, attempt: AttemptReco
  */
 export function releaseInFlight(db: Db, flow: string, now: number, ids?: readonly number[]): number {
   const only = ids === undefined ? '' : 'AND id IN (SELECT value FROM json_each(@ids))';
-  return statement(db, 
-      `UPDATE submissions SET state = 'pending', lease_until = NULL, next_attempt_at = MIN(next_attempt_at, @now), updated_at = @now
+  return statement(
+    db,
+    `UPDATE submissions SET state = 'pending', lease_until = NULL, next_attempt_at = MIN(next_attempt_at, @now), updated_at = @now
        WHERE flow = @flow AND state = 'in_flight' ${only}`,
-    )
-    .run({ flow, now, ids: JSON.stringify(ids ?? []) }).changes;
+  ).run({ flow, now, ids: JSON.stringify(ids ?? []) }).changes;
 }
 
 /** Earliest `next_attempt_at` of a flow's pending rows, or null when none waits. */
@@ -123,11 +124,11 @@ export function nextDueAt(db: Db, flow: string): number | null {
 
 /** Rows of a flow that are due now or in flight. */
 export function countUnsettled(db: Db, flow: string, now: number): number {
-  const row = statement(db, 
-      `SELECT COUNT(*) AS n FROM submissions
+  const row = statement(
+    db,
+    `SELECT COUNT(*) AS n FROM submissions
        WHERE flow = ? AND ((state = 'pending' AND next_attempt_at <= ?) OR state = 'in_flight')`,
-    )
-    .get(flow, now) as { n: number };
+  ).get(flow, now) as { n: number };
   return row.n;
 }
 
@@ -144,12 +145,12 @@ export function requeueSubmissions(db: Db, target: RequeueTarget, now: number, f
   else if ('dead' in target) where = `state = 'dead'`;
   else where = `state = 'rejected'`;
   if (flow !== undefined) where += ' AND flow = @flow';
-  return statement(db, 
-      `UPDATE submissions SET state = 'pending', next_attempt_at = @now, attempts = 0, first_attempt_at = NULL,
+  return statement(
+    db,
+    `UPDATE submissions SET state = 'pending', next_attempt_at = @now, attempts = 0, first_attempt_at = NULL,
          lease_until = NULL, finished_at = NULL, updated_at = @now
        WHERE ${where}`,
-    )
-    .run({ now, flow: flow ?? null, externalId: 'externalId' in target ? target.externalId : null }).changes;
+  ).run({ now, flow: flow ?? null, externalId: 'externalId' in target ? target.externalId : null }).changes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,8 +182,10 @@ export function countSubmissionsByState(db: Db): StateCount[] {
 
 /** Creation time of the oldest pending (or in-flight) row per flow. */
 export function oldestPendingByFlow(db: Db): { flow: string; createdAt: number }[] {
-  return statement(db, `SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`)
-    .all() as { flow: string; createdAt: number }[];
+  return statement(
+    db,
+    `SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`,
+  ).all() as { flow: string; createdAt: number }[];
 }
 
 const BRIEF_COLUMNS = `id, flow, kind, external_id AS externalId, state, attempts, last_status AS lastStatus,
@@ -190,16 +193,23 @@ const BRIEF_COLUMNS = `id, flow, kind, external_id AS externalId, state, attempt
 
 /** The most recently updated rows that carry an error. */
 export function listLastErrors(db: Db, limit = 10): SubmissionBrief[] {
-  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE last_error_code IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT ?`)
-    .all(limit) as SubmissionBrief[];
+  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE last_error_code IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT ?`).all(
+    limit,
+  ) as SubmissionBrief[];
 }
 
 export function listDeadLetters(db: Db, limit = 1000): SubmissionBrief[] {
-  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE state = 'dead' ORDER BY updated_at DESC, id DESC LIMIT ?`).all(limit) as SubmissionBrief[];
+  return statement(db, `SELECT ${BRIEF_COLUMNS} FROM submissions WHERE state = 'dead' ORDER BY updated_at DESC, id DESC LIMIT ?`).all(
+    limit,
+  ) as SubmissionBrief[];
 }
 
 /** Attempts of one row, oldest first (tests and troubleshooting). */
 export function listAttempts(db: Db, submissionId: number): { request_id: string; http_status: number | null; outcome: string; error: string | null }[] {
-  return statement(db, `SELECT request_id, http_status, outcome, error FROM submission_attempts WHERE submission_id = ? ORDER BY id`)
-    .all(submissionId) as { request_id: string; http_status: number | null; outcome: string; error: string | null }[];
+  return statement(db, `SELECT request_id, http_status, outcome, error FROM submission_attempts WHERE submission_id = ? ORDER BY id`).all(submissionId) as {
+    request_id: string;
+    http_status: number | null;
+    outcome: string;
+    error: string | null;
+  }[];
 }

@@ -92,7 +92,11 @@ function conflictProblem(s: PreparedSubmission, where: string): MappingProblem {
 }
 
 function duplicateNote(s: PreparedSubmission): ReportNote {
-  return { row: s.firstRow, externalId: s.externalId, message: `Row ${s.firstRow}: "${s.externalId}" is already in the outbox with the same content; not recorded again` };
+  return {
+    row: s.firstRow,
+    externalId: s.externalId,
+    message: `Row ${s.firstRow}: "${s.externalId}" is already in the outbox with the same content; not recorded again`,
+  };
 }
 
 /** Record one file's submissions and outcome in one transaction. Idempotent per file. */
@@ -112,7 +116,12 @@ export function recordFile(db: Db, input: RecordFileInput): RecordFileResult {
     problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
     const usable = decisions.filter((d) => d.action !== 'conflict').length;
     if (input.submissions.length === 0 && problems.length === 0) {
-      problems.push({ row: null, field: null, code: 'MAPPING_FAILED', message: `${file.original_name} holds no ${input.flow} records (only a header, or nothing)` });
+      problems.push({
+        row: null,
+        field: null,
+        code: 'MAPPING_FAILED',
+        message: `${file.original_name} holds no ${input.flow} records (only a header, or nothing)`,
+      });
     }
     const fileLevel = problems.some((p) => p.row === null);
     const reject = fileLevel || usable === 0 || (input.rejectWholeFile && problems.length > 0);

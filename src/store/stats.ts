@@ -9,6 +9,9 @@ export function countFilesByState(db: Db): StateCount[] {
 
 /** Pending export rows and the creation time of the oldest one, per channel (set-aside rows wait for nothing and are not counted). */
 export function pendingExportsByChannel(db: Db): { channel: string; count: number; oldestAt: number }[] {
-  return statement(db, "SELECT channel, count(*) AS count, min(created_at) AS oldestAt FROM exports WHERE state = 'pending' GROUP BY channel")
-    .all() as { channel: string; count: number; oldestAt: number }[];
+  return statement(db, "SELECT channel, count(*) AS count, min(created_at) AS oldestAt FROM exports WHERE state = 'pending' GROUP BY channel").all() as {
+    channel: string;
+    count: number;
+    oldestAt: number;
+  }[];
 }

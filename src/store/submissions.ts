@@ -63,13 +63,13 @@ export interface NewSubmission {
 
 /** Insert a pending row, due now. Throws on a UNIQUE conflict: call inside the recording transaction. */
 export function insertSubmission(db: Db, s: NewSubmission): number {
-  const info = statement(db, 
-      `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
+  const info = statement(
+    db,
+    `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
                                 file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at)
        VALUES (@flow, @kind, @dedupeKey, @externalId, @orderId, @payload, @payloadHash, @idempotencyKey,
                @fileId, @sourceRow, 'pending', 0, @now, @now, @now)`,
-    )
-    .run({ ...s, orderId: s.orderId ?? null, fileId: s.fileId ?? null, sourceRow: s.sourceRow ?? null });
+  ).run({ ...s, orderId: s.orderId ?? null, fileId: s.fileId ?? null, sourceRow: s.sourceRow ?? null });
   return Number(info.lastInsertRowid);
 }
 
@@ -97,15 +97,15 @@ export interface SubmissionCorrection {
  * when the row is no longer final-and-failed. Call inside the recording transaction.
  */
 export function correctFailedSubmission(db: Db, id: number, c: SubmissionCorrection): boolean {
-  const info = statement(db, 
-      `UPDATE submissions SET payload = @payload, payload_hash = @payloadHash, idempotency_key = @idempotencyKey,
+  const info = statement(
+    db,
+    `UPDATE submissions SET payload = @payload, payload_hash = @payloadHash, idempotency_key = @idempotencyKey,
               file_id = @fileId, source_row = @sourceRow, state = 'pending', attempts = 0, next_attempt_at = @now,
               lease_until = NULL, first_attempt_at = NULL, last_attempt_at = NULL, last_status = NULL,
               last_error_code = NULL, last_error = NULL, result = NULL, platform_id = NULL,
               updated_at = @now, finished_at = NULL
        WHERE id = @id AND state IN ('rejected', 'dead')`,
-    )
-    .run({ ...c, id });
+  ).run({ ...c, id });
   return info.changes === 1;
 }
 

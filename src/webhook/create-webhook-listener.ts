@@ -86,7 +86,10 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     const url = parseTarget(req.url);
     if (!url) {
       // `POST //[/ HTTP/1.1` is valid HTTP but no URL: a scanner's probe, not our failure.
-      log.warn({ remote: req.socket.remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', target: req.url?.slice(0, 200) }, 'webhook request refused: the request target is not a URL path');
+      log.warn(
+        { remote: req.socket.remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', target: req.url?.slice(0, 200) },
+        'webhook request refused: the request target is not a URL path',
+      );
       res.setHeader('Connection', 'close');
       return refuse(res, 400, 'WEBHOOK_REQUEST_INVALID', 'request target cannot be parsed');
     }
@@ -128,7 +131,10 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       const verdict = verifySignature(body, req.headers[SIGNATURE_HEADER], config.secrets);
       if (!verdict.valid) {
         // Logged without the body: an unsigned body is untrusted input.
-        log.warn({ remote, code: 'WEBHOOK_SIGNATURE_INVALID', problem: verdict.problem, requestId: req.headers['x-request-id'] }, 'webhook refused: bad signature');
+        log.warn(
+          { remote, code: 'WEBHOOK_SIGNATURE_INVALID', problem: verdict.problem, requestId: req.headers['x-request-id'] },
+          'webhook refused: bad signature',
+        );
         return refuse(res, 401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${verdict.problem}`);
       }
     }

@@ -12,7 +12,10 @@ import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 /** Nine levels of nine aliases each: 9^9 nodes once expanded. */
-const ALIAS_BOMB = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
+const ALIAS_BOMB = [
+  'a: &a [x,x,x,x,x,x,x,x,x]',
+  ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+].join('\n');
 
 type Make = (dir: string) => string;
 const write =

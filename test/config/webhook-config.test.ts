@@ -36,7 +36,10 @@ describe('webhook config', () => {
   it('reads webhook.tls like secrets, and registers the key so that nothing can log it', async () => {
     await withTempDir((dir) => {
       const made = makeCertificate(dir, 'listener');
-      const file = configWith(dir, `  secrets: [a-long-enough-webhook-secret]\n  tls: { cert: { fromFile: ${made.certFile} }, key: { fromCredential: webhook-tls-key } }`);
+      const file = configWith(
+        dir,
+        `  secrets: [a-long-enough-webhook-secret]\n  tls: { cert: { fromFile: ${made.certFile} }, key: { fromCredential: webhook-tls-key } }`,
+      );
       fs.mkdirSync(path.join(dir, 'credentials'));
       fs.copyFileSync(made.keyFile, path.join(dir, 'credentials', 'webhook-tls-key'));
       const config = loadConfig(file, { CREDENTIALS_DIRECTORY: path.join(dir, 'credentials') });
@@ -49,8 +52,13 @@ describe('webhook config', () => {
     await withTempDir((dir) => {
       const one = makeCertificate(dir, 'one');
       const two = makeCertificate(dir, 'two');
-      const file = configWith(dir, `  secrets: [a-long-enough-webhook-secret]\n  tls: { cert: { fromFile: ${one.certFile} }, key: { fromFile: ${two.keyFile} } }`);
-      expect(() => loadConfig(file, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/webhook\.tls: certificate and key do not load/) }));
+      const file = configWith(
+        dir,
+        `  secrets: [a-long-enough-webhook-secret]\n  tls: { cert: { fromFile: ${one.certFile} }, key: { fromFile: ${two.keyFile} } }`,
+      );
+      expect(() => loadConfig(file, {})).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/webhook\.tls: certificate and key do not load/) }),
+      );
     });
   });
 });

@@ -73,10 +73,14 @@ export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv
     logLines,
     exited,
     async started() {
-      await waitUntil(() => {
-        if (gone) throw new Error(`the daemon exited during start:\n${err}${out}`);
-        return logLines().some((line) => line.msg === 'connector started');
-      }, 'the "connector started" log line', 20_000);
+      await waitUntil(
+        () => {
+          if (gone) throw new Error(`the daemon exited during start:\n${err}${out}`);
+          return logLines().some((line) => line.msg === 'connector started');
+        },
+        'the "connector started" log line',
+        20_000,
+      );
       return logLines().find((line) => line.msg === 'connector started')!;
     },
     async kill() {

@@ -120,7 +120,10 @@ describe('run: one daemon per stateDir', () => {
 });
 
 describe('check and run: a config that cannot be read exits 2', () => {
-  const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
+  const bomb = [
+    'a: &a [x,x,x,x,x,x,x,x,x]',
+    ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+  ].join('\n');
 
   it.each([
     ['an alias bomb', (dir: string) => writeFile(dir, 'bomb.yaml', bomb), /CONFIG_INVALID: .*bomb\.yaml is invalid:\n.*Excessive alias count/],

@@ -42,8 +42,19 @@ sandbox: { enabled: true, port: 0, demo: false, supplierToken: supplier-token-2 
         expect(sandbox.order('ORD-2026-000002')!.status).toBe('confirmed');
         expect(sandbox.order('ORD-2026-000003')!.status).toBe('created');
         const confirmCall = sandbox.calls().find((c) => c.path.includes('/supplier/orders/ORD-2026-000002/confirm'))!;
-        expect(confirmCall.body).toMatchObject({ supplierOrderId: 'П-7782', readyToShipDate: '2027-03-10', items: [{ lineId: '1', confirmedQuantity: 1200, price: 48.9, currency: 'RUB' }, { lineId: '2', confirmedQuantity: 300, price: 215, currency: 'RUB' }] });
-        expect(acks(results).map((n) => fs.readFileSync(path.join(results, n), 'utf8')).join('\n')).toContain('confirmed');
+        expect(confirmCall.body).toMatchObject({
+          supplierOrderId: 'П-7782',
+          readyToShipDate: '2027-03-10',
+          items: [
+            { lineId: '1', confirmedQuantity: 1200, price: 48.9, currency: 'RUB' },
+            { lineId: '2', confirmedQuantity: 300, price: 215, currency: 'RUB' },
+          ],
+        });
+        expect(
+          acks(results)
+            .map((n) => fs.readFileSync(path.join(results, n), 'utf8'))
+            .join('\n'),
+        ).toContain('confirmed');
 
         const header = 'Заказ;Номер у поставщика;Готов к отгрузке;Комментарий;Строка;Количество;Цена;Валюта';
         fs.writeFileSync(

@@ -32,7 +32,13 @@ sandbox: { enabled: true, port: 0, demo: false }
         expect(listFiles(path.join(dir, 'inbox/processing'))).toEqual([]);
         expect(listFiles(path.join(dir, 'inbox/archive')).length).toBe(1);
 
-        const ack = fs.readFileSync(path.join(dir, 'import', listFiles(path.join(dir, 'import')).find((n) => n.startsWith('ack-'))!));
+        const ack = fs.readFileSync(
+          path.join(
+            dir,
+            'import',
+            listFiles(path.join(dir, 'import')).find((n) => n.startsWith('ack-'))!,
+          ),
+        );
         expect(iconv.decode(ack, 'windows-1251')).toMatch(/accepted/);
 
         const order = sandbox.requests()[0]!.order!;

@@ -102,9 +102,23 @@ describe('the daemon across stops and crashes', () => {
           delivery: { city: 'Москва', address: 'ул. Ленина, 1', desiredDate: '2030-01-10' },
           items: [{ lineId: '1', name: 'Болт', quantity: 5, unit: 'шт' }],
         };
-        insertSubmission(db, { flow: 'requests', kind: 'request', dedupeKey: 'CRASH-1', externalId: 'CRASH-1', payload: JSON.stringify(payload), payloadHash: 'h', idempotencyKey: 'erp-test:CRASH-1', now });
+        insertSubmission(db, {
+          flow: 'requests',
+          kind: 'request',
+          dedupeKey: 'CRASH-1',
+          externalId: 'CRASH-1',
+          payload: JSON.stringify(payload),
+          payloadHash: 'h',
+          idempotencyKey: 'erp-test:CRASH-1',
+          now,
+        });
         expect(claimDueSubmissions(db, { flow: 'requests', now, leaseMs: 3_600_000, limit: 10 })).toHaveLength(1);
-        enqueueExport(db, { channel: STATUS_CHANNEL, sourceKey: 'EVT-000042', record: { eventId: 'EVT-000042', orderId: 'ORD-2026-000042', status: 'shipped', eventDate: '2026-11-21T10:00:00+03:00' }, now });
+        enqueueExport(db, {
+          channel: STATUS_CHANNEL,
+          sourceKey: 'EVT-000042',
+          record: { eventId: 'EVT-000042', orderId: 'ORD-2026-000042', status: 'shipped', eventDate: '2026-11-21T10:00:00+03:00' },
+          now,
+        });
         db.close();
 
         await withDaemon(config, async () => {
@@ -112,7 +126,12 @@ describe('the daemon across stops and crashes', () => {
           await waitUntil(() => listFiles(path.join(dir, 'import')).length === 1, 'the unwritten status export written', 20_000);
           await waitUntil(() => listFiles(processing).length === 0 && listFiles(path.join(dir, 'inbox/archive')).length === 1, 'the file finished', 20_000);
         });
-        expect(sandbox.requests().map((r) => r.externalId).sort()).toEqual(['CRASH-1', 'ЗК-000101', 'ЗК-000102', 'ЗК-000103']);
+        expect(
+          sandbox
+            .requests()
+            .map((r) => r.externalId)
+            .sort(),
+        ).toEqual(['CRASH-1', 'ЗК-000101', 'ЗК-000102', 'ЗК-000103']);
       });
     });
   });

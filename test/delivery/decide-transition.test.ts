@@ -9,10 +9,32 @@ const ctx = (over: Partial<Parameters<typeof decideTransition>[2]> = {}) => ({ b
 
 function row(over: Partial<SubmissionRow> = {}): SubmissionRow {
   return {
-    id: 7, flow: 'f', kind: 'request', dedupe_key: 'E1', external_id: 'E1', order_id: null, payload: '{}', payload_hash: 'h',
-    idempotency_key: 'k', file_id: null, source_row: null, state: 'in_flight', attempts: 0, next_attempt_at: T, lease_until: T + 1,
-    first_attempt_at: null, last_attempt_at: null, last_status: null, last_error_code: null, last_error: null, result: null,
-    platform_id: null, created_at: T, updated_at: T, finished_at: null, ...over,
+    id: 7,
+    flow: 'f',
+    kind: 'request',
+    dedupe_key: 'E1',
+    external_id: 'E1',
+    order_id: null,
+    payload: '{}',
+    payload_hash: 'h',
+    idempotency_key: 'k',
+    file_id: null,
+    source_row: null,
+    state: 'in_flight',
+    attempts: 0,
+    next_attempt_at: T,
+    lease_until: T + 1,
+    first_attempt_at: null,
+    last_attempt_at: null,
+    last_status: null,
+    last_error_code: null,
+    last_error: null,
+    result: null,
+    platform_id: null,
+    created_at: T,
+    updated_at: T,
+    finished_at: null,
+    ...over,
   };
 }
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): Classification =>
@@ -23,11 +45,22 @@ describe('decideTransition', () => {
   it('accepted: final, counts the attempt, starts the age clock, keeps the platform id', () => {
     const t = decideTransition(row(), response(201, created), ctx());
     expect(t.finalState).toBe('accepted');
-    expect(t.update).toMatchObject({ state: 'accepted', attempts: 1, firstAttemptAt: T, finishedAt: T + 10, platformId: 'PRC-REQ-000009', lastErrorCode: null });
+    expect(t.update).toMatchObject({
+      state: 'accepted',
+      attempts: 1,
+      firstAttemptAt: T,
+      finishedAt: T + 10,
+      platformId: 'PRC-REQ-000009',
+      lastErrorCode: null,
+    });
   });
 
   it('retry: pending again, due after the jittered backoff, or after Retry-After capped at capMs', () => {
-    expect(decideTransition(row({ attempts: 2 }), response(500, {}), ctx()).update).toMatchObject({ state: 'pending', attempts: 3, nextAttemptAt: T + 10 + 200 });
+    expect(decideTransition(row({ attempts: 2 }), response(500, {}), ctx()).update).toMatchObject({
+      state: 'pending',
+      attempts: 3,
+      nextAttemptAt: T + 10 + 200,
+    });
     expect(decideTransition(row(), response(503, {}, { 'retry-after': '0' }), ctx()).update.nextAttemptAt).toBe(T + 10);
     expect(decideTransition(row(), response(503, {}, { 'retry-after': '120' }), ctx()).update.nextAttemptAt).toBe(T + 10 + 1_000);
   });
@@ -38,7 +71,11 @@ describe('decideTransition', () => {
     const byAge = decideTransition(row({ attempts: 1, first_attempt_at: T - 3_600_000 }), response(500, {}), ctx());
     expect(byAge.update).toMatchObject({ state: 'dead', attempts: 2 });
     expect(byAge.update.lastError).toMatch(/age limit/);
-    const young = decideTransition(row({ attempts: 1, first_attempt_at: T - 1_000 }), response(500, {}), ctx({ backoff: { ...backoff, maxAttempts: undefined } }));
+    const young = decideTransition(
+      row({ attempts: 1, first_attempt_at: T - 1_000 }),
+      response(500, {}),
+      ctx({ backoff: { ...backoff, maxAttempts: undefined } }),
+    );
     expect(young.update.state).toBe('pending');
   });
 
@@ -49,12 +86,28 @@ describe('decideTransition', () => {
   });
 
   it('builds the acknowledgement of a rejection with the problem detail and each field error', () => {
-    const c = response(422, { detail: 'invalid', errors: [{ path: '$.customer.inn', message: 'bad' }, { path: '$.items[0].unit', message: 'empty' }] });
+    const c = response(422, {
+      detail: 'invalid',
+      errors: [
+        { path: '$.customer.inn', message: 'bad' },
+        { path: '$.items[0].unit', message: 'empty' },
+      ],
+    });
     const t = decideTransition(row(), c, ctx());
     expect(buildAckRecord('f', row(), c, t)).toEqual({
-      flow: 'f', kind: 'request', externalId: 'E1', orderId: null, status: 'rejected', outcome: 'rejected', platformId: null,
-      createdAt: null, updatedAt: null, httpStatus: 422, errorCode: 'PLATFORM_REJECTED',
-      reasons: 'invalid; $.customer.inn: bad; $.items[0].unit: empty', finishedAt: new Date(T + 10).toISOString(),
+      flow: 'f',
+      kind: 'request',
+      externalId: 'E1',
+      orderId: null,
+      status: 'rejected',
+      outcome: 'rejected',
+      platformId: null,
+      createdAt: null,
+      updatedAt: null,
+      httpStatus: 422,
+      errorCode: 'PLATFORM_REJECTED',
+      reasons: 'invalid; $.customer.inn: bad; $.items[0].unit: empty',
+      finishedAt: new Date(T + 10).toISOString(),
     });
   });
 });

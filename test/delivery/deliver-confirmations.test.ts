@@ -57,7 +57,12 @@ describe('delivery of supplier confirmations', () => {
             platformId: orderId,
             updatedAt: expect.any(String),
           });
-          expect(acks.filter((a) => a.outcome === 'rejected').map((a) => a.httpStatus).sort()).toEqual([404, 422]);
+          expect(
+            acks
+              .filter((a) => a.outcome === 'rejected')
+              .map((a) => a.httpStatus)
+              .sort(),
+          ).toEqual([404, 422]);
         }),
       ),
     ));
@@ -76,7 +81,9 @@ describe('delivery of supplier confirmations', () => {
           const id = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1']));
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'held'));
           expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', attempts: 1 });
-          expect(ackRecords(db, flow.name)).toEqual([expect.objectContaining({ outcome: 'held', status: 'held', orderId, httpStatus: 409, errorCode: 'PLATFORM_CONFLICT' })]);
+          expect(ackRecords(db, flow.name)).toEqual([
+            expect.objectContaining({ outcome: 'held', status: 'held', orderId, httpStatus: 409, errorCode: 'PLATFORM_CONFLICT' }),
+          ]);
         }),
       ),
     ));

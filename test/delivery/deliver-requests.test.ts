@@ -27,10 +27,13 @@ describe('delivery of requests against the sandbox', () => {
         withStore(dir, async (db) => {
           const flow = flowConfig(dir);
           const id = addRequestRow(db, flow.name, validRequest('ERP-1'));
-          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, async ({ dispatcher }) => {
-            await waitFor(() => getSubmission(db, id)?.state === 'accepted');
-            await dispatcher.drain();
-          });
+          await withDispatcher(
+            { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
+            async ({ dispatcher }) => {
+              await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+              await dispatcher.drain();
+            },
+          );
           const row = getSubmission(db, id)!;
           expect(row).toMatchObject({ state: 'accepted', attempts: 1, last_status: 201, platform_id: 'PRC-REQ-000001', last_error_code: null });
           expect(JSON.parse(row.result!)).toMatchObject({ id: 'PRC-REQ-000001', externalId: 'ERP-1', status: 'accepted' });
@@ -135,10 +138,13 @@ describe('delivery of requests against the sandbox', () => {
           const bad = validRequest('ERP-BAD', { customer: { inn: '12345', name: 'X' } });
           const id = addRequestRow(db, flow.name, bad);
           const good = addRequestRow(db, flow.name, validRequest('ERP-GOOD'));
-          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, async ({ dispatcher }) => {
-            await waitFor(() => getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted');
-            await dispatcher.drain();
-          });
+          await withDispatcher(
+            { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
+            async ({ dispatcher }) => {
+              await waitFor(() => getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted');
+              await dispatcher.drain();
+            },
+          );
           const row = getSubmission(db, id)!;
           expect(row).toMatchObject({ state: 'rejected', attempts: 1, last_status: 422, last_error_code: 'PLATFORM_REJECTED' });
           expect(row.last_error).toContain('$.customer.inn');
@@ -195,12 +201,15 @@ describe('delivery of requests against the sandbox', () => {
           const lines: string[] = [];
           const { pino } = await import('pino');
           const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
-          await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery(), logger }, async ({ dispatcher }) => {
-            dispatcher.start();
-            await waitFor(() => getSubmission(db, id)?.state === 'accepted');
-            await Promise.all([dispatcher.stop(0), dispatcher.stop(0)]);
-            dispatcher.start();
-          });
+          await withDispatcher(
+            { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery(), logger },
+            async ({ dispatcher }) => {
+              dispatcher.start();
+              await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+              await Promise.all([dispatcher.stop(0), dispatcher.stop(0)]);
+              dispatcher.start();
+            },
+          );
           const requestId = sandbox.calls()[0]!.headers['x-request-id'];
           const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.outcome === 'accepted');
           expect(line).toMatchObject({ flow: 'requests', externalId: 'ERP-LOG', requestId, httpStatus: 201 });

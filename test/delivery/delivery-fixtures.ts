@@ -132,9 +132,10 @@ export async function waitFor(condition: () => boolean, timeoutMs = 15_000, what
 }
 
 export function rowsByState(db: Db, flow?: string): Record<string, number> {
-  const rows = db
-    .prepare(`SELECT state, COUNT(*) AS n FROM submissions ${flow ? 'WHERE flow = ?' : ''} GROUP BY state`)
-    .all(...(flow ? [flow] : [])) as { state: string; n: number }[];
+  const rows = db.prepare(`SELECT state, COUNT(*) AS n FROM submissions ${flow ? 'WHERE flow = ?' : ''} GROUP BY state`).all(...(flow ? [flow] : [])) as {
+    state: string;
+    n: number;
+  }[];
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }
 

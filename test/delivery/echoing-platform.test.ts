@@ -69,7 +69,11 @@ describe('a platform that echoes the request path', () => {
         });
 
         const ackFormat = loadMappingSpec(path.join(REPO, 'config/mappings/1c-requests.yaml')).acknowledgements;
-        const exporter = createExporter({ db, targets: [{ channel: ackChannel(flow.name), folder: flow.results, format: ackFormat, mode: 'perEvent' }], logger: silentLogger });
+        const exporter = createExporter({
+          db,
+          targets: [{ channel: ackChannel(flow.name), folder: flow.results, format: ackFormat, mode: 'perEvent' }],
+          logger: silentLogger,
+        });
         await exporter.start();
         await exporter.stop();
 

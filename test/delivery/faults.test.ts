@@ -124,7 +124,9 @@ describe('delivery under faults', () => {
           expect(row.last_error).toMatch(/Gave up after 3 attempt/);
           expect(sandbox.calls()).toHaveLength(3);
           expect(listAttempts(db, id).map((a) => a.outcome)).toEqual(['retry', 'retry', 'dead']);
-          expect(ackRecords(db, flow.name)).toEqual([expect.objectContaining({ outcome: 'dead', status: 'dead', errorCode: 'SUBMISSION_DEAD', httpStatus: 500 })]);
+          expect(ackRecords(db, flow.name)).toEqual([
+            expect.objectContaining({ outcome: 'dead', status: 'dead', errorCode: 'SUBMISSION_DEAD', httpStatus: 500 }),
+          ]);
         }),
       ),
     ));

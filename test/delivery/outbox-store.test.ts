@@ -21,7 +21,11 @@ describe('outbox queries', () => {
         expect(first[0]).toMatchObject({ state: 'in_flight', lease_until: T + 100 });
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 50, leaseMs: 100, limit: 10 })).toEqual([]);
         // The lease of A ran out and B came due.
-        expect(claimDueSubmissions(db, { flow: 'f', now: T + 600, leaseMs: 100, limit: 10, excludeIds: [] }).map((r) => r.id).sort()).toEqual([a, b]);
+        expect(
+          claimDueSubmissions(db, { flow: 'f', now: T + 600, leaseMs: 100, limit: 10, excludeIds: [] })
+            .map((r) => r.id)
+            .sort(),
+        ).toEqual([a, b]);
         // …but rows this process still sends are never taken twice.
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 10, excludeIds: [a, b] })).toEqual([]);
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 1 })).toHaveLength(1);
@@ -77,11 +81,25 @@ describe('outbox queries', () => {
       withStore(dir, (db) => {
         const ids = ['D1', 'D2', 'R1', 'A1', 'H1'].map((e) => addRequestRow(db, e === 'D2' ? 'g' : 'f', validRequest(e), e, T));
         const set = db.prepare('UPDATE submissions SET state = ?, attempts = 4, first_attempt_at = ?, finished_at = ? WHERE external_id = ?');
-        for (const [e, s] of [['D1', 'dead'], ['D2', 'dead'], ['R1', 'rejected'], ['A1', 'accepted'], ['H1', 'held']]) set.run(s, T, T, e);
+        for (const [e, s] of [
+          ['D1', 'dead'],
+          ['D2', 'dead'],
+          ['R1', 'rejected'],
+          ['A1', 'accepted'],
+          ['H1', 'held'],
+        ])
+          set.run(s, T, T, e);
         const keyBefore = getSubmission(db, ids[0]!)!.idempotency_key;
 
         expect(requeueSubmissions(db, { dead: true }, T + 9, 'f')).toBe(1);
-        expect(getSubmission(db, ids[0]!)).toMatchObject({ state: 'pending', attempts: 0, first_attempt_at: null, finished_at: null, next_attempt_at: T + 9, idempotency_key: keyBefore });
+        expect(getSubmission(db, ids[0]!)).toMatchObject({
+          state: 'pending',
+          attempts: 0,
+          first_attempt_at: null,
+          finished_at: null,
+          next_attempt_at: T + 9,
+          idempotency_key: keyBefore,
+        });
         expect(getSubmission(db, ids[1]!)!.state).toBe('dead');
         expect(requeueSubmissions(db, { dead: true }, T + 9)).toBe(1);
         expect(requeueSubmissions(db, { rejected: true }, T + 9)).toBe(1);
@@ -96,7 +114,9 @@ describe('outbox queries', () => {
         addRequestRow(db, 'f', validRequest('P1'), 'P1', T);
         addRequestRow(db, 'f', validRequest('P2'), 'P2', T + 1_000);
         const dead = addRequestRow(db, 'f', validRequest('X1'), 'X1', T);
-        db.prepare(`UPDATE submissions SET state = 'dead', last_error_code = 'SUBMISSION_DEAD', last_error = 'Gave up', attempts = 3, updated_at = ? WHERE id = ?`).run(T + 5, dead);
+        db.prepare(
+          `UPDATE submissions SET state = 'dead', last_error_code = 'SUBMISSION_DEAD', last_error = 'Gave up', attempts = 3, updated_at = ? WHERE id = ?`,
+        ).run(T + 5, dead);
         const status = readOutboxStatus(db, T + 60_000, ['f', 'empty']);
         expect(status.flows).toEqual([
           { flow: 'f', counts: { dead: 1, pending: 2 }, oldestPendingAgeMs: 60_000 },

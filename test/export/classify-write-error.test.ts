@@ -8,9 +8,12 @@ describe('isPermanentNameError', () => {
     expect(isPermanentNameError(errno(code))).toBe(true);
   });
 
-  it.each(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'EBUSY', 'EAGAIN', 'EEXIST', 'ENOTDIR', 'ENOENT'])('%s: clears without touching the name, so retry', (code) => {
-    expect(isPermanentNameError(errno(code))).toBe(false);
-  });
+  it.each(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'EBUSY', 'EAGAIN', 'EEXIST', 'ENOTDIR', 'ENOENT'])(
+    '%s: clears without touching the name, so retry',
+    (code) => {
+      expect(isPermanentNameError(errno(code))).toBe(false);
+    },
+  );
 
   it('retries what is not an errno error', () => {
     expect(isPermanentNameError(new Error('render failed'))).toBe(false);

@@ -29,10 +29,16 @@ const withCode = (lines: Record<string, unknown>[], code: string) => lines.filte
 
 /** An acknowledgement row like delivery enqueues one. */
 function enqueueAck(db: Db, externalId: string, n: number): void {
-  enqueueExport(db, { channel: 'ack:requests', sourceKey: `${externalId}:accepted:${n}`, record: { flow: 'requests', externalId, outcome: 'accepted', platformId: `PRC-REQ-${n}` }, now: n });
+  enqueueExport(db, {
+    channel: 'ack:requests',
+    sourceKey: `${externalId}:accepted:${n}`,
+    record: { flow: 'requests', externalId, outcome: 'accepted', platformId: `PRC-REQ-${n}` },
+    now: n,
+  });
 }
 
-const rowState = (db: Db, id: number) => db.prepare('SELECT state, file_name, error FROM exports WHERE id = ?').get(id) as { state: string; file_name: string; error: string | null };
+const rowState = (db: Db, id: number) =>
+  db.prepare('SELECT state, file_name, error FROM exports WHERE id = ?').get(id) as { state: string; file_name: string; error: string | null };
 
 /**
  * True when this process may set the immutable flag (root with CAP_LINUX_IMMUTABLE, on a file
@@ -95,7 +101,9 @@ describe('export names from hostile values', () => {
   it.each(['CON', 'nul', 'Com1', 'LPT3'])('writes a file whose name would be the Windows device name %s under a safe one', async (device) => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       enqueueStatus(db, device);
-      await makeExporter([{ channel: 'status', folder, format: csvFormat({ fileName: '{orderId}.csv' }), mode: 'perEvent' }], { pollIntervalMs: 60_000 }).start();
+      await makeExporter([{ channel: 'status', folder, format: csvFormat({ fileName: '{orderId}.csv' }), mode: 'perEvent' }], {
+        pollIntervalMs: 60_000,
+      }).start();
       expect(listFiles(folder)).toEqual([`_${device}.csv`]);
     });
   });
@@ -107,7 +115,11 @@ describe('export names from hostile values', () => {
       enqueueExport(db, {
         channel: 'ack:requests',
         sourceKey: 'R-1:rejected:1',
-        record: { externalId: `R-${secret}`, outcome: 'rejected', reasons: [`No route for POST /api-gateway/api/v1/tok-in-path-99/requests`, `token ${secret}`] },
+        record: {
+          externalId: `R-${secret}`,
+          outcome: 'rejected',
+          reasons: [`No route for POST /api-gateway/api/v1/tok-in-path-99/requests`, `token ${secret}`],
+        },
         now: 1,
       });
       const format = csvFormat({ fileName: 'ack-{externalId}.csv', columns: { id: { field: 'externalId' }, reasons: { field: 'reasons' } } });
@@ -178,33 +190,36 @@ describe('a file that can never be written', () => {
 
 describe('a file that cannot be written for now', () => {
   // As root only the immutable flag stops a write; skipped where root may not set it (some containers).
-  it.skipIf(!canMakeReadOnly)('a read-only folder costs one EXPORT_WRITE_FAILED line, does not hold up other targets, and is written once it works', async () => {
-    await withExportStore(async ({ db, dir, folder, makeExporter }) => {
-      const acks = path.join(dir, 'erp', 'acks');
-      fs.mkdirSync(folder, { recursive: true });
-      enqueueStatus(db, 'ORD-1');
-      enqueueStatus(db, 'ORD-2');
-      enqueueAck(db, 'ЗК-1', 3);
-      const { logger, lines } = capturingLogger();
-      const exporter = makeExporter(
-        [
-          { channel: 'status', folder, format: csvFormat(), mode: 'perEvent' },
-          { channel: 'ack:requests', folder: acks, format: csvFormat({ fileName: 'ack-{id}.csv' }), mode: 'perEvent' },
-        ],
-        { logger, pollIntervalMs: 60_000 },
-      );
-      await whileReadOnly(folder, async (restore) => {
-        await exporter.start();
-        expect(listFiles(acks)).toEqual(['ack-3.csv']);
-        expect(listFiles(folder, true)).toEqual([]);
-        expect(countExports(db, { channel: 'status', state: 'pending' })).toBe(2);
-        expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'error', channel: 'status' }]);
-        restore();
-        expect(await exporter.flush()).toBe(2);
+  it.skipIf(!canMakeReadOnly)(
+    'a read-only folder costs one EXPORT_WRITE_FAILED line, does not hold up other targets, and is written once it works',
+    async () => {
+      await withExportStore(async ({ db, dir, folder, makeExporter }) => {
+        const acks = path.join(dir, 'erp', 'acks');
+        fs.mkdirSync(folder, { recursive: true });
+        enqueueStatus(db, 'ORD-1');
+        enqueueStatus(db, 'ORD-2');
+        enqueueAck(db, 'ЗК-1', 3);
+        const { logger, lines } = capturingLogger();
+        const exporter = makeExporter(
+          [
+            { channel: 'status', folder, format: csvFormat(), mode: 'perEvent' },
+            { channel: 'ack:requests', folder: acks, format: csvFormat({ fileName: 'ack-{id}.csv' }), mode: 'perEvent' },
+          ],
+          { logger, pollIntervalMs: 60_000 },
+        );
+        await whileReadOnly(folder, async (restore) => {
+          await exporter.start();
+          expect(listFiles(acks)).toEqual(['ack-3.csv']);
+          expect(listFiles(folder, true)).toEqual([]);
+          expect(countExports(db, { channel: 'status', state: 'pending' })).toBe(2);
+          expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'error', channel: 'status' }]);
+          restore();
+          expect(await exporter.flush()).toBe(2);
+        });
+        expect(listFiles(folder)).toEqual(['status-000001.csv', 'status-000002.csv']);
       });
-      expect(listFiles(folder)).toEqual(['status-000001.csv', 'status-000002.csv']);
-    });
-  });
+    },
+  );
 
   // Needs the immutable flag (root, and not in every container): an ordinary user cannot make one
   // name in a writable folder refuse a rename, so this case is skipped when not run as root.

@@ -105,7 +105,9 @@ describe('createExporter', () => {
       fs.writeFileSync(path.join(folder, 'fixed.csv'), 'the ERP left this');
       enqueueStatus(db, 'ORD-2026-000001');
       enqueueStatus(db, 'ORD-2026-000002');
-      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat({ fileName: 'fixed.csv' }), mode: 'perEvent' }], { pollIntervalMs: 60_000 });
+      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat({ fileName: 'fixed.csv' }), mode: 'perEvent' }], {
+        pollIntervalMs: 60_000,
+      });
       await exporter.start();
       expect(listFiles(folder)).toEqual(['fixed-2.csv', 'fixed-3.csv', 'fixed.csv']);
       expect(fs.readFileSync(path.join(folder, 'fixed.csv'), 'utf8')).toBe('the ERP left this');
@@ -145,7 +147,10 @@ describe('createExporter', () => {
       await exporter.start();
       expect(listFiles(folder)).toEqual(['status-000001.csv']);
       expect(listFiles(acks)).toEqual(['ack-requests-ORD-2026-000002.json']);
-      expect(JSON.parse(fs.readFileSync(path.join(acks, 'ack-requests-ORD-2026-000002.json'), 'utf8'))).toEqual({ order: 'ORD-2026-000002', status: 'accepted' });
+      expect(JSON.parse(fs.readFileSync(path.join(acks, 'ack-requests-ORD-2026-000002.json'), 'utf8'))).toEqual({
+        order: 'ORD-2026-000002',
+        status: 'accepted',
+      });
     });
   });
 

@@ -11,7 +11,11 @@ const EXAMPLE = path.resolve('config/mappings/status-export.yaml');
 describe('loadExportFormat', () => {
   it('loads the shipped status export example', () => {
     const format = loadExportFormat(EXAMPLE);
-    expect(format).toMatchObject({ format: 'csv', fileName: 'order-status-{timestamp}-{seq}.csv', csv: { encoding: 'windows-1251', delimiter: ';', header: true, lineEnding: 'crlf' } });
+    expect(format).toMatchObject({
+      format: 'csv',
+      fileName: 'order-status-{timestamp}-{seq}.csv',
+      csv: { encoding: 'windows-1251', delimiter: ';', header: true, lineEnding: 'crlf' },
+    });
     expect(Object.keys(format.columns ?? {})).toEqual(['Заказ', 'Статус', 'Дата', 'Событие']);
     expect(format.columns?.['Дата']).toEqual({ field: 'eventDate', date: 'DD.MM.YYYY HH:mm', timeZone: 'local' });
   });

@@ -77,9 +77,24 @@ describe('renderExportFile', () => {
   });
 
   it('writes one JSON object per file in perEvent mode and an array in batch mode', () => {
-    const f = format({ format: 'json', columns: { order: { field: 'orderId' }, status: { field: 'status' }, at: { field: 'eventDate', date: 'YYYY-MM-DD', timeZone: 'UTC' }, missing: { field: 'nope' } } });
-    expect(JSON.parse(renderExportFile([record], f, 'perEvent').toString('utf8'))).toEqual({ order: 'ORD-2026-000042', status: 'shipped', at: '2026-06-12', missing: null });
-    expect(JSON.parse(renderExportFile([record], f, 'batch').toString('utf8'))).toEqual([{ order: 'ORD-2026-000042', status: 'shipped', at: '2026-06-12', missing: null }]);
+    const f = format({
+      format: 'json',
+      columns: {
+        order: { field: 'orderId' },
+        status: { field: 'status' },
+        at: { field: 'eventDate', date: 'YYYY-MM-DD', timeZone: 'UTC' },
+        missing: { field: 'nope' },
+      },
+    });
+    expect(JSON.parse(renderExportFile([record], f, 'perEvent').toString('utf8'))).toEqual({
+      order: 'ORD-2026-000042',
+      status: 'shipped',
+      at: '2026-06-12',
+      missing: null,
+    });
+    expect(JSON.parse(renderExportFile([record], f, 'batch').toString('utf8'))).toEqual([
+      { order: 'ORD-2026-000042', status: 'shipped', at: '2026-06-12', missing: null },
+    ]);
   });
 
   it('writes JSON in windows-1251 when asked', () => {
@@ -102,9 +117,7 @@ describe('csv.escapeFormulas', () => {
 
   it('when on, puts a quote before every value cell a spreadsheet would run, and leaves the header alone', () => {
     const f = format({ csv: { lineEnding: 'lf', escapeFormulas: true }, columns: { ...columns, '=total': { field: 'amount' } } });
-    expect(renderExportFile(records, f, 'perEvent').toString('utf8')).toBe(
-      `order;amount;note;=total\n"'=HYPERLINK(""http://x"",""y"")";'-5;'@SUM(A1);'-5\n`,
-    );
+    expect(renderExportFile(records, f, 'perEvent').toString('utf8')).toBe(`order;amount;note;=total\n"'=HYPERLINK(""http://x"",""y"")";'-5;'@SUM(A1);'-5\n`);
   });
 
   it('does not touch JSON files', () => {

@@ -15,19 +15,28 @@ const format = loadExportFormat(path.resolve('config/mappings/status-export.yaml
 
 async function withPipeline(fn: (ctx: { url: string; folder: string; db: Db }) => Promise<void>): Promise<void> {
   let exporter: Exporter | null = null;
-  await withListener(
-    { deps: { onStored: () => exporter?.wake() } },
-    async ({ url, db, dir }) => {
-      const folder = path.join(dir, 'erp', 'import');
-      exporter = createExporter({ db, targets: [{ channel: 'status', folder, format: { ...format, columns: { ...format.columns, Дата: { field: 'eventDate', date: 'DD.MM.YYYY HH:mm', timeZone: '+03:00' } } }, mode: 'perEvent' }], logger: silentLogger, pollIntervalMs: 60_000 });
-      await exporter.start();
-      try {
-        await fn({ url, folder, db });
-      } finally {
-        await exporter.stop();
-      }
-    },
-  );
+  await withListener({ deps: { onStored: () => exporter?.wake() } }, async ({ url, db, dir }) => {
+    const folder = path.join(dir, 'erp', 'import');
+    exporter = createExporter({
+      db,
+      targets: [
+        {
+          channel: 'status',
+          folder,
+          format: { ...format, columns: { ...format.columns, Дата: { field: 'eventDate', date: 'DD.MM.YYYY HH:mm', timeZone: '+03:00' } } },
+          mode: 'perEvent',
+        },
+      ],
+      logger: silentLogger,
+      pollIntervalMs: 60_000,
+    });
+    await exporter.start();
+    try {
+      await fn({ url, folder, db });
+    } finally {
+      await exporter.stop();
+    }
+  });
 }
 
 describe('webhook → status file', () => {

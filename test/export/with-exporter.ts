@@ -30,7 +30,13 @@ export async function withExportStore<T>(fn: (ctx: ExporterContext) => Promise<T
         folder,
         dbFile,
         makeExporter(targets, options = {}) {
-          const exporter = createExporter({ db, targets, logger: options.logger ?? silentLogger, clock: options.clock, pollIntervalMs: options.pollIntervalMs });
+          const exporter = createExporter({
+            db,
+            targets,
+            logger: options.logger ?? silentLogger,
+            clock: options.clock,
+            pollIntervalMs: options.pollIntervalMs,
+          });
           exporters.push(exporter);
           return exporter;
         },

@@ -29,7 +29,7 @@ describe('stored names of long inbox names', () => {
     ['Cyrillic, 250 bytes', CYRILLIC_250],
     ['ASCII, 250 bytes', ASCII_250],
     ['mixed, 255 bytes', MIXED_255],
-  ])('%s: the stored, rejected and -N names, with their reports and the reports\' temp files, fit in 255 bytes', (_label, name) => {
+  ])("%s: the stored, rejected and -N names, with their reports and the reports' temp files, fit in 255 bytes", (_label, name) => {
     expect(utf8Length(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
     for (const id of [1, 123_456, Number.MAX_SAFE_INTEGER]) {
       const stored = storedName(id, name);
@@ -54,7 +54,7 @@ describe('stored names of long inbox names', () => {
     expect(a).not.toBe(b);
   });
 
-  it('uniquePath\'s -2, -3 of a shortened name still leave room for the reports', async () => {
+  it("uniquePath's -2, -3 of a shortened name still leave room for the reports", async () => {
     await withTempDir(async (dir) => {
       const stored = storedName(7, MIXED_255);
       const taken: string[] = [];
@@ -126,7 +126,16 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       await f.intake.scanNow();
       const rejected = await f.list('rejected');
       expect(rejected).toHaveLength(3);
-      const report = JSON.parse(await fs.readFile(path.join(f.inbox, 'rejected', rejected.find((n) => n.endsWith('.errors.json'))!), 'utf8'));
+      const report = JSON.parse(
+        await fs.readFile(
+          path.join(
+            f.inbox,
+            'rejected',
+            rejected.find((n) => n.endsWith('.errors.json'))!,
+          ),
+          'utf8',
+        ),
+      );
       expect(report).toMatchObject({ file: MIXED_255, problems: [expect.objectContaining({ code: 'FILE_DUPLICATE' })] });
       expect(await f.list('')).not.toContain(MIXED_255);
     });
@@ -137,8 +146,10 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       const content = requestCsv([requestRow({ ext: 'R-5' })]);
       const processing = path.join(f.inbox, 'processing');
       await fs.mkdir(processing, { recursive: true });
-      const claim = claimFile(f.db, { flow: 'requests', sha256: sha256Hex(content), originalName: MIXED_255, sizeBytes: Buffer.byteLength(content), now: Date.now() }, (id, n) =>
-        path.join(processing, storedName(id, n)),
+      const claim = claimFile(
+        f.db,
+        { flow: 'requests', sha256: sha256Hex(content), originalName: MIXED_255, sizeBytes: Buffer.byteLength(content), now: Date.now() },
+        (id, n) => path.join(processing, storedName(id, n)),
       );
       if (!claim.claimed) throw new Error('expected a claim');
       await fs.writeFile(claim.row.current_path!, content);

@@ -37,7 +37,10 @@ describe('intake: recording', () => {
       const { json, csv } = await readReport(archived);
       expect(json.file).toBe('mixed.csv');
       expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: 'customer.inn', code: 'INN_INVALID', externalId: 'R-2' })]);
-      const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       expect(lines[0]).toBe('row;field;code;message;externalId');
       expect(lines[1]).toMatch(/^2;customer\.inn;INN_INVALID;.+;R-2$/);
     });
@@ -60,7 +63,9 @@ describe('intake: recording', () => {
       const garbage = f.files().find((row) => row.original_name === 'garbage.csv')!;
       expect(garbage).toMatchObject({ state: 'rejected', request_count: 0 });
       const report = await readReport(garbage.current_path!);
-      expect(report.json.problems).toContainEqual(expect.objectContaining({ row: null, code: 'MAPPING_FAILED', message: expect.stringContaining(`more than ${MAX_PROBLEMS} problems`) }));
+      expect(report.json.problems).toContainEqual(
+        expect.objectContaining({ row: null, code: 'MAPPING_FAILED', message: expect.stringContaining(`more than ${MAX_PROBLEMS} problems`) }),
+      );
       expect(report.json.problems.length).toBeLessThanOrEqual(MAX_LISTED_PROBLEMS + 2);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['OK-1']);
     });
@@ -171,8 +176,10 @@ describe('intake: crash recovery', () => {
   async function claimAndMove(f: { db: Db; inbox: string }, name: string, content: string) {
     const processing = path.join(f.inbox, 'processing');
     await fs.mkdir(processing, { recursive: true });
-    const claim = claimFile(f.db, { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() }, (id, n) =>
-      path.join(processing, storedName(id, n)),
+    const claim = claimFile(
+      f.db,
+      { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() },
+      (id, n) => path.join(processing, storedName(id, n)),
     );
     if (!claim.claimed) throw new Error('expected a claim');
     await fs.writeFile(claim.row.current_path!, content);

@@ -89,7 +89,11 @@ describe('intake: a report that could not be written', () => {
       await expect(rejectUnclaimed(ctx, { path: file, name: 'empty.csv' }, problem)).rejects.toMatchObject({ code: 'REPORT_WRITE_FAILED' });
       await fs.access(file);
       // Nothing moved, and no half report left behind to push the next try onto another name.
-      const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
+      const exists = (p: string) =>
+        fs.lstat(p).then(
+          () => true,
+          () => false,
+        );
       expect([await exists(target), await exists(`${target}.errors.json`)]).toEqual([false, false]);
 
       await fs.rm(`${target}.errors.csv`, { recursive: true });

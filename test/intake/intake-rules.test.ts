@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createNameMatcher,
-  globToRegExp,
-  isUnsafeName,
-  markedNameOf,
-  markerNamesFor,
-  parseStoredName,
-  storedName,
-} from '../../src/intake/inbox-names.js';
+import { createNameMatcher, globToRegExp, isUnsafeName, markedNameOf, markerNamesFor, parseStoredName, storedName } from '../../src/intake/inbox-names.js';
 import { renderCsvReport, renderJsonReport } from '../../src/intake/report-files.js';
 import { createStabilityTracker } from '../../src/intake/stability.js';
 import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';

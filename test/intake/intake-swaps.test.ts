@@ -14,7 +14,18 @@ import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { takeFile } from '../../src/intake/take-file.js';
 import { claimFile, getFile } from '../../src/store/files.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { dropFile, onClaim, regularFilesText, releaseFifoReaders, replaceEntry, requestCsv, requestRow, storeText, withIntake, type IntakeFixture } from './with-intake.js';
+import {
+  dropFile,
+  onClaim,
+  regularFilesText,
+  releaseFifoReaders,
+  replaceEntry,
+  requestCsv,
+  requestRow,
+  storeText,
+  withIntake,
+  type IntakeFixture,
+} from './with-intake.js';
 
 const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
 const SECRET = 'CRED-SECRET-7f3a';
@@ -40,41 +51,46 @@ const SWAPS = {
 } as const;
 
 describe('intake: an entry swapped between its hash and its move into processing/', () => {
-  it.each(Object.keys(SWAPS) as (keyof typeof SWAPS)[])('swapped for %s: detected by device and inode, rejected unread, and the intake goes on', async (swap) => {
-    await withIntake(NO_WAIT, async (f) => {
-      const credential = await plantCredential(f.dir);
-      await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'R-1' })]));
-      onClaim(f.db, (name) => {
-        if (name === 'a.csv') replaceEntry(path.join(f.inbox, 'a.csv'), SWAPS[swap](credential));
+  it.each(Object.keys(SWAPS) as (keyof typeof SWAPS)[])(
+    'swapped for %s: detected by device and inode, rejected unread, and the intake goes on',
+    async (swap) => {
+      await withIntake(NO_WAIT, async (f) => {
+        const credential = await plantCredential(f.dir);
+        await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'R-1' })]));
+        onClaim(f.db, (name) => {
+          if (name === 'a.csv') replaceEntry(path.join(f.inbox, 'a.csv'), SWAPS[swap](credential));
+        });
+        let started = false;
+        const start = f.intake.start().then(() => (started = true));
+        try {
+          await waitUntil(() => started, 'the first scan to finish (a FIFO must not block it)');
+        } finally {
+          await releaseFifoReaders(f.inbox);
+        }
+        await start;
+
+        const [row] = f.files();
+        expect(row).toMatchObject({ original_name: 'a.csv', state: 'rejected', request_count: 0, report_pending: 0 });
+        expect(path.dirname(row!.current_path!)).toBe(path.join(f.inbox, 'rejected'));
+        const report = JSON.parse(await fs.readFile(`${row!.current_path}.errors.json`, 'utf8'));
+        expect(report.problems).toEqual([
+          expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: expect.stringContaining('was replaced while it was being taken') }),
+        ]);
+        // What was swapped in was moved aside as it is, never opened.
+        const moved = await fs.lstat(row!.current_path!);
+        if (swap === 'a symlink to a credential') expect(moved.isSymbolicLink()).toBe(true);
+        if (swap === 'a FIFO') expect(moved.isFIFO()).toBe(true);
+        expect(f.submissions()).toEqual([]);
+        expect(await f.list('processing')).toEqual([]);
+        expect(f.logs()).toContainEqual(expect.objectContaining({ level: 'error', code: 'FILE_NOT_REGULAR', fileId: row!.id }));
+        await expectSecretNowhere(f);
+
+        await dropFile(f.inbox, 'b.csv', requestCsv([requestRow({ ext: 'R-2' })]));
+        await f.intake.scanNow();
+        expect(f.submissions().map((s) => s.external_id)).toEqual(['R-2']);
       });
-      let started = false;
-      const start = f.intake.start().then(() => (started = true));
-      try {
-        await waitUntil(() => started, 'the first scan to finish (a FIFO must not block it)');
-      } finally {
-        await releaseFifoReaders(f.inbox);
-      }
-      await start;
-
-      const [row] = f.files();
-      expect(row).toMatchObject({ original_name: 'a.csv', state: 'rejected', request_count: 0, report_pending: 0 });
-      expect(path.dirname(row!.current_path!)).toBe(path.join(f.inbox, 'rejected'));
-      const report = JSON.parse(await fs.readFile(`${row!.current_path}.errors.json`, 'utf8'));
-      expect(report.problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: expect.stringContaining('was replaced while it was being taken') })]);
-      // What was swapped in was moved aside as it is, never opened.
-      const moved = await fs.lstat(row!.current_path!);
-      if (swap === 'a symlink to a credential') expect(moved.isSymbolicLink()).toBe(true);
-      if (swap === 'a FIFO') expect(moved.isFIFO()).toBe(true);
-      expect(f.submissions()).toEqual([]);
-      expect(await f.list('processing')).toEqual([]);
-      expect(f.logs()).toContainEqual(expect.objectContaining({ level: 'error', code: 'FILE_NOT_REGULAR', fileId: row!.id }));
-      await expectSecretNowhere(f);
-
-      await dropFile(f.inbox, 'b.csv', requestCsv([requestRow({ ext: 'R-2' })]));
-      await f.intake.scanNow();
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-2']);
-    });
-  });
+    },
+  );
 
   it('the same content dropped again after such a rejection is taken', async () => {
     await withIntake(NO_WAIT, async (f) => {
@@ -114,7 +130,11 @@ describe('intake: an entry swapped after the scan saw a regular file, before it 
 
       expect(outcome).toBe('rejected');
       const rejected = await f.list('rejected');
-      expect(rejected).toEqual([expect.stringMatching(/^\d{8}-\d{6}-a\.csv$/), expect.stringMatching(/a\.csv\.errors\.csv$/), expect.stringMatching(/a\.csv\.errors\.json$/)]);
+      expect(rejected).toEqual([
+        expect.stringMatching(/^\d{8}-\d{6}-a\.csv$/),
+        expect.stringMatching(/a\.csv\.errors\.csv$/),
+        expect.stringMatching(/a\.csv\.errors\.json$/),
+      ]);
       const report = JSON.parse(await fs.readFile(path.join(f.inbox, 'rejected', rejected[2]!), 'utf8'));
       const what = swap === 'a FIFO' ? 'a FIFO' : 'a symbolic link';
       expect(report.problems).toEqual([expect.objectContaining({ code: 'FILE_NOT_REGULAR', message: `a.csv is ${what}; it was not read` })]);
@@ -131,8 +151,10 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
       const processing = path.join(f.inbox, 'processing');
       await fs.mkdir(processing, { recursive: true });
       const content = requestCsv([requestRow({ ext: 'R-1' })]);
-      const claim = claimFile(f.db, { flow: 'requests', sha256: sha256Hex(content), originalName: 'c.csv', sizeBytes: content.length, now: Date.now() }, (id, n) =>
-        path.join(processing, storedName(id, n)),
+      const claim = claimFile(
+        f.db,
+        { flow: 'requests', sha256: sha256Hex(content), originalName: 'c.csv', sizeBytes: content.length, now: Date.now() },
+        (id, n) => path.join(processing, storedName(id, n)),
       );
       if (!claim.claimed) throw new Error('expected a claim');
       // A crash after the claim; someone then puts this where the file should be.

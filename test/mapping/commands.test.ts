@@ -13,7 +13,10 @@ function writeConfig(dir: string, flows: { name: string; kind: string; mapping: 
   const flowYaml = flows
     .map((f) => `  - name: ${f.name}\n    kind: ${f.kind}\n    inbox: ${dir}/inbox-${f.name}\n    mapping: ${f.mapping}\n    results: ${dir}/results`)
     .join('\n');
-  fs.writeFileSync(file, `stateDir: ${dir}/state\nplatform:\n  baseUrl: http://127.0.0.1:8787\n  token: tok-123456\n  sourceSystem: erp-main\nflows:\n${flowYaml}\n${extra}`);
+  fs.writeFileSync(
+    file,
+    `stateDir: ${dir}/state\nplatform:\n  baseUrl: http://127.0.0.1:8787\n  token: tok-123456\n  sourceSystem: erp-main\nflows:\n${flowYaml}\n${extra}`,
+  );
   return file;
 }
 

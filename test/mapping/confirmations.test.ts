@@ -66,7 +66,12 @@ describe('confirmations', () => {
     [{ Валюта: 'RU' }, 'items[0].currency', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].currency "RU" must be a three-letter ISO 4217 code'],
     [{ Количество: '-1' }, 'items[0].confirmedQuantity', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].confirmedQuantity "-1" must not be negative'],
     [{ Цена: '-5' }, 'items[0].price', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].price "-5" must not be negative'],
-    [{ 'Готов к отгрузке': '30.02.2027' }, 'readyToShipDate', 'FIELD_INVALID', 'Row 1 of conf.csv: readyToShipDate "30.02.2027" is not a real date in the form DD.MM.YYYY'],
+    [
+      { 'Готов к отгрузке': '30.02.2027' },
+      'readyToShipDate',
+      'FIELD_INVALID',
+      'Row 1 of conf.csv: readyToShipDate "30.02.2027" is not a real date in the form DD.MM.YYYY',
+    ],
     [{ Заказ: 'ORDER-7' }, 'orderId', 'FIELD_INVALID', 'Row 1 of conf.csv: orderId "ORDER-7" must look like ORD-2026-000123'],
     [{ 'Номер у поставщика': '' }, 'supplierOrderId', 'FIELD_REQUIRED', 'Row 1 of conf.csv: supplierOrderId is empty'],
   ])('%j → %s %s', async (patch, field, code, message) => {

@@ -29,7 +29,15 @@ const jsonSpec = () =>
     },
     items: { path: 'lines', lineId: { path: 'n' }, name: { path: 'name' }, quantity: { path: 'qty' }, unit: { path: 'unit', default: 'шт' } },
   });
-const jsonRecord = (id: string) => ({ id, inn: '7707083893', name: 'ООО Ромашка', email: 'a@example.ru', city: 'Москва', date: '15.03.2027', lines: [{ n: 1, name: 'Бумага', qty: 5 }] });
+const jsonRecord = (id: string) => ({
+  id,
+  inn: '7707083893',
+  name: 'ООО Ромашка',
+  email: 'a@example.ru',
+  city: 'Москва',
+  date: '15.03.2027',
+  lines: [{ n: 1, name: 'Бумага', qty: 5 }],
+});
 
 async function collect(items: AsyncIterable<MappedItem>): Promise<MappedItem[]> {
   const out: MappedItem[] = [];
@@ -85,7 +93,9 @@ describe('mapFile (and preview) on a path', () => {
       fs.symlinkSync(secret, link);
       const result = await previewFile(link, csvSpec(), OPTIONS);
       expect(result.requests).toEqual([]);
-      expect(result.problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'link.csv: is a symbolic link; it was not read' })]);
+      expect(result.problems).toEqual([
+        expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'link.csv: is a symbolic link; it was not read' }),
+      ]);
       expect(JSON.stringify(result)).not.toContain('SECRET');
     });
   });
@@ -103,7 +113,9 @@ describe('mapFile (and preview) on a path', () => {
         if (result === undefined) releaseFifoReader(fifo);
       }
       await mapping;
-      expect(result).toEqual([{ type: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'pipe.csv: is a FIFO; it was not read' }) }]);
+      expect(result).toEqual([
+        { type: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'pipe.csv: is a FIFO; it was not read' }) },
+      ]);
     });
   });
 });

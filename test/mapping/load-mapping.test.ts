@@ -83,7 +83,11 @@ describe('loadMappingSpec', () => {
       const error = loadError(dir, yaml);
       const problems = (error.details.problems as { path: string; message: string }[]).map((p) => `${p.path}: ${p.message}`);
       expect(problems).toEqual(
-        expect.arrayContaining(['request.customer.nmae: unknown key', 'request.customer.name: is required', expect.stringMatching(/^items\.unit: needs exactly one of column, path, const or template/)]),
+        expect.arrayContaining([
+          'request.customer.nmae: unknown key',
+          'request.customer.name: is required',
+          expect.stringMatching(/^items\.unit: needs exactly one of column, path, const or template/),
+        ]),
       );
     });
   });

@@ -152,7 +152,9 @@ describe('broken samples', () => {
     const { items } = await split(sample('broken/wrong-encoding.csv'), mapping('supplier-confirmations.yaml'));
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ type: 'problem', problem: { row: null, field: null, code: 'FILE_UNREADABLE' } });
-    expect((items[0] as { problem: { message: string } }).problem.message).toMatch(/^wrong-encoding\.csv: is not valid UTF-8: invalid byte sequence near byte \d+$/);
+    expect((items[0] as { problem: { message: string } }).problem.message).toMatch(
+      /^wrong-encoding\.csv: is not valid UTF-8: invalid byte sequence near byte \d+$/,
+    );
   });
 
   it('truncated.csv: a file cut inside a quoted field is FILE_UNREADABLE, after the complete requests', async () => {

@@ -13,12 +13,27 @@ describe('admin server', () => {
     await withTempDir(async (dir) => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
       const now = 1_000_000;
-      insertSubmission(db, { flow: 'requests', kind: 'request', dedupeKey: 'A', externalId: 'A', payload: '{}', payloadHash: 'h', idempotencyKey: 'k', now: now - 30_000 });
+      insertSubmission(db, {
+        flow: 'requests',
+        kind: 'request',
+        dedupeKey: 'A',
+        externalId: 'A',
+        payload: '{}',
+        payloadHash: 'h',
+        idempotencyKey: 'k',
+        now: now - 30_000,
+      });
       enqueueExport(db, { channel: 'status', sourceKey: 'EVT-000001', record: {}, now: now - 5_000 });
       const metrics = createMetrics({ db, clock: () => now, defaultMetrics: false });
       metrics.files.inc({ flow: 'requests', outcome: 'archived' });
       let ready = true;
-      const server = createAdminServer({ host: '127.0.0.1', port: 0, metrics, logger: silentLogger, readiness: async () => ({ ready, reasons: ready ? [] : ['store: read-only'] }) });
+      const server = createAdminServer({
+        host: '127.0.0.1',
+        port: 0,
+        metrics,
+        logger: silentLogger,
+        readiness: async () => ({ ready, reasons: ready ? [] : ['store: read-only'] }),
+      });
       const { url } = await server.start();
       try {
         const text = await (await fetch(`${url}/metrics`)).text();

@@ -43,8 +43,20 @@ describe('classifyOutcome', () => {
     ['422', 'request', response(422, problem(422)), 'rejected', 'PLATFORM_REJECTED'],
     ['401', 'request', response(401, problem(401)), 'paused', 'PLATFORM_UNAUTHORIZED'],
     ['403', 'confirmation', response(403, problem(403)), 'paused', 'PLATFORM_UNAUTHORIZED'],
-    ['connection reset', 'request', { type: 'error', error: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }, 'retry', 'PLATFORM_UNAVAILABLE'],
-    ['headers timeout', 'request', { type: 'error', error: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) }, 'retry', 'PLATFORM_UNAVAILABLE'],
+    [
+      'connection reset',
+      'request',
+      { type: 'error', error: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) },
+      'retry',
+      'PLATFORM_UNAVAILABLE',
+    ],
+    [
+      'headers timeout',
+      'request',
+      { type: 'error', error: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) },
+      'retry',
+      'PLATFORM_UNAVAILABLE',
+    ],
   ])('%s → %s', (_name, kind, attempt, outcome, code) => {
     const c = classifyOutcome(kind, attempt, now);
     expect(c.outcome).toBe(outcome);

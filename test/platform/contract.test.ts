@@ -33,7 +33,11 @@ describe('contract', () => {
       breakIt(r);
       const result = createRequestSchema.safeParse(r);
       expect(result.success, name).toBe(false);
-      if (!result.success) expect(result.error.issues.map((i) => toFieldName(i.path)), name).toContain(field);
+      if (!result.success)
+        expect(
+          result.error.issues.map((i) => toFieldName(i.path)),
+          name,
+        ).toContain(field);
     }
   });
 
@@ -55,12 +59,22 @@ describe('contract', () => {
       breakIt(r);
       const result = createRequestSchema.safeParse(r);
       expect(result.success, name).toBe(false);
-      if (!result.success) expect(result.error.issues.map((i) => toFieldName(i.path)), name).toContain(field);
+      if (!result.success)
+        expect(
+          result.error.issues.map((i) => toFieldName(i.path)),
+          name,
+        ).toContain(field);
     }
     const comments = { ...validRequest(), comment: 'first line\r\nsecond\tcolumn' };
     comments.items[0] = { ...comments.items[0]!, comment: 'a\nb\tc' } as (typeof comments.items)[0];
     expect(createRequestSchema.safeParse(comments).success).toBe(true);
-    const event = { eventId: 'EVT-000009', eventType: 'order.status.changed', eventDate: '2026-11-21T10:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped' };
+    const event = {
+      eventId: 'EVT-000009',
+      eventType: 'order.status.changed',
+      eventDate: '2026-11-21T10:00:00Z',
+      orderId: 'ORD-2026-000001',
+      status: 'shipped',
+    };
     expect(webhookEventSchema.safeParse({ ...event, orderId: 'ORD-2026-000001\r\n' }).success).toBe(false);
     expect(webhookEventSchema.safeParse({ ...event, status: 'ship\u0000ped' }).success).toBe(false);
   });
@@ -81,12 +95,25 @@ describe('contract', () => {
   });
 
   it('keeps unknown fields of inbound objects and requires order fields only for order.status.changed', () => {
-    const event = webhookEventSchema.parse({ eventId: 'EVT-000001', eventType: 'order.status.changed', eventDate: '2026-11-21T10:00:00+03:00', orderId: 'ORD-2026-000001', status: 'shipped', extra: 'kept' });
+    const event = webhookEventSchema.parse({
+      eventId: 'EVT-000001',
+      eventType: 'order.status.changed',
+      eventDate: '2026-11-21T10:00:00+03:00',
+      orderId: 'ORD-2026-000001',
+      status: 'shipped',
+      extra: 'kept',
+    });
     expect(event).toHaveProperty('extra', 'kept');
     expect(webhookEventSchema.safeParse({ eventId: 'EVT-000002', eventType: 'order.status.changed', eventDate: '2026-11-21T10:00:00Z' }).success).toBe(false);
     expect(webhookEventSchema.safeParse({ eventId: 'EVT-000003', eventType: 'document.added', eventDate: '2026-11-21T10:00:00Z' }).success).toBe(true);
     expect(webhookEventSchema.safeParse({ eventId: 'EVT-000004', eventType: 'x', eventDate: '2026-11-21T10:00:00' }).success).toBe(false);
-    const result = createRequestResultSchema.parse({ id: 'PRC-REQ-000001', externalId: 'A', status: 'accepted', createdAt: '2026-11-21T10:00:00Z', more: true });
+    const result = createRequestResultSchema.parse({
+      id: 'PRC-REQ-000001',
+      externalId: 'A',
+      status: 'accepted',
+      createdAt: '2026-11-21T10:00:00Z',
+      more: true,
+    });
     expect(result).toHaveProperty('more', true);
     expect(createRequestResultSchema.safeParse({ ...result, id: 'REQ-1' }).success).toBe(false);
   });

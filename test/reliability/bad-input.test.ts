@@ -30,7 +30,10 @@ function brokenFiles(): [string, Buffer][] {
     ['truncated-utf8.csv', utf8Request.subarray(0, cut)],
     ['wrong-encoding.csv', utf8Request],
     ['long-line.csv', Buffer.concat([header1251, Buffer.from(`${'x'.repeat(1024 * 1024)}\r\n`, 'latin1')])],
-    ['unbalanced-quotes.csv', Buffer.concat([header1251, iconv.encode(`ЗК-1;7707083893;"ООО Ромашка;Иванов;+7;a@b.ru;Москва;ул. 1;15.03.2031;;1;Бумага;5;шт;\r\n`, 'win1251')])],
+    [
+      'unbalanced-quotes.csv',
+      Buffer.concat([header1251, iconv.encode(`ЗК-1;7707083893;"ООО Ромашка;Иванов;+7;a@b.ru;Москва;ул. 1;15.03.2031;;1;Бумага;5;шт;\r\n`, 'win1251')]),
+    ],
     ['empty.csv', Buffer.alloc(0)],
     ['bad..name.csv', requestFile('DOTS', 0, 1)],
     ['binary.json', crypto.randomBytes(4096)],
@@ -44,15 +47,33 @@ function brokenWebhooks(): { what: string; contentType: string; body: Buffer | s
   const garbage = crypto.randomBytes(2048);
   return [
     { what: 'garbage, unsigned', contentType: 'application/json', body: garbage, expect: 401 },
-    { what: 'garbage, signed', contentType: 'application/json', body: garbage, signature: signed(SECRETS.webhookSecret, garbage.toString('latin1')), expect: 401 },
+    {
+      what: 'garbage, signed',
+      contentType: 'application/json',
+      body: garbage,
+      signature: signed(SECRETS.webhookSecret, garbage.toString('latin1')),
+      expect: 401,
+    },
     { what: 'not JSON, signed', contentType: 'application/json', body: '{"eventId": "EVT-', signature: sign('{"eventId": "EVT-'), expect: 400 },
     { what: 'huge (2 MiB)', contentType: 'application/json', body: `{"pad":"${'a'.repeat(2 * 1024 * 1024)}"}`, expect: 413 },
     { what: 'wrong media type', contentType: 'text/plain', body: good, signature: sign(good), expect: 415 },
     { what: 'no signature', contentType: 'application/json; charset=utf-8', body: good, expect: 401 },
     { what: 'empty signature', contentType: 'application/json; charset=utf-8', body: good, signature: '', expect: 401 },
     { what: 'JSON array, signed', contentType: 'application/json', body: '[1,2,3]', signature: sign('[1,2,3]'), expect: 400 },
-    { what: 'wrong field types, signed', contentType: 'application/json', body: '{"eventId":42,"eventType":[],"eventDate":"yesterday"}', signature: sign('{"eventId":42,"eventType":[],"eventDate":"yesterday"}'), expect: 400 },
-    { what: 'status change without order, signed', contentType: 'application/json', body: '{"eventId":"EVT-000009","eventType":"order.status.changed","eventDate":"2026-01-01T00:00:00+00:00"}', signature: sign('{"eventId":"EVT-000009","eventType":"order.status.changed","eventDate":"2026-01-01T00:00:00+00:00"}'), expect: 400 },
+    {
+      what: 'wrong field types, signed',
+      contentType: 'application/json',
+      body: '{"eventId":42,"eventType":[],"eventDate":"yesterday"}',
+      signature: sign('{"eventId":42,"eventType":[],"eventDate":"yesterday"}'),
+      expect: 400,
+    },
+    {
+      what: 'status change without order, signed',
+      contentType: 'application/json',
+      body: '{"eventId":"EVT-000009","eventType":"order.status.changed","eventDate":"2026-01-01T00:00:00+00:00"}',
+      signature: sign('{"eventId":"EVT-000009","eventType":"order.status.changed","eventDate":"2026-01-01T00:00:00+00:00"}'),
+      expect: 400,
+    },
   ];
 }
 
@@ -112,11 +133,14 @@ describe('reliability: bad input', () => {
 
           const rejectedDir = path.join(layout.inbox, 'rejected');
           const landed = (name: string) => filesIn(rejectedDir).find((f) => f.endsWith(`-${name}`));
-          await waitUntil(() => expected.every((name) => landed(name) !== undefined && fs.existsSync(path.join(rejectedDir, `${landed(name)!}.errors.json`))), 'every broken file in rejected/ with its report', 120_000, 200).catch(
-            (error: unknown) => {
-              throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
-            },
-          );
+          await waitUntil(
+            () => expected.every((name) => landed(name) !== undefined && fs.existsSync(path.join(rejectedDir, `${landed(name)!}.errors.json`))),
+            'every broken file in rejected/ with its report',
+            120_000,
+            200,
+          ).catch((error: unknown) => {
+            throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
+          });
 
           const reports = Object.fromEntries(
             expected.map((name) => {
@@ -143,7 +167,9 @@ describe('reliability: bad input', () => {
           expect(await daemon.stop()).toBe(0);
 
           expect(findSecrets([root], Object.values(SECRETS), [layout.configFile])).toEqual([]);
-          console.info(`[reliability bad-input] files=${expected.length} webhooks=${webhookAnswers.length + 5} codes=${JSON.stringify(reports)} durationMs=${Date.now() - started}`);
+          console.info(
+            `[reliability bad-input] files=${expected.length} webhooks=${webhookAnswers.length + 5} codes=${JSON.stringify(reports)} durationMs=${Date.now() - started}`,
+          );
         });
       });
     });
@@ -159,14 +185,21 @@ describe('reliability: bad input', () => {
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
           const lorem = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt\r\n';
-          dropFile(layout.inbox, 'huge-50mb.csv', Buffer.concat([header1251, Buffer.from(lorem.repeat(Math.ceil((50 * 1024 * 1024) / lorem.length)), 'latin1')]));
+          dropFile(
+            layout.inbox,
+            'huge-50mb.csv',
+            Buffer.concat([header1251, Buffer.from(lorem.repeat(Math.ceil((50 * 1024 * 1024) / lorem.length)), 'latin1')]),
+          );
           const rejectedDir = path.join(layout.inbox, 'rejected');
           const landed = () => filesIn(rejectedDir).find((f) => f.endsWith('-huge-50mb.csv'));
-          await waitUntil(() => landed() !== undefined && fs.existsSync(path.join(rejectedDir, `${landed()!}.errors.json`)), 'the 50 MB file in rejected/ with its report', 90_000, 500).catch(
-            (error: unknown) => {
-              throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
-            },
-          );
+          await waitUntil(
+            () => landed() !== undefined && fs.existsSync(path.join(rejectedDir, `${landed()!}.errors.json`)),
+            'the 50 MB file in rejected/ with its report',
+            90_000,
+            500,
+          ).catch((error: unknown) => {
+            throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
+          });
           expect(daemon.alive()).toBe(true);
           expect(daemon.unexpectedExits).toBe(0);
           const health = await request(`${daemon.webhookBase}/healthz`);

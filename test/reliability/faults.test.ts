@@ -63,7 +63,8 @@ describe('reliability: a platform failing 30 % of calls', () => {
           // Every kind of fault did happen (otherwise the test proves nothing).
           const outcomes = new Map<string, number>();
           for (const call of sandbox.calls()) outcomes.set(String(call.status), (outcomes.get(String(call.status)) ?? 0) + 1);
-          for (const kind of ['500', '503', '429', 'dropped', 'dropped-after-commit']) expect(outcomes.get(kind) ?? 0, `calls answered ${kind}`).toBeGreaterThan(0);
+          for (const kind of ['500', '503', '429', 'dropped', 'dropped-after-commit'])
+            expect(outcomes.get(kind) ?? 0, `calls answered ${kind}`).toBeGreaterThan(0);
           const replayed = sandbox.calls().filter((c) => c.replayed).length;
 
           expect(findSecrets([root], Object.values(SECRETS), [layout.configFile])).toEqual([]);

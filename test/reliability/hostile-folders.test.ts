@@ -65,7 +65,13 @@ describe('reliability: a hostile user of the exchange folders', () => {
         const jsonInbox = path.join(root, 'inbox-json');
         const jsonResults = path.join(root, 'results-json');
         fs.mkdirSync(jsonInbox, { recursive: true });
-        config.flows.push({ ...config.flows[0], name: 'json', inbox: jsonInbox, results: jsonResults, mapping: path.resolve('config/mappings/requests-json.yaml') });
+        config.flows.push({
+          ...config.flows[0],
+          name: 'json',
+          inbox: jsonInbox,
+          results: jsonResults,
+          mapping: path.resolve('config/mappings/requests-json.yaml'),
+        });
         fs.writeFileSync(layout.configFile, YAML.stringify(config));
 
         // Traps at the temp names the old writer used (`.<name>.tmp`, names and export ids are
@@ -84,7 +90,9 @@ describe('reliability: a hostile user of the exchange folders', () => {
           await daemon.start();
 
           // A second daemon on the same stateDir refuses to start and names the holder.
-          const second = spawn(process.execPath, [path.resolve('dist/src/cli.js'), 'run', '--config', layout.configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+          const second = spawn(process.execPath, [path.resolve('dist/src/cli.js'), 'run', '--config', layout.configFile], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
           let secondErr = '';
           second.stderr.on('data', (c: Buffer) => (secondErr += c.toString('utf8')));
           const secondCode = await new Promise<number | null>((resolve) => second.once('exit', resolve));
@@ -104,7 +112,13 @@ describe('reliability: a hostile user of the exchange folders', () => {
 
           // The listener: an unparseable target, and a signed event with a line break in orderId.
           expect(await rawRequest(layout.webhookPort, 'POST //[/ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-          const event = JSON.stringify({ eventId: 'EVT-000777', eventType: 'order.status.changed', eventDate: '2026-06-12T10:00:00+03:00', orderId: 'ORD-2026-000001\r\nX', status: 'shipped' });
+          const event = JSON.stringify({
+            eventId: 'EVT-000777',
+            eventType: 'order.status.changed',
+            eventDate: '2026-06-12T10:00:00+03:00',
+            orderId: 'ORD-2026-000001\r\nX',
+            status: 'shipped',
+          });
           const res = await request(`${daemon.webhookBase}/webhooks/service`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-service-signature': signed(SECRETS.webhookSecret, event) },
@@ -115,7 +129,8 @@ describe('reliability: a hostile user of the exchange folders', () => {
 
           const accepted = () => new Set(sandbox.requests().map((r) => r.externalId));
           const expectedIds = ['HOSTILE-00001', 'HOSTILE-00002', 'HOSTILE-00003', 'LONGNAME-00000', CHINESE_ID, 'JSON-AFTER-1'];
-          const ackFor = (folder: string, id: string) => filesIn(folder).some((f) => f.startsWith(`ack-${id}`) || (id === CHINESE_ID && f.startsWith('ack-中')));
+          const ackFor = (folder: string, id: string) =>
+            filesIn(folder).some((f) => f.startsWith(`ack-${id}`) || (id === CHINESE_ID && f.startsWith('ack-中')));
           await waitUntil(
             () =>
               expectedIds.every((id) => accepted().has(id)) &&

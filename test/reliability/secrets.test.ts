@@ -34,7 +34,10 @@ describe('reliability: secrets', () => {
         editConfig(layout.configFile, (c) => {
           c.log = { level: 'debug' };
         });
-        const logText = () => walkFiles(layout.logDir).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+        const logText = () =>
+          walkFiles(layout.logDir)
+            .map((f) => fs.readFileSync(f, 'utf8'))
+            .join('\n');
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
           dropFile(layout.inbox, 'secrets-1.csv', requestFile('SEC', 0, 3));

@@ -22,14 +22,17 @@ import { sendAll, signed, statusEvent, type WebhookSend } from './support/webhoo
 
 const GOOD = 20_000;
 const REPEATS = GOOD * 0.2;
-const BAD = Math.round((GOOD + REPEATS) * 0.05 / 0.95); // 5 % of all sends
+const BAD = Math.round(((GOOD + REPEATS) * 0.05) / 0.95); // 5 % of all sends
 
 /** eventIds of the rows of every status file in `folder` (column "Событие", the 4th). */
 function exportedEventIds(folder: string): string[] {
   const ids: string[] = [];
   for (const name of filesIn(folder)) {
     if (!name.endsWith('.csv')) continue;
-    const lines = iconv.decode(fs.readFileSync(path.join(folder, name)), 'win1251').split('\r\n').filter((l) => l !== '');
+    const lines = iconv
+      .decode(fs.readFileSync(path.join(folder, name)), 'win1251')
+      .split('\r\n')
+      .filter((l) => l !== '');
     for (const line of lines.slice(1)) ids.push(line.split(';')[3]!);
   }
   return ids;
@@ -57,7 +60,11 @@ describe('reliability: webhook storm', () => {
           const body = statusEvent(900_000 + b, eventId);
           // Three kinds of bad: a wrong key, a signature of another body (tampered), a mangled header.
           const signature =
-            b % 3 === 0 ? signed('not-the-secret', body) : b % 3 === 1 ? signed(SECRETS.webhookSecret, body.replace('shipped', 'delivered')) : `sha256=${'0'.repeat(63)}x`;
+            b % 3 === 0
+              ? signed('not-the-secret', body)
+              : b % 3 === 1
+                ? signed(SECRETS.webhookSecret, body.replace('shipped', 'delivered'))
+                : `sha256=${'0'.repeat(63)}x`;
           sends.push({ body, signature, kind: 'bad', eventId });
         }
         for (let i = sends.length - 1; i > 0; i -= 1) {
@@ -87,7 +94,7 @@ describe('reliability: webhook storm', () => {
           const db = new Database(storePath(layout.stateDir), { readonly: true });
           try {
             expect(db.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: GOOD });
-            expect(db.prepare("SELECT state, COUNT(*) AS n FROM exports GROUP BY state").all()).toEqual([{ state: 'written', n: GOOD }]);
+            expect(db.prepare('SELECT state, COUNT(*) AS n FROM exports GROUP BY state').all()).toEqual([{ state: 'written', n: GOOD }]);
             expect(db.prepare("SELECT COUNT(*) AS n FROM events WHERE event_id >= 'EVT-900000'").get()).toEqual({ n: 0 });
           } finally {
             db.close();

@@ -92,7 +92,11 @@ describe('sandbox: fault injection', () => {
       const reply = await request(`${sandbox.url}/api-gateway/api/v1/${sandbox.supplierToken}/supplier/orders/${orderId}/confirm`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': 'c1' },
-        body: JSON.stringify({ supplierOrderId: 'S', readyToShipDate: '2030-01-01', items: [{ lineId: '1', confirmedQuantity: 1, price: 1, currency: 'RUB' }] }),
+        body: JSON.stringify({
+          supplierOrderId: 'S',
+          readyToShipDate: '2030-01-01',
+          items: [{ lineId: '1', confirmedQuantity: 1, price: 1, currency: 'RUB' }],
+        }),
       });
       await reply.body.dump();
       expect(reply.statusCode).toBe(500);

@@ -19,7 +19,12 @@ describe('sandbox command', () => {
     const io = {
       logger: silentLogger,
       stdout: { write: (text: string) => out.push(text) },
-      signals: { once: (name: 'SIGINT' | 'SIGTERM', fn: () => void) => signals.once(name, fn), exit: (code: number): never => { throw new Error(`exit ${code}`); } },
+      signals: {
+        once: (name: 'SIGINT' | 'SIGTERM', fn: () => void) => signals.once(name, fn),
+        exit: (code: number): never => {
+          throw new Error(`exit ${code}`);
+        },
+      },
     };
     const running = runSandboxCommand({ port: '0', token: 'cli-token', supplierToken: 'cli-supplier' }, io);
     const line = await waitFor(() => out.find((l) => l.startsWith('Sandbox listening on ')), 'the URL line');

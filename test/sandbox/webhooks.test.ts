@@ -10,9 +10,7 @@ const FAST = [0, 10, 10, 10];
 
 describe('signWebhookBody', () => {
   it("matches GitHub's published test vector", () => {
-    expect(signWebhookBody("It's a Secret to Everybody", 'Hello, World!')).toBe(
-      'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
-    );
+    expect(signWebhookBody("It's a Secret to Everybody", 'Hello, World!')).toBe('sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
   });
 
   it('is accepted by an independent implementation and refused for another secret', async () => {

@@ -31,9 +31,24 @@ retentionDays: 60
       const now = Date.UTC(2026, 10, 21, 12);
       const db = openStore(storePath(config.stateDir));
       const event = (id: string, receivedAt: number) =>
-        db.transaction(() => recordEvent(db, { eventId: id, eventType: 'order.status.changed', eventDate: '2026-01-01T00:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped', body: '{}' }, receivedAt))();
+        db.transaction(() =>
+          recordEvent(
+            db,
+            { eventId: id, eventType: 'order.status.changed', eventDate: '2026-01-01T00:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped', body: '{}' },
+            receivedAt,
+          ),
+        )();
       const submission = (key: string, state: string, finishedAt: number | null) => {
-        const id = insertSubmission(db, { flow: 'requests', kind: 'request', dedupeKey: key, externalId: key, payload: '{}', payloadHash: key, idempotencyKey: key, now: now - 100 * DAY });
+        const id = insertSubmission(db, {
+          flow: 'requests',
+          kind: 'request',
+          dedupeKey: key,
+          externalId: key,
+          payload: '{}',
+          payloadHash: key,
+          idempotencyKey: key,
+          now: now - 100 * DAY,
+        });
         db.prepare('UPDATE submissions SET state = ?, finished_at = ? WHERE id = ?').run(state, finishedAt, id);
       };
       submission('OLD-ACCEPTED', 'accepted', now - 61 * DAY);
@@ -53,10 +68,22 @@ retentionDays: 60
       expect(report.archiveFolders).toEqual([path.join(dir, 'inbox/archive/2026-11-01')]);
       expect(fs.readdirSync(path.join(dir, 'inbox/archive')).sort()).toEqual(['2026-11-15', 'not-a-day']);
       expect((db.prepare('SELECT event_id FROM events').all() as { event_id: string }[]).map((r) => r.event_id)).toEqual(['EVT-000002']);
-      expect((db.prepare('SELECT external_id FROM submissions ORDER BY id').all() as { external_id: string }[]).map((r) => r.external_id)).toEqual(['NEW-ACCEPTED', 'OLD-PENDING', 'OLD-HELD']);
-      expect((db.prepare('SELECT source_key FROM exports ORDER BY id').all() as { source_key: string }[]).map((r) => r.source_key)).toEqual(['old-pending', 'EVT-000001', 'EVT-000002']);
+      expect((db.prepare('SELECT external_id FROM submissions ORDER BY id').all() as { external_id: string }[]).map((r) => r.external_id)).toEqual([
+        'NEW-ACCEPTED',
+        'OLD-PENDING',
+        'OLD-HELD',
+      ]);
+      expect((db.prepare('SELECT source_key FROM exports ORDER BY id').all() as { source_key: string }[]).map((r) => r.source_key)).toEqual([
+        'old-pending',
+        'EVT-000001',
+        'EVT-000002',
+      ]);
 
-      expect(summarise(db, now)).toMatchObject({ submissions: { requests: { accepted: 1, pending: 1, held: 1 } }, pendingExports: { status: 3 }, oldestPendingAgeSeconds: { requests: 100 * 86_400 } });
+      expect(summarise(db, now)).toMatchObject({
+        submissions: { requests: { accepted: 1, pending: 1, held: 1 } },
+        pendingExports: { status: 3 },
+        oldestPendingAgeSeconds: { requests: 100 * 86_400 },
+      });
       db.close();
     });
   });

@@ -9,8 +9,21 @@ describe('createScheduler', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const scheduler = createScheduler(
       [
-        { name: 'slow', cron: '0 0 1 1 *', run: async () => { runs += 1; await gate; } },
-        { name: 'boom', cron: '0 0 1 1 *', run: () => { throw new Error('boom'); } },
+        {
+          name: 'slow',
+          cron: '0 0 1 1 *',
+          run: async () => {
+            runs += 1;
+            await gate;
+          },
+        },
+        {
+          name: 'boom',
+          cron: '0 0 1 1 *',
+          run: () => {
+            throw new Error('boom');
+          },
+        },
       ],
       silentLogger,
     );

@@ -16,7 +16,9 @@ describe('openStore', () => {
       db.close();
       const again = openStore(file);
       expect(again.prepare('SELECT count(*) AS n FROM files').get()).toEqual({ n: 1 });
-      expect(() => again.prepare("INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at) VALUES ('f', 'h', 'b.csv', 1, 'processing', 0)").run()).toThrow(/UNIQUE/);
+      expect(() =>
+        again.prepare("INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at) VALUES ('f', 'h', 'b.csv', 1, 'processing', 0)").run(),
+      ).toThrow(/UNIQUE/);
       again.close();
     });
   });

@@ -6,7 +6,13 @@ import { deleteEventsOlderThan, getEvent, type IncomingEvent } from '../../src/s
 import { withTempDir } from '../helpers/temp-dir.js';
 
 function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): IncomingEvent {
-  const fields = { eventId: `EVT-${String(n).padStart(6, '0')}`, eventType: 'order.status.changed', eventDate: '2026-06-12T10:00:00Z', orderId, status: 'shipped' };
+  const fields = {
+    eventId: `EVT-${String(n).padStart(6, '0')}`,
+    eventType: 'order.status.changed',
+    eventDate: '2026-06-12T10:00:00Z',
+    orderId,
+    status: 'shipped',
+  };
   return { ...fields, body: JSON.stringify(fields) };
 }
 
@@ -18,7 +24,12 @@ describe('createEventBatcher', () => {
                BEGIN SELECT RAISE(ABORT, 'refused by test'); END`);
       const commits: string[][] = [];
       const batcher = createEventBatcher({ db, now: () => 1_000, onCommitted: (outcomes) => commits.push(outcomes) });
-      const results = await Promise.all([batcher.submit(event(1)), batcher.submit(event(2, 'ORD-2026-000666')), batcher.submit(event(3)), batcher.submit(event(1))]);
+      const results = await Promise.all([
+        batcher.submit(event(1)),
+        batcher.submit(event(2, 'ORD-2026-000666')),
+        batcher.submit(event(3)),
+        batcher.submit(event(1)),
+      ]);
       expect(results.map((r) => (r.ok ? r.outcome : 'failed'))).toEqual(['applied', 'failed', 'applied', 'duplicate']);
       expect(commits).toEqual([['applied', 'applied', 'duplicate']]);
       expect(getEvent(db, 'EVT-000002')).toBeUndefined();

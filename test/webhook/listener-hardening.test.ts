@@ -76,7 +76,10 @@ describe('webhook listener memory bounds', () => {
         expect(third.received).toBe('');
         expect(held.every((c) => !c.closed)).toBe(true);
         await held[0]!.close();
-        await waitUntil(async () => (await rawExchange(url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).startsWith('HTTP/1.1 200'), 'a new connection served');
+        await waitUntil(
+          async () => (await rawExchange(url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).startsWith('HTTP/1.1 200'),
+          'a new connection served',
+        );
       } finally {
         await Promise.all(held.map((c) => c.close()));
       }

@@ -18,7 +18,12 @@ describe('webhook listener', () => {
       const exports = db.prepare('SELECT channel, source_key, record, state FROM exports').all() as { record: string }[];
       expect(exports).toHaveLength(1);
       expect(exports[0]).toMatchObject({ channel: 'status', source_key: event.eventId, state: 'pending' });
-      expect(JSON.parse(exports[0]!.record)).toMatchObject({ eventId: event.eventId, orderId: 'ORD-2026-000042', status: 'shipped', eventDate: event.eventDate });
+      expect(JSON.parse(exports[0]!.record)).toMatchObject({
+        eventId: event.eventId,
+        orderId: 'ORD-2026-000042',
+        status: 'shipped',
+        eventDate: event.eventDate,
+      });
       expect(stored.count).toBe(1);
     });
   });
@@ -46,9 +51,24 @@ describe('webhook listener', () => {
   });
 
   const refusals: { name: string; status: number; code?: string; send: (url: string) => ReturnType<typeof postWebhook> }[] = [
-    { name: 'a bad signature', status: 401, code: 'WEBHOOK_SIGNATURE_INVALID', send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': 'sha256=' + '0'.repeat(64) } }) },
-    { name: 'a malformed signature', status: 401, code: 'WEBHOOK_SIGNATURE_INVALID', send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': 'abc' } }) },
-    { name: 'no signature header', status: 401, code: 'WEBHOOK_SIGNATURE_INVALID', send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': undefined } }) },
+    {
+      name: 'a bad signature',
+      status: 401,
+      code: 'WEBHOOK_SIGNATURE_INVALID',
+      send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': 'sha256=' + '0'.repeat(64) } }),
+    },
+    {
+      name: 'a malformed signature',
+      status: 401,
+      code: 'WEBHOOK_SIGNATURE_INVALID',
+      send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': 'abc' } }),
+    },
+    {
+      name: 'no signature header',
+      status: 401,
+      code: 'WEBHOOK_SIGNATURE_INVALID',
+      send: (url) => postWebhook(url, buildEvent(), { headers: { 'x-service-signature': undefined } }),
+    },
     { name: 'a wrong secret', status: 401, code: 'WEBHOOK_SIGNATURE_INVALID', send: (url) => postWebhook(url, buildEvent(), { secret: 'another-secret' }) },
     {
       name: 'a tampered body',
@@ -62,12 +82,27 @@ describe('webhook listener', () => {
       },
     },
     { name: 'an oversized body', status: 413, code: 'WEBHOOK_TOO_LARGE', send: (url) => postWebhook(url, buildEvent({ padding: 'x'.repeat(4096) })) },
-    { name: 'an oversized chunked body', status: 413, code: 'WEBHOOK_TOO_LARGE', send: (url) => postWebhook(url, buildEvent({ padding: 'x'.repeat(4096) }), { chunked: true }) },
+    {
+      name: 'an oversized chunked body',
+      status: 413,
+      code: 'WEBHOOK_TOO_LARGE',
+      send: (url) => postWebhook(url, buildEvent({ padding: 'x'.repeat(4096) }), { chunked: true }),
+    },
     { name: 'malformed JSON', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, null, { body: '{"eventId": "EVT-000001",' }) },
     { name: 'a schema violation', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, buildEvent({ eventDate: 'yesterday' })) },
     { name: 'a status change without status', status: 400, code: 'WEBHOOK_BODY_INVALID', send: (url) => postWebhook(url, buildEvent({ status: undefined })) },
-    { name: 'text/plain', status: 415, code: 'WEBHOOK_MEDIA_TYPE', send: (url) => postWebhook(url, buildEvent(), { headers: { 'content-type': 'text/plain' } }) },
-    { name: 'no content type', status: 415, code: 'WEBHOOK_MEDIA_TYPE', send: (url) => postWebhook(url, buildEvent(), { headers: { 'content-type': undefined } }) },
+    {
+      name: 'text/plain',
+      status: 415,
+      code: 'WEBHOOK_MEDIA_TYPE',
+      send: (url) => postWebhook(url, buildEvent(), { headers: { 'content-type': 'text/plain' } }),
+    },
+    {
+      name: 'no content type',
+      status: 415,
+      code: 'WEBHOOK_MEDIA_TYPE',
+      send: (url) => postWebhook(url, buildEvent(), { headers: { 'content-type': undefined } }),
+    },
     { name: 'an unknown path', status: 404, send: (url) => postWebhook(url, buildEvent(), { path: '/webhooks/other' }) },
     { name: 'GET on the path', status: 405, send: (url) => postWebhook(url, null, { method: 'GET', body: '' }) },
     { name: 'PUT on the path', status: 405, send: (url) => postWebhook(url, buildEvent(), { method: 'PUT' }) },
@@ -86,7 +121,9 @@ describe('webhook listener', () => {
   it('accepts application/json in any letter case and with parameters', async () => {
     await withListener({}, async ({ url, db }) => {
       expect((await postWebhook(url, buildEvent(), { headers: { 'content-type': 'Application/JSON' } })).status).toBe(200);
-      expect((await postWebhook(url, buildEvent({ orderId: 'ORD-2026-000050' }), { headers: { 'content-type': 'application/json;charset=UTF-8' } })).status).toBe(200);
+      expect(
+        (await postWebhook(url, buildEvent({ orderId: 'ORD-2026-000050' }), { headers: { 'content-type': 'application/json;charset=UTF-8' } })).status,
+      ).toBe(200);
       expect(countRows(db, 'events')).toBe(2);
     });
   });
@@ -220,7 +257,6 @@ describe('webhook listener', () => {
     });
   });
 });
-
 
 function signBodyFor(body: string): string {
   return signBody(SECRET, body);

@@ -17,7 +17,12 @@ describe('sandbox webhooks → listener', () => {
   it('answers 503 while the store fails, takes the sandbox retry, and exports exactly once', async () => {
     await withListener({}, async ({ url, db, dir }) => {
       const folder = path.join(dir, 'erp', 'import');
-      const exporter = createExporter({ db, targets: [{ channel: 'status', folder, format: loadExportFormat(path.resolve('config/mappings/status-export.yaml')), mode: 'perEvent' }], logger: silentLogger, pollIntervalMs: 20 });
+      const exporter = createExporter({
+        db,
+        targets: [{ channel: 'status', folder, format: loadExportFormat(path.resolve('config/mappings/status-export.yaml')), mode: 'perEvent' }],
+        logger: silentLogger,
+        pollIntervalMs: 20,
+      });
       await exporter.start();
       try {
         await withSandbox({ webhookUrl: url, webhookSecret: SECRET, timeScale: 0.001 }, async (sandbox) => {

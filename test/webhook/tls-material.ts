@@ -21,7 +21,23 @@ export function makeCertificate(dir: string, name: string): TestCertificate {
   const keyFile = path.join(dir, `${name}.key`);
   execFileSync(
     '/usr/bin/openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
     { stdio: 'ignore' },
   );
   const cert = fs.readFileSync(certFile, 'utf8');
@@ -45,10 +61,13 @@ export function handshakeWithTls11(url: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     // SECLEVEL=0 lets this client's OpenSSL offer TLS 1.1 at all.
-    const socket = tls.connect({ host: hostname, port: Number(port), minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0', rejectUnauthorized: false }, () => {
-      resolve('connected');
-      socket.destroy();
-    });
+    const socket = tls.connect(
+      { host: hostname, port: Number(port), minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0', rejectUnauthorized: false },
+      () => {
+        resolve('connected');
+        socket.destroy();
+      },
+    );
     socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
 }

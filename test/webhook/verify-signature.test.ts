@@ -21,7 +21,12 @@ describe('verifySignature', () => {
   const body = Buffer.from(GITHUB_PAYLOAD);
   const cases: { name: string; header: string | string[] | undefined; secrets: string[]; expected: ReturnType<typeof verifySignature> }[] = [
     { name: 'the published vector', header: GITHUB_SIGNATURE, secrets: [GITHUB_SECRET], expected: { valid: true, secretIndex: 0 } },
-    { name: 'upper-case hex', header: 'sha256=' + GITHUB_SIGNATURE.slice(7).toUpperCase(), secrets: [GITHUB_SECRET], expected: { valid: true, secretIndex: 0 } },
+    {
+      name: 'upper-case hex',
+      header: 'sha256=' + GITHUB_SIGNATURE.slice(7).toUpperCase(),
+      secrets: [GITHUB_SECRET],
+      expected: { valid: true, secretIndex: 0 },
+    },
     { name: 'the second secret while rotating', header: GITHUB_SIGNATURE, secrets: ['old-secret', GITHUB_SECRET], expected: { valid: true, secretIndex: 1 } },
     { name: 'a missing header', header: undefined, secrets: [GITHUB_SECRET], expected: { valid: false, problem: 'missing' } },
     { name: 'an empty header', header: '', secrets: [GITHUB_SECRET], expected: { valid: false, problem: 'missing' } },

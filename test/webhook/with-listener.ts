@@ -92,21 +92,29 @@ export function postWebhook(url: string, event: unknown, options: PostOptions = 
     else headers[k.toLowerCase()] = v;
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(target, { agent: false, method: options.method ?? 'POST', headers: options.chunked ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = text;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      target,
+      {
+        agent: false,
+        method: options.method ?? 'POST',
+        headers: options.chunked ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown = text;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.method === 'GET' || options.method === 'HEAD' ? undefined : body);
   });

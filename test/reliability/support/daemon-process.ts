@@ -67,7 +67,10 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       if (running) throw new Error('daemon already running');
       const out = fs.openSync(path.join(options.logDir, 'daemon.stdout.log'), 'a');
       const err = fs.openSync(path.join(options.logDir, 'daemon.stderr.log'), 'a');
-      const spawned = spawn(process.execPath, [CLI, 'run', '--config', options.configFile], { stdio: ['ignore', out, err], env: { ...process.env, NODE_ENV: 'production' } });
+      const spawned = spawn(process.execPath, [CLI, 'run', '--config', options.configFile], {
+        stdio: ['ignore', out, err],
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
       fs.closeSync(out);
       fs.closeSync(err);
       child = spawned;
@@ -81,17 +84,25 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
           resolve(code);
         });
       });
-      await waitUntil(async () => {
-        if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
-        return healthy();
-      }, 'the daemon /healthz', 30_000);
+      await waitUntil(
+        async () => {
+          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          return healthy();
+        },
+        'the daemon /healthz',
+        30_000,
+      );
       // /healthz answers as soon as the webhook listener is up, before intake recovery and the
       // signal handlers: "up" is the start log line (a SIGTERM before it kills the process outright).
       const stdoutLog = path.join(options.logDir, 'daemon.stdout.log');
-      await waitUntil(() => {
-        if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
-        return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
-      }, 'the "connector started" log line', 60_000);
+      await waitUntil(
+        () => {
+          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
+        },
+        'the "connector started" log line',
+        60_000,
+      );
     },
     async kill() {
       if (!child || !running) return;

@@ -8,8 +8,21 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 
 export const REQUEST_HEADER = [
-  'Номер заявки', 'ИНН', 'Покупатель', 'Контакт', 'Телефон', 'Email', 'Город', 'Адрес', 'Дата поставки', 'Комментарий',
-  'Строка', 'Номенклатура', 'Количество', 'Ед. изм.', 'Комментарий строки',
+  'Номер заявки',
+  'ИНН',
+  'Покупатель',
+  'Контакт',
+  'Телефон',
+  'Email',
+  'Город',
+  'Адрес',
+  'Дата поставки',
+  'Комментарий',
+  'Строка',
+  'Номенклатура',
+  'Количество',
+  'Ед. изм.',
+  'Комментарий строки',
 ] as const;
 
 /** INNs with valid check digits (10-digit legal entities). */
@@ -26,8 +39,21 @@ export function requestRows(run: string, n: number): string[][] {
   const rows: string[][] = [];
   for (let line = 1; line <= lines; line += 1) {
     rows.push([
-      externalIdOf(run, n), INNS[n % INNS.length]!, `ООО "Надёжность ${n}"`, 'Иванов Иван', '+7 495 123-45-67', `buyer${n}@example.ru`,
-      'Москва', `ул. Ленина, д. ${n}`, '15.03.2031', n % 2 === 0 ? 'Срочно' : '', String(line), `Товар ${n}/${line}`, String(line * 10), 'шт', '',
+      externalIdOf(run, n),
+      INNS[n % INNS.length]!,
+      `ООО "Надёжность ${n}"`,
+      'Иванов Иван',
+      '+7 495 123-45-67',
+      `buyer${n}@example.ru`,
+      'Москва',
+      `ул. Ленина, д. ${n}`,
+      '15.03.2031',
+      n % 2 === 0 ? 'Срочно' : '',
+      String(line),
+      `Товар ${n}/${line}`,
+      String(line * 10),
+      'шт',
+      '',
     ]);
   }
   return rows;

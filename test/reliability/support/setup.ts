@@ -67,7 +67,14 @@ export async function prepareDaemon(root: string, platformUrl: string, overrides
   const config = {
     stateDir: layout.stateDir,
     shutdownTimeoutMs: 8_000,
-    platform: { baseUrl: platformUrl, token: SECRETS.token, sourceSystem: 'erp-reliability', connectTimeoutMs: 2_000, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000 },
+    platform: {
+      baseUrl: platformUrl,
+      token: SECRETS.token,
+      sourceSystem: 'erp-reliability',
+      connectTimeoutMs: 2_000,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+    },
     flows: [
       {
         name: 'requests',
@@ -78,7 +85,14 @@ export async function prepareDaemon(root: string, platformUrl: string, overrides
         intake: { stableForMs: 200, minAgeMs: 200, rescanIntervalMs: 500, ...overrides.intake },
       },
     ],
-    delivery: { concurrency: 4, pollIntervalMs: 100, leaseMs: 10_000, backoff: { baseMs: 100, capMs: 1_000 }, circuit: { probeIntervalMs: 200 }, ...overrides.delivery },
+    delivery: {
+      concurrency: 4,
+      pollIntervalMs: 100,
+      leaseMs: 10_000,
+      backoff: { baseMs: 100, capMs: 1_000 },
+      circuit: { probeIntervalMs: 200 },
+      ...overrides.delivery,
+    },
     webhook: { host: '127.0.0.1', port: layout.webhookPort, secrets: [SECRETS.webhookSecret, SECRETS.webhookSecretOld], ...overrides.webhook },
     export: { folder: layout.importFolder, mapping: path.resolve('config/mappings/status-export.yaml'), ...overrides.export },
     metrics: { enabled: false },
