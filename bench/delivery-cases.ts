@@ -56,7 +56,7 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
     const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger });
     const accepted = () => countSubmissionsByState(db).find((c) => c.state === 'accepted')?.count ?? 0;
     try {
-      dispatcher.start();
+      await dispatcher.start();
       recordPayloads(db, warmup);
       dispatcher.wake();
       await dispatcher.drain();

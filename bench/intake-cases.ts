@@ -20,11 +20,12 @@ import { createIntake } from '../src/intake/index.js';
 import { prepareSubmission } from '../src/intake/submission-keys.js';
 import { silentLogger } from '../src/log.js';
 import { mapFile } from '../src/mapping/index.js';
-import type { MappedSubmission, MappingProblem } from '../src/mapping/types.js';
+import type { MappedSubmission } from '../src/mapping/types.js';
 import { claimFile, listFiles, readFileReport } from '../src/store/files.js';
 import { openStore, storePath, type Db } from '../src/store/open-store.js';
 import { recordFile } from '../src/store/record-file.js';
 import { benchFlow, deferred, FLOW_NAME, MAPPING_1C, SOURCE_SYSTEM, withTempRoot } from './bench-env.js';
+import { type MappingProblem } from '../src/shared/types.js';
 
 export interface IntakeFiles {
   /** A small file of other externalIds, processed first. */
@@ -66,7 +67,7 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
     const db = openStore(storePath(path.join(root, 'state')));
     const spec = loadMappingSpec(MAPPING_1C);
     let waiter = deferred<number>();
-    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger: silentLogger, onRecorded: (n) => waiter.resolve(n) });
+    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger: silentLogger, onRecorded: (n) => waiter.resolve(n) });
     try {
       await intake.start();
       const drop = async (source: string, name: string, expected: number): Promise<number> => {

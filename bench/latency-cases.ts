@@ -53,10 +53,10 @@ async function dropToPost(args: LatencyArgs): Promise<{ drops: Drop[] }> {
     const delivery = deliverySchema.parse({});
     const client = createPlatformClient({ baseUrl: platform.baseUrl, connections: Math.max(4, delivery.concurrency) });
     const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger });
-    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger: silentLogger, onRecorded: () => dispatcher.wake() });
+    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger: silentLogger, onRecorded: () => dispatcher.wake() });
     const drops: Drop[] = [];
     try {
-      dispatcher.start();
+      await dispatcher.start();
       await intake.start();
       // File 0 is the warm-up; it is not reported.
       for (let i = 0; i <= args.files; i++) {

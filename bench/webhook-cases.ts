@@ -27,7 +27,7 @@ async function webhookListener(args: { secret: string }, channel: CaseChannel): 
   return withTempRoot(async (root) => {
     const db = openStore(storePath(path.join(root, 'state')));
     const config = webhookSchema.parse({ port: 0, path: WEBHOOK_PATH, secrets: [args.secret] });
-    const listener = createWebhookListener({ db, config, logger: silentLogger, exportFolders: [] });
+    const listener = createWebhookListener({ db, config, logger: silentLogger });
     try {
       const { url } = await listener.start();
       channel.ready({ url });

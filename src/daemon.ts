@@ -1,34 +1,45 @@
 /**
- * The one composition root. It starts the stages in order and stops them in reverse:
+ * The one composition root: a list of components (`shared/lifecycle.ts`) started in order and
+ * stopped in reverse:
  *
- *   stateDir lock → store → webhook listener → (sandbox, demo only) → exporter → delivery → intake → schedules → admin
+ *   state lock → store → webhook listener → (sandbox, demo only) → exporter → platform client →
+ *   delivery → intake (one per flow) → schedules → admin listener
  *
  * Stages never reach into each other: they talk through what the store records, and through the
- * few callbacks wired here (intake recorded rows → wake delivery; events stored → wake export).
- * A crash is recovered by each stage's `start()`: intake finishes files left in `processing/`,
- * delivery releases rows left in flight, the exporter writes records whose files do not exist yet.
+ * few callbacks wired here (intake recorded rows → wake delivery; delivery enqueued an
+ * acknowledgement or the listener stored events → wake the exporter). A crash is recovered by each
+ * stage's `start()`: intake finishes files left in `processing/`, delivery releases rows left in
+ * flight, the exporter writes records whose files do not exist yet.
+ *
+ * Reload (SIGHUP) is one mechanism: everything reloadable (the mappings, the acknowledgement
+ * formats, the listener's certificate) is read and validated first, and only when all of it is
+ * valid is each reloadable component handed its new value; otherwise nothing changes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config, FlowConfig } from './config/schema.js';
-import type { MappingSpec } from './config/mapping-schema.js';
+import { createAdminServer } from './admin/admin-server.js';
+import { checkReadiness } from './admin/readiness.js';
+import type { ExportFormat } from './config/export-format-schema.js';
 import { loadMappingSpec } from './config/load-mapping.js';
-import { ConnectorError, describeError } from './errors.js';
-import type { Logger } from './log.js';
+import type { MappingSpec } from './config/mapping-schema.js';
+import type { Config, FlowConfig } from './config/schema.js';
+import { tlsMaterialProblem, type TlsMaterial } from './config/webhook-schema.js';
 import { createDispatcher, type Dispatcher } from './delivery/dispatcher.js';
+import { ConnectorError, describeError } from './errors.js';
 import { createExporter, statusExportTarget, type Exporter, type ExportTarget } from './export/index.js';
 import { createIntake, type Intake } from './intake/index.js';
-import { createAdminServer, type AdminServer } from './metrics/admin-server.js';
+import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
-import { createPlatformClient, type PlatformClient } from './platform/client.js';
-import { startSandbox, type Sandbox } from './sandbox/index.js';
-import { createScheduler, type Scheduler, type ScheduledJob } from './schedule/scheduler.js';
+import { createPlatformClient } from './platform/client.js';
+import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { runHousekeeping } from './schedule/housekeeping.js';
+import { createScheduler, type ScheduledJob } from './schedule/scheduler.js';
 import { summarise } from './schedule/summary.js';
+import { createLifecycle } from './shared/lifecycle.js';
+import { systemClock, type Clock } from './shared/types.js';
 import { ackChannel } from './store/exports.js';
-import { openStore, storePath, systemClock, type Clock, type Db } from './store/open-store.js';
-import { acquireStateLock } from './store/state-lock.js';
-import { checkReadiness } from './webhook/readiness.js';
+import { createStore, storePath, type Db } from './store/open-store.js';
+import { createStateLock } from './store/state-lock.js';
 import { createWebhookListener, type WebhookListener } from './webhook/index.js';
 
 export interface DaemonOptions {
@@ -36,8 +47,8 @@ export interface DaemonOptions {
   logger: Logger;
   clock?: Clock;
   /**
-   * Reads the config file again (the CLI's `loadConfig(file, env)`), for what a reload may change:
-   * `webhook.tls`. Without it a reload re-reads the mappings only.
+   * Reads the config file again (the CLI's `loadConfig(file, env)`), for what a reload may change
+   * beyond the mapping files: `webhook.tls`. Without it a reload re-reads the mappings only.
    */
   reloadConfig?: () => Config;
 }
@@ -45,7 +56,7 @@ export interface DaemonOptions {
 /** How a stop ended: everything closed, or the bound passed first (the caller should exit). */
 export type StopOutcome = 'stopped' | 'timeout';
 
-/** A reload's verdict; on errors whatever failed keeps its old value, and the errors are logged. */
+/** A reload's verdict; on errors nothing was changed, and the errors are logged. */
 export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
 
 export interface Daemon {
@@ -59,9 +70,7 @@ export interface Daemon {
   readonly sandbox: Sandbox | null;
   /** Rescan every inbox now. */
   scanNow(): Promise<void>;
-  /** Reload the mappings. Keeps the old ones and returns the errors when any new one is invalid. */
-  reloadMappings(): ReloadResult;
-  /** SIGHUP: reload the mappings, and the listener's certificate and key when it speaks TLS. */
+  /** SIGHUP: reload the mappings (and acknowledgement formats), and the listener's certificate and key when it speaks TLS; all or nothing. */
   reload(): ReloadResult;
   /**
    * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s; idempotent. Resolves `'timeout'`
@@ -87,31 +96,54 @@ export function loadFlowMappings(flows: readonly FlowConfig[]): Map<string, Mapp
   return mappings;
 }
 
+/** Everything a reload may change, read and validated before any component sees it. */
+interface Reloaded {
+  mappings: Map<string, MappingSpec>;
+  /** Acknowledgement formats by export channel. */
+  ackFormats: Map<string, ExportFormat>;
+  tls: TlsMaterial | undefined;
+}
+
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.logger;
-  let mappings = loadFlowMappings(config.flows);
-  const statusTarget = config.export ? statusExportTarget(config.export) : null;
+  const lifecycle = createLifecycle((name, error) => log.error({ err: error, component: name }, 'stopping a component failed'));
 
-  // Everything started so far, stopped in reverse on failure or shutdown.
-  const stops: { name: string; stop: () => Promise<void> | void }[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const { name, stop } of stops.splice(0).reverse()) {
+  /** Read and check everything reloadable; throws listing what is wrong. */
+  const readReloadable = (reread: boolean): Reloaded => {
+    const errors: string[] = [];
+    let mappings = new Map<string, MappingSpec>();
+    try {
+      mappings = loadFlowMappings(config.flows);
+    } catch (error) {
+      errors.push(...(isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)]));
+    }
+    let tls = config.webhook?.tls;
+    if (reread && tls && options.reloadConfig) {
       try {
-        await stop();
+        tls = options.reloadConfig().webhook?.tls;
+        if (!tls) errors.push('webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
+        else {
+          const problem = tlsMaterialProblem(tls);
+          if (problem) errors.push(`webhook.tls: ${problem}`);
+        }
       } catch (error) {
-        log.error({ err: error, component: name }, 'stopping a component failed');
+        errors.push(describeError(error));
       }
     }
+    if (errors.length > 0) throw new ConnectorError(reread ? 'CONFIG_INVALID' : 'MAPPING_INVALID', errors.join('\n'), { details: { errors } });
+    const ackFormats = new Map(config.flows.map((flow) => [ackChannel(flow.name), mappings.get(flow.name)!.acknowledgements]));
+    return { mappings, ackFormats, tls };
   };
+
+  const initial = readReloadable(false);
+  const statusTarget = config.export ? statusExportTarget(config.export) : null;
 
   try {
     // First taken, last released: nothing of this daemon touches the store without it.
-    const lock = acquireStateLock(config.stateDir);
-    stops.push({ name: 'state lock', stop: () => lock.release() });
-    const db = openStore(storePath(config.stateDir));
-    stops.push({ name: 'store', stop: () => void db.close() });
+    await lifecycle.start(createStateLock(config.stateDir));
+    const db = await lifecycle.start(createStore(storePath(config.stateDir)));
     const metrics = createMetrics({ db, clock });
 
     const exportFolders = [...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)];
@@ -120,77 +152,82 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     let started = false;
     const readiness = () => Promise.resolve(started ? checkReadiness(db, exportFolders) : { ready: false, reasons: ['starting'] });
 
+    // The exporter starts after the listener (the listener's first events wait in the store for it).
     let exporterRef: Exporter | null = null;
-    let listener: WebhookListener | null = null;
     const urls: { webhook?: string; admin?: string; sandbox?: string } = {};
+    let listener: WebhookListener | null = null;
     if (config.webhook) {
-      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, readiness, metrics, onStored: () => exporterRef?.wake() });
-      urls.webhook = (await listener.start()).url;
-      const started = listener;
-      stops.push({ name: 'webhook', stop: () => started.stop() });
+      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, onStored: () => exporterRef?.wake() });
+      urls.webhook = (await lifecycle.start(listener)).url;
     }
 
     let sandbox: Sandbox | null = null;
     if (config.sandbox.enabled) {
-      sandbox = await startSandbox({
-        host: config.sandbox.host,
-        port: config.sandbox.port,
-        token: config.platform.token,
-        ...(config.sandbox.supplierToken ? { supplierToken: config.sandbox.supplierToken } : {}),
-        ...(urls.webhook ? { webhookUrl: urls.webhook } : {}),
-        ...(config.webhook?.secrets[0] ? { webhookSecret: config.webhook.secrets[0] } : {}),
-        // The demo's listener may speak TLS with a self-signed certificate: trust exactly that one.
-        ...(config.webhook?.tls ? { webhookCa: config.webhook.tls.cert } : {}),
-        demo: config.sandbox.demo,
-        logger: log,
-      });
+      sandbox = await lifecycle.start(
+        createSandbox({
+          host: config.sandbox.host,
+          port: config.sandbox.port,
+          token: config.platform.token,
+          ...(config.sandbox.supplierToken ? { supplierToken: config.sandbox.supplierToken } : {}),
+          ...(urls.webhook ? { webhookUrl: urls.webhook } : {}),
+          ...(config.webhook?.secrets[0] ? { webhookSecret: config.webhook.secrets[0] } : {}),
+          // The demo's listener may speak TLS with a self-signed certificate: trust exactly that one.
+          ...(config.webhook?.tls ? { webhookCa: config.webhook.tls.cert } : {}),
+          demo: config.sandbox.demo,
+          logger: log,
+        }),
+      );
       urls.sandbox = sandbox.url;
-      const started = sandbox;
-      stops.push({ name: 'sandbox', stop: () => started.stop() });
       log.warn({ url: sandbox.url }, 'the built-in sandbox platform is running in-process (demo only; never in production)');
     }
 
-    // The exporter reads `format` at each pass, so a SIGHUP can swap an acknowledgement format in place.
-    const ackTargets = new Map<string, ExportTarget>(
-      config.flows.map((flow) => [
-        flow.name,
-        { channel: ackChannel(flow.name), folder: flow.results, format: mappings.get(flow.name)!.acknowledgements, mode: 'perEvent' },
-      ]),
-    );
-    const targets: ExportTarget[] = [...(statusTarget ? [statusTarget] : []), ...ackTargets.values()];
-    const exporter = createExporter({ db, targets, logger: log, clock, metrics });
+    const ackTargets: ExportTarget[] = config.flows.map((flow) => ({
+      channel: ackChannel(flow.name),
+      folder: flow.results,
+      format: initial.ackFormats.get(ackChannel(flow.name))!,
+      mode: 'perEvent',
+    }));
+    const exporter = createExporter({ db, targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets], logger: log, clock, metrics });
     exporterRef = exporter;
-    await exporter.start();
-    stops.push({ name: 'exporter', stop: () => exporter.stop() });
+    await lifecycle.start(exporter);
 
-    const client: PlatformClient = createPlatformClient({
+    const client = createPlatformClient({
       baseUrl: sandbox?.url ?? config.platform.baseUrl,
       connectTimeoutMs: config.platform.connectTimeoutMs,
       headersTimeoutMs: config.platform.headersTimeoutMs,
       bodyTimeoutMs: config.platform.bodyTimeoutMs,
       connections: Math.max(4, config.delivery.concurrency * config.flows.length),
     });
-    stops.push({ name: 'platform client', stop: () => client.close() });
-    const dispatcher = createDispatcher({ db, flows: config.flows, platform: config.platform, delivery: config.delivery, client, logger: log, clock, metrics });
-    dispatcher.start();
-    // In-flight submissions get the shutdown bound; whatever is left is aborted and stays due.
-    stops.push({ name: 'delivery', stop: () => dispatcher.stop(Math.max(0, config.shutdownTimeoutMs - 2_000)) });
+    await lifecycle.start({ name: 'platform client', start: () => Promise.resolve(), stop: () => client.close() });
+    const dispatcher = createDispatcher({
+      db,
+      flows: config.flows,
+      platform: config.platform,
+      delivery: config.delivery,
+      client,
+      logger: log,
+      clock,
+      metrics,
+      // In-flight submissions get most of the shutdown bound; whatever is left is aborted and stays due.
+      stopGraceMs: Math.max(0, config.shutdownTimeoutMs - 2_000),
+      onAcknowledged: () => exporter.wake(),
+    });
+    await lifecycle.start(dispatcher);
 
-    const intakes: Intake[] = [];
+    const intakes = new Map<string, Intake>();
     for (const flow of config.flows) {
       const intake = createIntake({
         db,
         flow,
         sourceSystem: config.platform.sourceSystem,
-        getMapping: () => mappings.get(flow.name)!,
+        mapping: initial.mappings.get(flow.name)!,
         logger: log,
         clock,
         onRecorded: () => dispatcher.wake(),
         metrics,
       });
-      await intake.start();
-      intakes.push(intake);
-      stops.push({ name: `intake ${flow.name}`, stop: () => intake.stop() });
+      await lifecycle.start(intake);
+      intakes.set(flow.name, intake);
     }
 
     const jobs: ScheduledJob[] = [
@@ -201,47 +238,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (config.export?.mode === 'batch') {
       jobs.push({ name: 'export-batch', cron: config.export.batchCron, run: async () => void (await exporter.flush()) });
     }
-    const scheduler: Scheduler = createScheduler(jobs, log);
-    scheduler.start();
-    stops.push({ name: 'schedules', stop: () => scheduler.stop() });
+    await lifecycle.start(createScheduler(jobs, log));
 
     if (config.metrics.enabled) {
-      const admin: AdminServer = createAdminServer({ host: config.metrics.host, port: config.metrics.port, metrics, logger: log, readiness });
-      urls.admin = (await admin.start()).url;
-      stops.push({ name: 'admin', stop: () => admin.stop() });
+      urls.admin = (await lifecycle.start(createAdminServer({ host: config.metrics.host, port: config.metrics.port, metrics, logger: log, readiness }))).url;
     }
 
     started = true;
-    log.info({ flows: config.flows.map((f) => `${f.name} (${f.kind}): ${f.inbox}`), urls, stateDir: path.resolve(config.stateDir) }, 'connector started');
-
-    const reloadMappings = (): ReloadResult => {
-      try {
-        mappings = loadFlowMappings(config.flows);
-        for (const [flow, target] of ackTargets) target.format = mappings.get(flow)!.acknowledgements;
-        log.info('mappings reloaded');
-        return { ok: true };
-      } catch (error) {
-        const errors = (error instanceof ConnectorError && Array.isArray(error.details.errors) ? error.details.errors : [describeError(error)]) as string[];
-        log.error({ code: 'MAPPING_INVALID', errors }, 'mappings not reloaded: the new ones are invalid; the old ones stay in use');
-        return { ok: false, errors };
-      }
-    };
-
-    /** Re-read `webhook.tls` from the config file; a config or pair that does not load keeps the old pair. */
-    const reloadTls = (): ReloadResult => {
-      if (!listener || !config.webhook?.tls || !options.reloadConfig) return { ok: true };
-      try {
-        const fresh = options.reloadConfig().webhook?.tls;
-        if (!fresh) throw new ConnectorError('CONFIG_INVALID', 'webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
-        listener.setTls(fresh);
-        log.info({ component: 'webhook' }, 'webhook TLS certificate and key reloaded');
-        return { ok: true };
-      } catch (error) {
-        const code = error instanceof ConnectorError ? error.code : 'CONFIG_INVALID';
-        log.error({ code, component: 'webhook', reason: describeError(error) }, 'webhook TLS certificate not reloaded; the old one stays in use');
-        return { ok: false, errors: [describeError(error)] };
-      }
-    };
+    log.info(
+      { flows: config.flows.map((f) => `${f.name} (${f.kind}): ${f.inbox}`), urls, stateDir: path.resolve(config.stateDir), components: lifecycle.started },
+      'connector started',
+    );
 
     let stopping: Promise<StopOutcome> | null = null;
     return {
@@ -252,24 +259,36 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       urls,
       sandbox,
       async scanNow() {
-        await Promise.all(intakes.map((intake) => intake.scanNow()));
+        await Promise.all([...intakes.values()].map((intake) => intake.scanNow()));
       },
-      reloadMappings,
       reload() {
-        const errors = [reloadMappings(), reloadTls()].flatMap((result) => (result.ok ? [] : result.errors));
-        return errors.length === 0 ? { ok: true } : { ok: false, errors };
+        let next: Reloaded;
+        try {
+          next = readReloadable(true);
+        } catch (error) {
+          const errors = isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)];
+          log.error(
+            { code: (error as ConnectorError).code ?? 'CONFIG_INVALID', errors },
+            'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use',
+          );
+          return { ok: false, errors };
+        }
+        for (const [flow, intake] of intakes) intake.reload(next.mappings.get(flow)!);
+        exporter.reload(next.ackFormats);
+        if (listener && next.tls) listener.reload(next.tls);
+        log.info({ tls: next.tls !== undefined }, 'mappings reloaded');
+        return { ok: true };
       },
       stop() {
         stopping ??= (async () => {
           log.info({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connector stopping');
-          // Delivery gets most of the bound for in-flight requests; the whole stop gets the bound
-          // plus a little for closing, then gives up waiting (every state change is already
-          // committed, so the next start recovers whatever was still open).
+          // The whole stop gets the bound plus a little for closing, then gives up waiting (every
+          // state change is already committed, so the next start recovers whatever was still open).
           let timer: NodeJS.Timeout | undefined;
           const bound = new Promise<'timeout'>((resolve) => {
             timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs + 3_000);
           });
-          const result = await Promise.race([stopAll().then(() => 'stopped' as const), bound]);
+          const result = await Promise.race([lifecycle.stopAll().then(() => 'stopped' as const), bound]);
           clearTimeout(timer);
           if (result === 'timeout') log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stop took longer than its bound; exiting anyway');
           else log.info('connector stopped');
@@ -279,7 +298,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       },
     };
   } catch (error) {
-    await stopAll();
+    await lifecycle.stopAll();
     throw error;
   }
+}
+
+function isConnectorErrorWithList(error: unknown): error is ConnectorError & { details: { errors: string[] } } {
+  return error instanceof ConnectorError && Array.isArray(error.details.errors);
 }

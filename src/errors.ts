@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   WEBHOOK_MEDIA_TYPE: 'A webhook was not sent as application/json.',
   WEBHOOK_FORBIDDEN_SOURCE: 'A webhook came from an address outside webhook.allowFrom.',
   WEBHOOK_STORE_FAILED: 'A signed, valid event could not be stored; answered 503 so the platform sends it again.',
+  WEBHOOK_STOPPING: 'A webhook arrived while the listener was stopping; answered 503 so the platform sends it again.',
+  WEBHOOK_INTERNAL_ERROR: 'The listener failed on a webhook for a reason of its own (a bug); answered 500 so the platform sends it again.',
   WEBHOOK_REQUEST_INVALID: 'A request to the webhook listener could not be parsed (a malformed request line or target); answered 400.',
   WEBHOOK_EVENT_CONFLICT: 'An eventId arrived again with a body different from the stored one; the first is kept, both hashes are logged.',
 

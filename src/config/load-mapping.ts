@@ -17,7 +17,7 @@ import {
   type MappingKind,
   type MappingSpec,
 } from './mapping-schema.js';
-import { checkDateFormat } from '../mapping/parse-date.js';
+import { checkDateFormat } from './date-format.js';
 
 /** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
 export function loadMappingSpec(file: string): MappingSpec {

@@ -1,18 +1,8 @@
 /** `webhook:` the listener for the platform's signed status events. */
-import net from 'node:net';
 import tls from 'node:tls';
 import { z } from 'zod';
+import { parseCidr } from '../shared/cidr.js';
 import { positiveMs } from './common.js';
-
-/** `10.0.0.0/8`, `::1/128`, or a bare address. */
-function isCidr(range: string): boolean {
-  const [address = '', prefix, extra] = range.trim().split('/');
-  const bare = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  const family = net.isIP(bare);
-  if (family === 0 || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 /** The listener's certificate and key; checked here, so `check` reports a key that does not fit its certificate. */
 export const tlsSchema = z
@@ -75,7 +65,14 @@ export const webhookSchema = z.strictObject({
    * Source addresses allowed to call, as CIDR (`10.0.0.0/8`, `::1/128`); others get 403. Default []:
    * any. Set it whenever the listener is reachable from outside this host: the platform's ranges.
    */
-  allowFrom: z.array(z.string().min(1).refine(isCidr, 'must be an IPv4 or IPv6 address or CIDR range')).default([]),
+  allowFrom: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((range) => parseCidr(range) !== null, 'must be an IPv4 or IPv6 address or CIDR range'),
+    )
+    .default([]),
   /** Time allowed to receive the headers. Default 10 s. */
   headersTimeoutMs: positiveMs.default(10_000),
   /** Time allowed to receive the whole request. Default 30 s. */

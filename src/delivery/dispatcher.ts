@@ -10,10 +10,12 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RandomSource } from '../platform/backoff.js';
 import type { PlatformClient } from '../platform/client.js';
-import { systemClock, type Clock, type Db } from '../store/open-store.js';
+import { type Db } from '../store/open-store.js';
 import { createFlowSender, type FlowSender } from './flow-sender.js';
 import type { GateState } from './flow-gate.js';
+import type { Component } from '../shared/lifecycle.js';
 import { createWakeable } from './wakeable.js';
+import { systemClock, type Clock } from '../shared/types.js';
 
 export interface DispatcherDeps {
   db: Db;
@@ -26,16 +28,20 @@ export interface DispatcherDeps {
   random?: RandomSource;
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'submissions' | 'retries'>;
+  /** How long `stop()` lets requests in flight finish before aborting them. Default 10 s. */
+  stopGraceMs?: number;
+  /** Called after an outcome enqueued an acknowledgement (the daemon wakes the exporter here). */
+  onAcknowledged?: () => void;
 }
 
-export interface Dispatcher {
+export interface Dispatcher extends Component {
   /** Release rows a crash left in flight, then start every flow's loop. Idempotent. */
-  start(): void;
+  start(): Promise<void>;
   /**
-   * Stop claiming, let requests in flight finish for up to `timeoutMs` (default 10 s), then abort
-   * them; aborted rows are pending again, due now, with their key. Idempotent.
+   * Stop claiming, let requests in flight finish for up to `stopGraceMs`, then abort them;
+   * aborted rows are pending again, due now, with their key. Idempotent.
    */
-  stop(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
   /** Look for due rows now instead of at the next poll. */
   wake(): void;
   /**
@@ -57,12 +63,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let stopped: Promise<void> | null = null;
 
   return {
+    name: 'delivery',
     start() {
-      if (stopped) return;
-      for (const sender of senders.values()) sender.start();
+      if (!stopped) for (const sender of senders.values()) sender.start();
+      return Promise.resolve();
     },
-    stop(timeoutMs = 10_000) {
-      stopped ??= Promise.all([...senders.values()].map((s) => s.stop(timeoutMs))).then(() => undefined);
+    stop() {
+      const graceMs = deps.stopGraceMs ?? 10_000;
+      stopped ??= Promise.all([...senders.values()].map((s) => s.stop(graceMs))).then(() => undefined);
       return stopped;
     },
     wake() {

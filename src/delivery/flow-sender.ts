@@ -14,12 +14,13 @@ import type { RandomSource } from '../platform/backoff.js';
 import { classifyOutcome, type AttemptOutcome, type Classification } from '../platform/classify-failure.js';
 import type { PlatformClient } from '../platform/client.js';
 import { ackChannel } from '../store/exports.js';
-import type { Clock, Db } from '../store/open-store.js';
+import type { Db } from '../store/open-store.js';
 import { claimDueSubmissions, countUnsettled, nextDueAt, recordAttempt, releaseInFlight } from '../store/outbox.js';
 import type { SubmissionRow } from '../store/submissions.js';
 import { abandonedUpdate, buildAckRecord, decideTransition } from './decide-transition.js';
 import { gateAllowance, initialGate, markProbeStarted, updateGate, type GatePolicy, type GateSignal, type GateState } from './flow-gate.js';
 import { createWakeable } from './wakeable.js';
+import { type Clock } from '../shared/types.js';
 
 export interface FlowSenderDeps {
   db: Db;
@@ -32,6 +33,8 @@ export interface FlowSenderDeps {
   random: RandomSource;
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'submissions' | 'retries'> | undefined;
+  /** Called after an outcome enqueued an acknowledgement. */
+  onAcknowledged?: (() => void) | undefined;
 }
 
 export interface FlowSender {
@@ -160,6 +163,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       platformId: t.update.platformId,
     };
     if (written) {
+      if (ack) deps.onAcknowledged?.();
       deps.metrics?.submissions.inc({ flow: flow.name, outcome: t.attemptOutcome });
       if (t.attemptOutcome === 'retry') deps.metrics?.retries.inc({ flow: flow.name });
     }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
 import { scrubDeep } from '../log.js';
-import { openStore, storePath, systemClock, type Clock, type Db } from '../store/open-store.js';
+import { openStore, storePath, type Db } from '../store/open-store.js';
 import {
   countSubmissionsByState,
   listDeadLetters,
@@ -15,6 +15,7 @@ import {
   type RequeueTarget,
   type SubmissionBrief,
 } from '../store/outbox.js';
+import { systemClock, type Clock } from '../shared/types.js';
 
 export interface FlowStatus {
   flow: string;

@@ -24,15 +24,14 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { scrubDeep, scrubSecrets, type Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Db, Clock } from '../store/open-store.js';
-import { systemClock } from '../store/open-store.js';
+import type { Db } from '../store/open-store.js';
+
 import type { ExportFormat } from '../config/export-format-schema.js';
 import { ConnectorError, describeError } from '../errors.js';
 import {
-  assignExportFileName,
   isExportFileNameTaken,
   listNamedPendingExports,
-  listUnnamedExports,
+  nameUnnamedExports,
   markExportsWritten,
   moveExportsToFallbackName,
   setExportsAside,
@@ -42,6 +41,8 @@ import { renderExportFile, type ExportMode } from './render-file.js';
 import { errnoCode, isPermanentNameError } from './classify-write-error.js';
 import { fallbackFileName, flowOfChannel, renderFileName, withSuffix } from './file-name.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
+import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { systemClock, type Clock } from '../shared/types.js';
 
 /** One export channel and where and how its files are written. */
 export interface ExportTarget {
@@ -64,7 +65,7 @@ export interface ExporterDeps {
   metrics?: Pick<Metrics, 'exportFiles'>;
 }
 
-export interface Exporter {
+export interface Exporter extends Component, Reloadable<ReadonlyMap<string, ExportFormat>> {
   /** Write what is pending (perEvent targets, and files named before a restart), then keep polling. Idempotent. */
   start(): Promise<void>;
   /** Stop polling and wait for the pass in progress. Idempotent. */
@@ -73,6 +74,8 @@ export interface Exporter {
   flush(): Promise<number>;
   /** Something was enqueued: run a pass soon (coalesced). */
   wake(): void;
+  /** New formats by channel (SIGHUP, already validated); files not yet written use them. */
+  reload(formats: ReadonlyMap<string, ExportFormat>): void;
 }
 
 /** Rows named per pass of a perEvent target (the rest waits for the next pass). */
@@ -85,6 +88,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'exporter' });
   const pollIntervalMs = deps.pollIntervalMs ?? 1_000;
+  // Own copies: `reload()` swaps a target's format without touching the caller's objects.
+  const targets: ExportTarget[] = deps.targets.map((target) => ({ ...target }));
 
   let running = false;
   let timer: NodeJS.Timeout | null = null;
@@ -96,24 +101,17 @@ export function createExporter(deps: ExporterDeps): Exporter {
   /** Choose names for the target's unnamed rows: one per row (perEvent) or one for all (batch). */
   const nameRows = (target: ExportTarget, includeBatch: boolean): void => {
     if (target.mode === 'batch' && !includeBatch) return;
-    db.transaction(() => {
-      const rows = listUnnamedExports(db, target.channel, target.mode === 'batch' ? BATCH_LIMIT : NAME_LIMIT);
-      if (rows.length === 0) return;
-      const groups = target.mode === 'batch' ? [rows] : rows.map((row) => [row]);
-      const now = clock();
-      for (const group of groups) {
+    const now = clock();
+    nameUnnamedExports(db, target.channel, target.mode === 'batch' ? BATCH_LIMIT : NAME_LIMIT, {
+      group: (rows) => (target.mode === 'batch' ? [rows] : rows.map((row) => [row])),
+      name: (group) => {
         const first = group[0]!;
-        const name = chooseFreeName(
+        return chooseFreeName(
           target,
           renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) }),
         );
-        assignExportFileName(
-          db,
-          group.map((row) => row.id),
-          name,
-        );
-      }
-    })();
+      },
+    });
   };
 
   /** The template's name, or `name-2.csv`, `name-3.csv`… when another row or an existing entry (of any kind) holds it. */
@@ -201,7 +199,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   /** One pass over every target; catches everything so no error leaves a background loop. */
   const pass = async (includeBatch: boolean): Promise<number> => {
     let written = 0;
-    for (const target of deps.targets) {
+    for (const target of targets) {
       try {
         nameRows(target, includeBatch);
         written += await writeNamed(target);
@@ -229,6 +227,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   };
 
   return {
+    name: 'exporter',
     async start() {
       if (running) return;
       running = true;
@@ -244,6 +243,9 @@ export function createExporter(deps: ExporterDeps): Exporter {
     },
     flush() {
       return enqueue(() => pass(true));
+    },
+    reload(formats) {
+      for (const target of targets) target.format = formats.get(target.channel) ?? target.format;
     },
     wake() {
       if (!running || wakeScheduled) return;

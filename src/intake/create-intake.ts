@@ -12,13 +12,15 @@ import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { mapFile, type MappingSpec } from '../mapping/index.js';
-import { systemClock, type Clock, type Db } from '../store/open-store.js';
+import { type Db } from '../store/open-store.js';
 import { isReservedName } from './inbox-names.js';
 import { ensureInboxDirs, inboxDirs, type IntakeContext } from './intake-context.js';
 import { writePendingReports } from './pending-reports.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
+import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { systemClock, type Clock } from '../shared/types.js';
 
 export type { RecoveryReport } from './recover.js';
 
@@ -27,8 +29,8 @@ export interface IntakeDeps {
   flow: FlowConfig;
   /** Prefix of idempotency keys (`<sourceSystem>:<externalId>`); the ERP's name for itself. */
   sourceSystem: string;
-  /** The flow's current mapping; a function so that SIGHUP can swap it between files. */
-  getMapping: () => MappingSpec;
+  /** The flow's mapping; `reload()` swaps it (SIGHUP), between files. */
+  mapping: MappingSpec;
   logger: Logger;
   clock?: Clock;
   /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
@@ -37,11 +39,13 @@ export interface IntakeDeps {
   metrics?: Pick<Metrics, 'files'>;
 }
 
-export interface Intake {
+export interface Intake extends Component, Reloadable<MappingSpec> {
   /** Recover what a crash left in processing/, start watching, run the first scan. Idempotent. */
   start(): Promise<void>;
   /** Stop taking files and wait for the file in progress. Idempotent. */
   stop(): Promise<void>;
+  /** Map the next files with this (already validated) mapping; the file in progress keeps the old one. */
+  reload(mapping: MappingSpec): void;
   /** Run a full scan now (after the one in progress, if any). */
   scanNow(): Promise<void>;
   /** Finish or redo what a crash left in processing/. Also run by `start()`. */
@@ -58,6 +62,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ component: 'intake', flow: flow.name });
   const rules = flow.intake;
+  let mapping = deps.mapping;
   const ctx: IntakeContext = {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     db: deps.db,
@@ -66,7 +71,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     dirs: inboxDirs(flow.inbox),
     logger: deps.logger,
     clock,
-    mapItems: (input, fileLabel) => mapFile(input, deps.getMapping(), { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
+    mapItems: (input, fileLabel) => mapFile(input, mapping, { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
     onRecorded: (count) => {
       try {
         deps.onRecorded?.(count);
@@ -198,6 +203,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   }
 
   return {
+    name: `intake ${flow.name}`,
     start() {
       if (!startPromise) {
         stopPromise = null;
@@ -216,5 +222,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     },
     scanNow: requestScan,
     recover,
+    reload(next) {
+      mapping = next;
+    },
   };
 }

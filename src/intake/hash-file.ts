@@ -1,7 +1,7 @@
 /** Streamed SHA-256 of an opened input file, read from byte 0 (the descriptor is then mapped as is). */
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { readChunks } from '../mapping/index.js';
+import { readChunks } from '../shared/input-file.js';
 
 export interface FileDigest {
   sha256: string;

@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { fitFileName, MAX_NAME_BYTES, truncateUtf8, utf8Length } from '../shared/file-name.js';
+import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import { REPORT_SUFFIX } from './report-files.js';
 
-/** Sub-folders of the inbox that belong to the connector; never scanned as input. */
-export const INBOX_DIRS = { processing: 'processing', archive: 'archive', rejected: 'rejected' } as const;
 const RESERVED = new Set<string>(Object.values(INBOX_DIRS));
 
 export function isReservedName(name: string): boolean {
@@ -16,12 +16,12 @@ export function isReservedName(name: string): boolean {
 }
 
 /**
- * A simple glob: `*` any run of characters, `?` one character, everything else literal.
- * Case-insensitive, because Windows-side ERPs write `.CSV` and `.csv` alike.
+ * A glob in picomatch's syntax (`*`, `?`, `[abc]`, `{csv,json}`), matched case-insensitively
+ * (Windows-side ERPs write `.CSV` and `.csv` alike) and against dot files too, so that the
+ * `exclude` list, not the engine, decides about them.
  */
-export function globToRegExp(pattern: string): RegExp {
-  const body = [...pattern].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 'is');
+export function compileGlob(pattern: string): (name: string) => boolean {
+  return picomatch(pattern, { nocase: true, dot: true });
 }
 
 export interface NameFilter {
@@ -31,9 +31,9 @@ export interface NameFilter {
 
 /** A matcher for a flow's include/exclude lists: included by one pattern and excluded by none. */
 export function createNameMatcher(filter: NameFilter): (name: string) => boolean {
-  const include = filter.include.map(globToRegExp);
-  const exclude = filter.exclude.map(globToRegExp);
-  return (name) => include.some((re) => re.test(name)) && !exclude.some((re) => re.test(name));
+  const include = filter.include.map(compileGlob);
+  const exclude = filter.exclude.map(compileGlob);
+  return (name) => include.some((matches) => matches(name)) && !exclude.some((matches) => matches(name));
 }
 
 /**
@@ -63,20 +63,6 @@ export function markedNameOf(name: string, mode: DoneMarkerMode): string | null 
     if (name.length > suffix.length && name.endsWith(suffix)) return name.slice(0, -suffix.length);
   }
   return null;
-}
-
-/** `YYYY-MM-DD` in local time: the archive folder of a day as the ERP's users see it. */
-export function localDate(epochMs: number): string {
-  const d = new Date(epochMs);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-/** `YYYYMMDD-HHMMSS` in local time, to prefix files rejected before they got a row. */
-export function localStamp(epochMs: number): string {
-  const d = new Date(epochMs);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 }
 
 /**

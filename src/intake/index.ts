@@ -1,5 +1,4 @@
 /** The intake stage: watching a flow's inbox, claiming complete files, recording, archiving, rejecting. */
 export { createIntake, type Intake, type IntakeDeps, type RecoveryReport } from './create-intake.js';
-export { INBOX_DIRS } from './inbox-names.js';
 export { REPORT_SUFFIX, renderCsvReport, renderJsonReport } from './report-files.js';
 export { prepareSubmission, type PreparedSubmission } from './submission-keys.js';

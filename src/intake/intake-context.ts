@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { OpenedInput } from '../mapping/index.js';
+import type { OpenedInput } from '../shared/input-file.js';
 import type { MappedItem } from '../mapping/types.js';
-import type { Clock, Db } from '../store/open-store.js';
-import { INBOX_DIRS, storedName } from './inbox-names.js';
+import type { Db } from '../store/open-store.js';
+import { INBOX_DIRS } from '../shared/inbox-layout.js';
+import { storedName } from './inbox-names.js';
+import { type Clock } from '../shared/types.js';
 
 export interface InboxDirs {
   inbox: string;

@@ -7,13 +7,15 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError, isConnectorError } from '../errors.js';
-import type { MappedSubmission, MappingProblem } from '../mapping/types.js';
+import type { MappedSubmission } from '../mapping/types.js';
 import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
 import { recordFile, type RecordFileResult } from '../store/record-file.js';
-import { localDate, storedName, uniquePath } from './inbox-names.js';
+import { archiveDayFolder } from '../shared/inbox-layout.js';
+import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeFileReport } from './pending-reports.js';
 import { prepareSubmission } from './submission-keys.js';
+import { type MappingProblem } from '../shared/types.js';
 
 interface MappedFile {
   submissions: MappedSubmission[];
@@ -102,7 +104,7 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFil
     problems: mapped.problems,
     rejectWholeFile: ctx.flow.intake.rejectWholeFile,
     now,
-    destinationFor: (state) => uniquePath(state === 'archived' ? path.join(ctx.dirs.archive, localDate(now)) : ctx.dirs.rejected, name),
+    destinationFor: (state) => uniquePath(state === 'archived' ? archiveDayFolder(ctx.dirs.inbox, now) : ctx.dirs.rejected, name),
   });
   if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
   else

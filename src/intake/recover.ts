@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../errors.js';
-import { describeEntry, openRegularFile } from '../mapping/index.js';
+import { describeEntry, openRegularFile } from '../shared/input-file.js';
 import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/files.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';

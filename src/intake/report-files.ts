@@ -14,7 +14,7 @@ import { scrubDeep } from '../log.js';
 import { neutraliseFormula } from '../shared/csv-formula.js';
 import { fitFileName, utf8Length } from '../shared/file-name.js';
 import { MAX_TARGET_NAME_BYTES, writeFileAtomic } from '../shared/write-file-atomic.js';
-import type { FileReport } from '../store/files.js';
+import { type FileReport } from '../shared/types.js';
 
 export const REPORT_SUFFIX = { json: '.errors.json', csv: '.errors.csv' } as const;
 

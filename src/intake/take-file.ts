@@ -12,13 +12,15 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
-import { openRegularFile } from '../mapping/index.js';
-import { claimFile, reclaimRejectedFile, setProcessingPath, type FileReport, type FileRow, type NewFile } from '../store/files.js';
+import { openRegularFile } from '../shared/input-file.js';
+import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
-import { localStamp, markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
+import { localStamp } from '../shared/local-time.js';
+import { markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
 import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
 import { REPORT_SUFFIX, writeReportFiles } from './report-files.js';
+import { type FileReport } from '../shared/types.js';
 
 /** A file to take: where it is now and the name it had in the inbox. */
 export interface Candidate {

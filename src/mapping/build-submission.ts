@@ -5,9 +5,11 @@
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { FieldFailure, OMIT, type CompiledField } from './compile-field.js';
 import { makeProblem } from './problems.js';
-import type { MappedItem, MappingProblem } from './types.js';
+import type { MappedItem } from './types.js';
 import { validateConfirmation } from './validate-confirmation.js';
-import { validateRequest, type FieldIssue } from './validate-request.js';
+import type { FieldIssue } from './field-issues.js';
+import { validateRequest } from './validate-request.js';
+import { type MappingProblem } from '../shared/types.js';
 
 /** The fields of one mapping, compiled for header records `H` and line records `I`. */
 export interface CompiledMapping<H, I> {

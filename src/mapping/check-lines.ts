@@ -2,7 +2,7 @@
  * Line checks done before the schema: zod's refinements only run once every field parses, and a
  * duplicate lineId should be reported together with the other problems of the same request.
  */
-import type { FieldIssue } from './validate-request.js';
+import type { FieldIssue } from './field-issues.js';
 
 /** A `LINE_DUPLICATE` issue for each line whose lineId an earlier line already used. */
 export function findDuplicateLines(payload: unknown): FieldIssue[] {

@@ -1,12 +1,13 @@
 /** The mapping stage's public surface. */
 export { mapFile, formatOf, type MapOptions, type InputFormat } from './map-file.js';
 export { previewFile, type PreviewResult } from './preview-file.js';
-export { describeEntry, openRegularFile, readChunks, type MapInput, type OpenedInput, type OpenVerdict } from './input-file.js';
+export type { MapInput } from './map-file.js';
 export { isValidInn } from './inn.js';
-export { validateRequest, type FieldIssue, type RequestRules } from './validate-request.js';
+export { validateRequest, type RequestRules } from './validate-request.js';
+export type { FieldIssue } from './field-issues.js';
 export { validateConfirmation } from './validate-confirmation.js';
 export { parseNumber } from './parse-number.js';
 export { compileDateParser } from './parse-date.js';
-export type { MappedItem, MappedSubmission, MappingProblem } from './types.js';
+export type { MappedItem, MappedSubmission } from './types.js';
 export { loadMappingSpec } from '../config/load-mapping.js';
 export type { MappingSpec } from '../config/mapping-schema.js';

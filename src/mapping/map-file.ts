@@ -13,7 +13,10 @@ import path from 'node:path';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
-import { openInputFile, type MapInput } from './input-file.js';
+import { openInputFile, type OpenedInput } from '../shared/input-file.js';
+
+/** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
+export type MapInput = string | OpenedInput;
 import { mapCsvFile } from './map-csv.js';
 import { mapJsonFile } from './map-json.js';
 import { makeProblem } from './problems.js';

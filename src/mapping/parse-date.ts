@@ -2,24 +2,15 @@
  * Dates in ERP formats (`DD.MM.YYYY`, `YY/MM/DD`, …) to `YYYY-MM-DD`, checked against the real
  * calendar. A format is compiled once into a matcher; values already in ISO form always pass.
  */
+import { DATE_TOKEN as TOKEN } from '../config/date-format.js';
 import { isCalendarDate } from '../platform/contract.js';
 
-const TOKEN = /YYYY|YY|MM|DD/g;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A trailing time of day, as 1C writes it (`15.03.2027 0:00:00`), is ignored. */
 const TIME_SUFFIX = '(?:[ T]\\d{1,2}:\\d{2}(?::\\d{2})?)?';
 
 /** Parses one date string; `undefined` when it does not fit the format or names no real day. */
 export type DateParser = (value: string) => string | undefined;
-
-/** Why a date format is unusable, or `undefined` when it is fine. */
-export function checkDateFormat(format: string): string | undefined {
-  const tokens: string[] = format.match(TOKEN) ?? [];
-  const has = (t: string) => tokens.includes(t);
-  if (!has('DD') || !has('MM') || !(has('YYYY') || has('YY'))) return `"${format}" needs the tokens DD, MM and YYYY (or YY)`;
-  if (new Set(tokens).size !== tokens.length) return `"${format}" repeats a token`;
-  return undefined;
-}
 
 /** Compile `format` (tokens DD MM YYYY YY; anything else literal) into a parser. */
 export function compileDateParser(format: string | undefined): DateParser {
@@ -53,12 +44,6 @@ export function compileDateParser(format: string | undefined): DateParser {
     const iso = `${year}-${month}-${day}`;
     return isCalendarDate(iso) ? iso : undefined;
   };
-}
-
-/** Today's date (`YYYY-MM-DD`) in the daemon's local time zone. */
-export function localDateOf(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function escapeRegExp(text: string): string {

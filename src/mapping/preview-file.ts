@@ -5,7 +5,8 @@
  */
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { mapFile, type MapOptions } from './map-file.js';
-import type { MappedSubmission, MappingProblem } from './types.js';
+import type { MappedSubmission } from './types.js';
+import { type MappingProblem } from '../shared/types.js';
 
 export interface PreviewResult {
   /** The submissions (requests or confirmations) that would be recorded. */

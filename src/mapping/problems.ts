@@ -1,6 +1,7 @@
 /** Building `MappingProblem`s with messages that name the file, the row and the field. */
 import type { ErrorCode } from '../errors.js';
-import type { MappedItem, MappingProblem } from './types.js';
+import type { MappedItem } from './types.js';
+import { type MappingProblem } from '../shared/types.js';
 
 /** Longest source value quoted in a message. */
 const MAX_SHOWN_VALUE = 120;

@@ -8,7 +8,7 @@ import { CsvError, parse } from 'csv-parse';
 import { ConnectorError, isConnectorError } from '../errors.js';
 import type { CsvOptions } from '../config/mapping-schema.js';
 import { DecodeStream } from './decode.js';
-import { readStreamOf } from './input-file.js';
+import { readStreamOf } from '../shared/input-file.js';
 
 /**
  * Yields the CSV's records as arrays of cells, the header row first, read from byte 0 of `handle`

@@ -9,7 +9,7 @@ import type { JsonOptions } from '../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
 import { DecodeStream, decodeBuffer } from './decode.js';
 import { jsonPathGetter } from './compile-mapping.js';
-import { readChunks, readStreamOf } from './input-file.js';
+import { readChunks, readStreamOf } from '../shared/input-file.js';
 
 /** JSON files are read whole; past this size they are refused (`FILE_UNREADABLE`). */
 export const MAX_JSON_BYTES = 50 * 1024 * 1024;

@@ -2,8 +2,8 @@
  * What the mapping stage hands to intake: a stream of mapped submissions and problems.
  * Intake records the submissions and writes the problems into the file's error report.
  */
-import type { ErrorCode } from '../errors.js';
 import type { ConfirmOrder, CreateRequest } from '../platform/contract.js';
+import type { MappingProblem } from '../shared/types.js';
 
 export const SUBMISSION_KIND = { request: 'request', confirmation: 'confirmation' } as const;
 export type SubmissionKind = (typeof SUBMISSION_KIND)[keyof typeof SUBMISSION_KIND];
@@ -26,18 +26,5 @@ export type MappedSubmission =
       payload: ConfirmOrder;
       firstRow: number;
     };
-
-/** One problem, by row and field. `row: null` is a file-level problem (unreadable, missing column). */
-export interface MappingProblem {
-  row: number | null;
-  /** Target field (`customer.inn`, `items[2].quantity`) or source column; null when not about a field. */
-  field: string | null;
-  code: ErrorCode;
-  message: string;
-  /** The request (or order) the row belongs to, when known. */
-  externalId?: string;
-  /** The offending source value, when short enough to show. */
-  value?: string;
-}
 
 export type MappedItem = { type: 'submission'; submission: MappedSubmission } | { type: 'problem'; problem: MappingProblem };

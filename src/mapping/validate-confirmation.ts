@@ -5,7 +5,7 @@
  */
 import { confirmOrderSchema, ORDER_ID_PATTERN } from '../platform/contract.js';
 import { findDuplicateLines } from './check-lines.js';
-import { dedupeByField, zodIssues, type FieldIssue } from './validate-request.js';
+import { dedupeByField, zodIssues, type FieldIssue } from './field-issues.js';
 
 /** Every issue of a confirmation for `orderId`; an empty list means it can be submitted. */
 export function validateConfirmation(orderId: string | undefined, payload: unknown): FieldIssue[] {

@@ -4,6 +4,7 @@
  * Every later stage is tested, demonstrated and benchmarked against it.
  */
 import type { AddressInfo } from 'node:net';
+import type { Component } from '../shared/lifecycle.js';
 import { DemoDriver } from './demo-driver.js';
 import { RequestBook, type SandboxContext } from './context.js';
 import { FaultInjector, type FaultConfig } from './faults.js';
@@ -20,7 +21,6 @@ export type { RecordedCall, SandboxOrder, SandboxRequest, OrderStatus } from './
 export type { WebhookAttempt, OrderStatusEvent, EventDeliveryState } from './webhook-sender.js';
 export { ORDER_STATUS } from './types.js';
 export { SANDBOX_PROBLEM_TYPES } from './problem.js';
-export { signWebhookBody } from './sign-webhook-body.js';
 export { STANDARD_WEBHOOKS_SCHEDULE_MS } from './options.js';
 
 export interface Sandbox {
@@ -176,5 +176,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     setFaults: (config) => faults.set(config),
     reset: ctx.reset,
+  };
+}
+
+/** The sandbox as a component (the demo daemon starts one in-process); `startSandbox` is the same, started. */
+export function createSandbox(options: SandboxOptions = {}): Component<Sandbox> {
+  let started: Promise<Sandbox> | null = null;
+  return {
+    name: 'sandbox',
+    start() {
+      started ??= startSandbox(options);
+      return started;
+    },
+    async stop() {
+      const sandbox = await started?.catch(() => null);
+      await sandbox?.stop();
+    },
   };
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { describeError } from '../errors.js';
 import { sleep } from './abortable-sleep.js';
 import { FAULT_KIND, type FaultInjector } from './faults.js';
-import { signWebhookBody } from './sign-webhook-body.js';
+import { signWebhookBody } from '../platform/webhook-signature.js';
 
 /** Exactly the body the sandbox sends. */
 export interface OrderStatusEvent {

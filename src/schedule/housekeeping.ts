@@ -7,7 +7,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { INBOX_DIRS } from '../intake/index.js';
+import { INBOX_DIRS, isArchiveDayName } from '../shared/inbox-layout.js';
+import { localDate } from '../shared/local-time.js';
 import type { Db } from '../store/open-store.js';
 import { deleteEventsOlderThan } from '../store/events.js';
 import { deleteWrittenExportsOlderThan } from '../store/exports.js';
@@ -35,7 +36,7 @@ export async function runHousekeeping(deps: { db: Db; config: Config; logger: Lo
   };
   for (const flow of config.flows) {
     const archive = path.join(flow.inbox, INBOX_DIRS.archive);
-    const oldest = localDay(new Date(now - flow.intake.archiveRetentionDays * DAY_MS));
+    const oldest = localDate(now - flow.intake.archiveRetentionDays * DAY_MS);
     for (const day of await listDayFolders(archive)) {
       if (day < oldest) {
         await fs.rm(path.join(archive, day), { recursive: true, force: true });
@@ -50,14 +51,9 @@ export async function runHousekeeping(deps: { db: Db; config: Config; logger: Lo
 async function listDayFolders(folder: string): Promise<string[]> {
   try {
     const entries = await fs.readdir(folder, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory() && /^\d{4}-\d{2}-\d{2}$/.test(e.name)).map((e) => e.name);
+    return entries.filter((e) => e.isDirectory() && isArchiveDayName(e.name)).map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-}
-
-function localDay(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -5,6 +5,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log.js';
+import type { Component } from '../shared/lifecycle.js';
 
 export interface ScheduledJob {
   /** Short name for logs: `rescan`, `retry-sweep`, `housekeeping`, `summary`. */
@@ -14,8 +15,10 @@ export interface ScheduledJob {
   run: () => Promise<void> | void;
 }
 
-export interface Scheduler {
-  start(): void;
+export interface Scheduler extends Component {
+  /** Schedule every job. Idempotent. */
+  start(): Promise<void>;
+  /** Unschedule them and wait for the runs in progress. */
   stop(): Promise<void>;
   /** Run a job now (tests, `SIGHUP`), honouring the no-overlap rule. Resolves when it finished or was skipped. */
   runNow(name: string): Promise<void>;
@@ -44,11 +47,10 @@ export function createScheduler(jobs: readonly ScheduledJob[], logger: Logger): 
   };
 
   return {
+    name: 'schedules',
     start() {
-      if (tasks.length > 0) return;
-      for (const job of jobs) {
-        tasks.push(cron.schedule(job.cron, () => tick(job), { name: job.name }));
-      }
+      if (tasks.length === 0) for (const job of jobs) tasks.push(cron.schedule(job.cron, () => tick(job), { name: job.name }));
+      return Promise.resolve();
     },
     async stop() {
       for (const task of tasks.splice(0)) await task.destroy();

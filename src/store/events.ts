@@ -9,18 +9,23 @@ import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import { enqueueExport, STATUS_CHANNEL } from './exports.js';
 
-/** `order.status.changed`, repeated here so the store does not import the platform contract. */
-const ORDER_STATUS_CHANGED = 'order.status.changed';
-
-/** What the listener hands to the store: a validated event and its raw body. */
-export interface IncomingEvent {
+/**
+ * A validated event as the webhook stage hands it to the store. The stage decides which events
+ * change an order's status (`statusChange`) and what the status export record says; the store
+ * only writes what it is given.
+ */
+export interface EventToStore {
   eventId: string;
   eventType: string;
+  /** As sent, and as epoch ms. */
   eventDate: string;
-  orderId?: string | undefined;
-  status?: string | undefined;
+  eventDateMs: number;
+  orderId: string | null;
+  status: string | null;
   /** The raw JSON body exactly as received. */
   body: string;
+  /** Present when the event may change its order's status: the status and the export record to enqueue if it does. */
+  statusChange?: { orderId: string; status: string; exportRecord: Record<string, unknown> } | undefined;
 }
 
 /** Outcome of recording one event. */
@@ -57,71 +62,64 @@ export interface EventRow {
 /** What recording an event did; a duplicate also returns the body stored under its eventId. */
 export type RecordedEvent = { outcome: 'applied' | 'stored' } | { outcome: 'duplicate'; storedBody: string };
 
+/** One event's result in a batch: recorded (within the committed transaction), or why not. */
+export type EventResult = ({ ok: true } & RecordedEvent) | { ok: false; error: unknown };
+
 /**
- * Record one event and its effect. Call inside a transaction (the listener's batch): the INSERT,
- * the status upsert and the export row commit together or not at all. On a duplicate the stored
- * body is returned as it is; whether it differs is the webhook stage's question, not the store's.
+ * Whether an event's status replaces the order's current one: the webhook stage's rule, passed in
+ * so that the store applies it inside the transaction without owning it.
  */
-export function recordEvent(db: Db, event: IncomingEvent, now: number): RecordedEvent {
-  const eventDateMs = Date.parse(event.eventDate);
+export type Supersedes = (event: { eventDateMs: number; eventId: string }, current: OrderStatusRow) => boolean;
+
+/**
+ * Record a batch of events in ONE transaction (one commit, one fsync with synchronous=FULL), each
+ * in its own savepoint: an event that fails rolls back alone and gets `{ ok: false }`. Throws when
+ * the commit itself fails: then nothing of the batch is durable.
+ */
+export function recordEvents(db: Db, events: readonly EventToStore[], now: number, supersedes: Supersedes): EventResult[] {
+  // better-sqlite3 makes a nested call of a transaction function a SAVEPOINT.
+  const recordOne = db.transaction((event: EventToStore) => recordEvent(db, event, now, supersedes));
+  return db.transaction(() =>
+    events.map((event): EventResult => {
+      try {
+        return { ok: true, ...recordOne(event) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  )();
+}
+
+/**
+ * Record one event and its effect. Call inside a transaction: the INSERT, the status upsert and
+ * the export row commit together or not at all. On a duplicate the stored body is returned as it
+ * is; whether it differs is the webhook stage's question, not the store's.
+ */
+export function recordEvent(db: Db, event: EventToStore, now: number, supersedes: Supersedes): RecordedEvent {
   const inserted = statement(
     db,
     `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (event_id) DO NOTHING`,
-  ).run(event.eventId, event.eventType, event.orderId ?? null, event.status ?? null, event.eventDate, eventDateMs, event.body, now);
+  ).run(event.eventId, event.eventType, event.orderId, event.status, event.eventDate, event.eventDateMs, event.body, now);
   if (inserted.changes === 0) {
     const stored = statement(db, 'SELECT body FROM events WHERE event_id = ?').get(event.eventId) as { body: string };
     return { outcome: EVENT_OUTCOME.duplicate, storedBody: stored.body };
   }
+  const change = event.statusChange;
+  if (!change) return { outcome: EVENT_OUTCOME.stored };
 
-  // Unknown event types are kept (their ids still guard against replays) but not exported:
-  // the ERP's status import only understands order statuses.
-  if (event.eventType !== ORDER_STATUS_CHANGED || !event.orderId || !event.status) return { outcome: EVENT_OUTCOME.stored };
-
-  const current = getOrderStatus(db, event.orderId);
-  if (current && !isNewer(eventDateMs, event.eventId, current.event_date_ms, current.event_id)) return { outcome: EVENT_OUTCOME.stored };
+  const current = getOrderStatus(db, change.orderId);
+  if (current && !supersedes(event, current)) return { outcome: EVENT_OUTCOME.stored };
 
   statement(
     db,
     `INSERT INTO order_statuses (order_id, status, event_id, event_date_ms, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, event_id = excluded.event_id,
        event_date_ms = excluded.event_date_ms, updated_at = excluded.updated_at`,
-  ).run(event.orderId, event.status, event.eventId, eventDateMs, now);
+  ).run(change.orderId, change.status, event.eventId, event.eventDateMs, now);
   statement(db, 'UPDATE events SET applied = 1 WHERE event_id = ?').run(event.eventId);
-  enqueueExport(db, {
-    channel: STATUS_CHANNEL,
-    sourceKey: event.eventId,
-    record: {
-      eventId: event.eventId,
-      eventType: event.eventType,
-      eventDate: event.eventDate,
-      orderId: event.orderId,
-      status: event.status,
-      receivedAt: new Date(now).toISOString(),
-    },
-    now,
-  });
+  enqueueExport(db, { channel: STATUS_CHANNEL, sourceKey: event.eventId, record: change.exportRecord, now });
   return { outcome: EVENT_OUTCOME.applied };
-}
-
-/**
- * Whether an event supersedes the applied one. A later `eventDate` wins; on equal dates the larger
- * event number wins (`EVT-000124` after `EVT-000123`), so the outcome does not depend on arrival order.
- */
-export function isNewer(dateMs: number, eventId: string, appliedDateMs: number, appliedEventId: string): boolean {
-  if (dateMs !== appliedDateMs) return dateMs > appliedDateMs;
-  return compareEventIds(eventId, appliedEventId) > 0;
-}
-
-/** Order event ids by their number (ids of different widths compare correctly), then as text. */
-export function compareEventIds(a: string, b: string): number {
-  const na = /(\d+)$/.exec(a)?.[1];
-  const nb = /(\d+)$/.exec(b)?.[1];
-  if (na !== undefined && nb !== undefined) {
-    const diff = BigInt(na) - BigInt(nb);
-    if (diff !== 0n) return diff > 0n ? 1 : -1;
-  }
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function getOrderStatus(db: Db, orderId: string): OrderStatusRow | undefined {

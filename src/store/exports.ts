@@ -74,6 +74,30 @@ export function isExportFileNameTaken(db: Db, fileName: string): boolean {
   return statement(db, 'SELECT 1 FROM exports WHERE file_name = ? LIMIT 1').get(fileName) !== undefined;
 }
 
+/** The exporter's naming policy: which rows share a file, and what a file is called. */
+export interface NamingPolicy {
+  group(rows: readonly ExportRow[]): readonly (readonly ExportRow[])[];
+  /** Called once per file, after the files before it were named (so a name they took counts as taken). */
+  name(group: readonly ExportRow[]): string;
+}
+
+/** Name the oldest `limit` unnamed pending rows of a channel, by `policy`, in one transaction. Returns the rows named. */
+export function nameUnnamedExports(db: Db, channel: string, limit: number, policy: NamingPolicy): number {
+  return db.transaction(() => {
+    const rows = listUnnamedExports(db, channel, limit);
+    let named = 0;
+    for (const group of rows.length === 0 ? [] : policy.group(rows)) {
+      assignExportFileName(
+        db,
+        group.map((row) => row.id),
+        policy.name(group),
+      );
+      named += group.length;
+    }
+    return named;
+  })();
+}
+
 /** Record the chosen file name on rows that have none. Call inside the naming transaction. */
 export function assignExportFileName(db: Db, ids: readonly number[], fileName: string): void {
   const update = statement(db, "UPDATE exports SET file_name = ? WHERE id = ? AND state = 'pending' AND file_name IS NULL");

@@ -8,7 +8,7 @@
  */
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
-import type { MappingProblem } from '../mapping/types.js';
+import type { FileReport } from '../shared/types.js';
 
 /** Life of a taken file. `processing` is the only state in which its submissions may still be recorded. */
 export const FILE_STATE = {
@@ -33,22 +33,6 @@ export interface FileRow {
   finished_at: number | null;
   /** 1 while the row's report must still be written beside its file (migration 2). */
   report_pending: number;
-}
-
-/** Something worth telling the ERP user that is not a problem (a request already recorded earlier). */
-export interface ReportNote {
-  row: number | null;
-  externalId?: string;
-  message: string;
-}
-
-/** What `files.report` holds (JSON) and what the `<name>.errors.json` report file shows. */
-export interface FileReport {
-  /** The file's original name in the inbox. */
-  file: string;
-  sha256: string;
-  problems: MappingProblem[];
-  notes: ReportNote[];
 }
 
 export interface NewFile {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
+import type { Component } from '../shared/lifecycle.js';
 
 export type Db = Database.Database;
 
@@ -46,6 +47,19 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
   }
 }
 
-/** Current time in epoch milliseconds; stores keep times as integers so that they sort and compare cheaply. */
-export type Clock = () => number;
-export const systemClock: Clock = () => Date.now();
+/** The store as a component: opened (and migrated) at start, closed at stop. */
+export function createStore(file: string): Component<Db> {
+  let db: Db | null = null;
+  return {
+    name: 'store',
+    start() {
+      db ??= openStore(file);
+      return Promise.resolve(db);
+    },
+    stop() {
+      db?.close();
+      db = null;
+      return Promise.resolve();
+    },
+  };
+}

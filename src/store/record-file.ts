@@ -4,10 +4,11 @@
  * `rejected` row are on disk, or none are; a crash before the commit re-runs the file, a crash after
  * it only has to finish moving the file (the row names where it goes).
  */
-import type { MappingProblem } from '../mapping/types.js';
+
 import type { Db } from './open-store.js';
-import { FILE_STATE, finishFile, getFile, type FileReport, type FileRow, type ReportNote } from './files.js';
+import { FILE_STATE, finishFile, getFile, type FileRow } from './files.js';
 import { correctFailedSubmission, findSubmissionByDedupeKey, insertSubmission, type SubmissionRow } from './submissions.js';
+import { type FileReport, type MappingProblem, type ReportNote } from '../shared/types.js';
 
 /** A mapped submission with its body, hash and keys (see `intake/submission-keys.ts`). */
 export interface PreparedSubmission {

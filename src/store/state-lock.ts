@@ -16,6 +16,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
+import type { Component } from '../shared/lifecycle.js';
 
 export interface StateLock {
   /** The lock file (`<stateDir>/connector.lock`). */
@@ -91,4 +92,21 @@ function readPid(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The lock as a component: taken first by the daemon, released last. */
+export function createStateLock(stateDir: string): Component<StateLock> {
+  let lock: StateLock | null = null;
+  return {
+    name: 'state lock',
+    start() {
+      lock ??= acquireStateLock(stateDir);
+      return Promise.resolve(lock);
+    },
+    stop() {
+      lock?.release();
+      lock = null;
+      return Promise.resolve();
+    },
+  };
 }

@@ -1,31 +1,32 @@
 /**
  * The webhook listener: node:http (node:https with `webhook.tls`) on `webhook.host:port`,
- * `POST webhook.path`.
+ * `POST webhook.path`. It does one job: read a request, admit it (`admit-webhook.ts`, the pure
+ * ladder of checks), store the event, answer.
  *
- * Order of checks: request target (400) → path (404) → method (405) → source (403) → stopping (503) → media type (415) →
- * size (413) → signature over the raw bytes (401) → JSON (400) → event schema (400) → store (503 on
- * failure). `200 {"received":true}` is sent only after the event's transaction committed with
- * synchronous=FULL, so a 200 means the event survives a power cut; anything else makes the platform
- * send it again, and the eventId makes the repeat harmless (a repeat whose body differs is logged as
- * `WEBHOOK_EVENT_CONFLICT` and still answered 200: the first one is kept).
+ * `200 {"received":true}` is sent only after the event's transaction committed with
+ * synchronous=FULL, so a 200 means the event survives a power cut; anything else makes the
+ * platform send it again, and the eventId makes the repeat harmless (a repeat whose body differs
+ * is logged as `WEBHOOK_EVENT_CONFLICT` and still answered 200: the first one is kept). The
+ * readiness probe lives on the admin listener; `/healthz` is answered here too, for a reverse
+ * proxy in front, by the same code (`shared/probes.ts`).
  */
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics/metrics.js';
-import type { Db, Clock } from '../store/open-store.js';
-import { systemClock } from '../store/open-store.js';
 import { tlsMaterialProblem, type TlsMaterial, type WebhookConfig } from '../config/webhook-schema.js';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
-import { webhookEventSchema, issuesToFieldErrors } from '../platform/contract.js';
-import { verifySignature, SIGNATURE_HEADER } from './verify-signature.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { isHealthProbe, sendHealthz } from '../shared/probes.js';
+import { systemClock, type Clock } from '../shared/types.js';
+import type { Db } from '../store/open-store.js';
+import { admitWebhook, type AdmissionPolicy, type RequestHead } from './admit-webhook.js';
 import { parseAllowList } from './allow-from.js';
-import { readBody, isJsonContentType } from './read-body.js';
 import { createEventBatcher } from './event-batcher.js';
-import { checkReadiness, type ReadinessReport } from './readiness.js';
 import { findEventConflict } from './event-conflict.js';
 import { createListenerServer, secureContextOptions, type ListenerServer } from './listener-server.js';
+import { readBody } from './read-body.js';
 
 export interface WebhookListenerDeps {
   db: Db;
@@ -34,15 +35,11 @@ export interface WebhookListenerDeps {
   clock?: Clock;
   /** Called after new events were committed (the daemon wakes the exporter here). */
   onStored?: () => void;
-  /** `/readyz` check; by default the store and `exportFolders` are checked directly. */
-  readiness?: () => Promise<ReadinessReport>;
-  /** Folders `/readyz` requires to be writable when no `readiness` callback is given. */
-  exportFolders?: readonly string[];
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'webhookEvents'>;
 }
 
-export interface WebhookListener {
+export interface WebhookListener extends Component<{ url: string }>, Reloadable<TlsMaterial> {
   /** Listen; resolves with the webhook URL (`http://host:port/path`, `https://…` with `tls`). Idempotent. */
   start(): Promise<{ url: string }>;
   /**
@@ -50,7 +47,7 @@ export interface WebhookListener {
    * Throws `CONFIG_INVALID` and keeps the old pair when the new one does not load, or when the
    * listener speaks plain HTTP (switching needs a restart).
    */
-  setTls(material: TlsMaterial): void;
+  reload(material: TlsMaterial): void;
   /** Stop taking webhooks, finish the batches in flight, close the server. Idempotent. */
   stop(): Promise<void>;
   /** The bound address once started. */
@@ -64,9 +61,14 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const { db, config } = deps;
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'webhook' });
-  const allowList = parseAllowList(config.allowFrom);
+  const policy: AdmissionPolicy = {
+    path: config.path,
+    allowList: parseAllowList(config.allowFrom),
+    maxBodyBytes: config.maxBodyBytes,
+    requireSignature: config.requireSignature,
+    secrets: config.secrets,
+  };
   const batcher = createEventBatcher({ db, now: clock, onCommitted: () => deps.onStored?.() });
-  const readiness = deps.readiness ?? (() => Promise.resolve(checkReadiness(db, deps.exportFolders ?? [])));
 
   let server: ListenerServer | null = null;
   let tlsInUse = config.tls;
@@ -76,118 +78,71 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   /** Responses not yet fully sent (a pipelined one may wait behind another on its socket). */
   const unfinished = new Set<ServerResponse>();
 
-  /** Answer a refusal and count it by its code. */
-  const refuse = (res: ServerResponse, status: number, code: ErrorCode, message: string): void => {
-    deps.metrics?.webhookEvents.inc({ outcome: code });
-    sendRefusal(res, status, code, message);
-  };
+  const count = (outcome: string): void => deps.metrics?.webhookEvents.inc({ outcome });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = parseTarget(req.url);
-    if (!url) {
-      // `POST //[/ HTTP/1.1` is valid HTTP but no URL: a scanner's probe, not our failure.
-      log.warn(
-        { remote: req.socket.remoteAddress, code: 'WEBHOOK_REQUEST_INVALID', target: req.url?.slice(0, 200) },
-        'webhook request refused: the request target is not a URL path',
-      );
-      res.setHeader('Connection', 'close');
-      return refuse(res, 400, 'WEBHOOK_REQUEST_INVALID', 'request target cannot be parsed');
+    if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
+    const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: stopping !== null };
+    log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
+    let admission = admitWebhook(policy, head);
+    let raw: Buffer | undefined;
+    if (admission.verdict === 'read-body') {
+      const read = await readBody(req, config.maxBodyBytes);
+      if (!read.ok && read.reason === 'aborted') return void req.destroy();
+      raw = read.ok ? read.body : undefined;
+      admission = admitWebhook(policy, head, raw ?? 'too-large');
     }
-    if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      return sendJson(res, 200, { status: 'ok' });
-    }
-    if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      const report: ReadinessReport = stopping
-        ? { ready: false, reasons: ['webhook listener: stopping'] }
-        : await readiness().catch((error: unknown) => ({ ready: false, reasons: [`readiness check failed: ${describeError(error)}`] }));
-      return sendJson(res, report.ready ? 200 : 503, { ready: report.ready, reasons: report.reasons });
-    }
-    if (url.pathname !== config.path) return sendJson(res, 404, { received: false, error: 'not found' });
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      return sendJson(res, 405, { received: false, error: 'method not allowed' });
-    }
-    const remote = req.socket.remoteAddress;
-    if (!allowList.allows(remote)) {
-      log.warn({ remote, code: 'WEBHOOK_FORBIDDEN_SOURCE' }, 'webhook refused: source address not in webhook.allowFrom');
-      return refuse(res, 403, 'WEBHOOK_FORBIDDEN_SOURCE', 'source address not allowed');
-    }
-    if (stopping) {
-      log.info({ remote, requestId: req.headers['x-request-id'] }, 'webhook refused with 503: the listener is stopping');
-      return refuse(res, 503, 'WEBHOOK_STORE_FAILED', 'shutting down; send again later');
-    }
-    if (!isJsonContentType(req.headers['content-type'])) {
-      return refuse(res, 415, 'WEBHOOK_MEDIA_TYPE', 'Content-Type must be application/json');
-    }
-    const read = await readBody(req, config.maxBodyBytes);
-    if (!read.ok) {
-      if (read.reason === 'aborted') return void req.destroy();
-      log.warn({ remote, code: 'WEBHOOK_TOO_LARGE', limit: config.maxBodyBytes }, 'webhook refused: body too large');
-      res.setHeader('Connection', 'close');
-      return refuse(res, 413, 'WEBHOOK_TOO_LARGE', `body exceeds ${config.maxBodyBytes} bytes`);
-    }
-    const body = read.body;
-    if (config.requireSignature) {
-      const verdict = verifySignature(body, req.headers[SIGNATURE_HEADER], config.secrets);
-      if (!verdict.valid) {
-        // Logged without the body: an unsigned body is untrusted input.
-        log.warn(
-          { remote, code: 'WEBHOOK_SIGNATURE_INVALID', problem: verdict.problem, requestId: req.headers['x-request-id'] },
-          'webhook refused: bad signature',
-        );
-        return refuse(res, 401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${verdict.problem}`);
+    const context = { remote: head.remote, requestId: req.headers['x-request-id'] };
+    if (admission.verdict === 'refuse') {
+      const { status, code, message } = admission;
+      if (code === null) {
+        if (status === 405) res.setHeader('Allow', 'POST');
+        return sendJson(res, status, { received: false, error: message });
       }
+      count(code);
+      // Logged without the body: an unadmitted body is untrusted input.
+      if (code === 'WEBHOOK_STOPPING') log.info({ ...context, code }, 'webhook refused with 503: the listener is stopping');
+      else {
+        const target = code === 'WEBHOOK_REQUEST_INVALID' ? { target: head.target?.slice(0, 200) } : {};
+        log.warn({ ...context, ...target, code, problem: admission.signatureProblem, errors: admission.errors }, `webhook refused with ${status}: ${message}`);
+      }
+      if (code === 'WEBHOOK_TOO_LARGE' || code === 'WEBHOOK_REQUEST_INVALID') res.setHeader('Connection', 'close');
+      return sendJson(res, status, admission.errors ? { received: false, code, errors: admission.errors } : { received: false, code, message });
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      log.warn({ remote, code: 'WEBHOOK_BODY_INVALID' }, `webhook refused: body is not JSON (${describeError(error)})`);
-      return refuse(res, 400, 'WEBHOOK_BODY_INVALID', 'body is not valid JSON');
-    }
-    const parsed = webhookEventSchema.safeParse(json);
-    if (!parsed.success) {
-      const errors = issuesToFieldErrors(parsed.error.issues);
-      log.warn({ remote, code: 'WEBHOOK_BODY_INVALID', errors }, 'webhook refused: body does not match the event schema');
-      deps.metrics?.webhookEvents.inc({ outcome: 'WEBHOOK_BODY_INVALID' });
-      return sendJson(res, 400, { received: false, code: 'WEBHOOK_BODY_INVALID', errors });
-    }
-    const event = parsed.data;
+
+    // The ladder accepts nothing without the body, so a second `read-body` would be our own bug.
+    if (admission.verdict !== 'accept') throw new ConnectorError('WEBHOOK_INTERNAL_ERROR', 'The admission ladder asked for the body twice');
+    const { event } = admission;
+    const body = raw!.toString('utf8');
     const eventLog = log.child({ eventId: event.eventId });
-    const result = await batcher.submit({
-      eventId: event.eventId,
-      eventType: event.eventType,
-      eventDate: event.eventDate,
-      orderId: event.orderId,
-      status: event.status,
-      body: body.toString('utf8'),
-    });
+    const result = await batcher.submit(event, body);
     if (!result.ok) {
       const error = new ConnectorError('WEBHOOK_STORE_FAILED', `Event ${event.eventId} could not be stored: ${describeError(result.error)}`, {
         cause: result.error,
         details: { eventId: event.eventId },
       });
       eventLog.error({ code: error.code, err: error }, error.message);
-      return refuse(res, 503, 'WEBHOOK_STORE_FAILED', 'event not stored; send again');
+      count(error.code);
+      return sendJson(res, 503, { received: false, code: error.code, message: 'event not stored; send again' });
     }
-    const conflict = result.outcome === 'duplicate' ? findEventConflict(result.storedBody, body.toString('utf8')) : null;
+    const conflict = result.outcome === 'duplicate' ? findEventConflict(result.storedBody, body) : null;
     if (conflict) {
       eventLog.warn(
         { code: 'WEBHOOK_EVENT_CONFLICT', eventType: event.eventType, orderId: event.orderId, ...conflict },
         `webhook event ${event.eventId} arrived again with a different body; the first one is kept`,
       );
-      deps.metrics?.webhookEvents.inc({ outcome: 'WEBHOOK_EVENT_CONFLICT' });
+      count('WEBHOOK_EVENT_CONFLICT');
       return sendJson(res, 200, { received: true });
     }
     eventLog.info({ eventType: event.eventType, orderId: event.orderId, status: event.status, outcome: result.outcome }, `webhook event ${result.outcome}`);
-    deps.metrics?.webhookEvents.inc({ outcome: result.outcome });
+    count(result.outcome);
     sendJson(res, 200, { received: true });
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // Once stopping, new answers close their connection, and a keep-alive socket that falls idle
     // after an answer is closed at once, so neither holds stop() up. A request already queued on
-    // the socket (pipelined) is still answered: 503, see `handle`.
+    // the socket (pipelined) is still answered: 503 WEBHOOK_STOPPING.
     if (stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
     res.once('close', () => {
@@ -196,9 +151,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     });
     const task = handle(req, res)
       .catch((error: unknown) => {
-        log.error({ err: error }, 'webhook handler failed');
-        if (!res.headersSent) refuse(res, 500, 'WEBHOOK_STORE_FAILED', 'internal error');
-        else res.destroy();
+        const failure = new ConnectorError('WEBHOOK_INTERNAL_ERROR', `The webhook listener failed: ${describeError(error)}`, { cause: error });
+        log.error({ code: failure.code, err: failure }, failure.message);
+        if (res.headersSent) return void res.destroy();
+        count(failure.code);
+        sendJson(res, 500, { received: false, code: failure.code, message: 'internal error; send again' });
       })
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
@@ -211,7 +168,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       log,
       now: clock,
       onRequest,
-      countRefusal: (code) => deps.metrics?.webhookEvents.inc({ outcome: code }),
+      countRefusal: (code: ErrorCode) => count(code),
     });
     await new Promise<void>((resolve, reject) => {
       created.once('error', reject);
@@ -249,8 +206,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   };
 
   return {
+    name: 'webhook listener',
     start() {
-      if (stopping) return Promise.reject(new Error('webhook listener is stopped'));
+      if (stopping) return Promise.reject(new ConnectorError('WEBHOOK_STOPPING', 'The webhook listener was stopped; create a new one'));
       starting ??= listen();
       return starting;
     },
@@ -258,7 +216,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       stopping ??= close();
       return stopping;
     },
-    setTls(material) {
+    reload(material) {
       if (!tlsInUse) throw new ConnectorError('CONFIG_INVALID', 'webhook.tls: the listener speaks plain HTTP; a restart is needed to switch it to HTTPS');
       const problem = tlsMaterialProblem(material);
       if (problem) throw new ConnectorError('CONFIG_INVALID', `webhook.tls: ${problem}`);
@@ -271,21 +229,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   };
 }
 
-/** The request target resolved against a placeholder origin, or null when it cannot be a URL (`//[/`). */
-function parseTarget(target: string | undefined): URL | null {
-  try {
-    return new URL(target ?? '/', 'http://listener');
-  } catch {
-    return null;
-  }
-}
-
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-function sendRefusal(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
-  sendJson(res, status, { received: false, code, message });
 }

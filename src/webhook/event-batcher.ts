@@ -1,23 +1,26 @@
 /**
- * Groups the events that arrive within one tick into one SQLite transaction: one commit, one fsync
- * (the store runs with synchronous=FULL), then every response of the group. Each event runs in its
- * own savepoint, so one failing event answers 503 without failing the others.
+ * Groups the events that arrive within one tick into one store transaction: one commit, one fsync
+ * (the store runs with synchronous=FULL), then every response of the group. The store records
+ * each event in its own savepoint, so one failing event answers 503 without failing the others.
  */
+import type { WebhookEvent } from '../platform/contract.js';
+import { recordEvents, type EventOutcome, type EventResult } from '../store/events.js';
 import type { Db } from '../store/open-store.js';
-import { recordEvent, type EventOutcome, type IncomingEvent, type RecordedEvent } from '../store/events.js';
+import { eventToStore, supersedes } from './status-change.js';
 
 /** A committed event's outcome (a duplicate carries the stored body), or why it was not stored. */
-export type StoreResult = ({ ok: true } & RecordedEvent) | { ok: false; error: unknown };
+export type StoreResult = EventResult;
 
 export interface EventBatcher {
   /** Resolves once the event's transaction has committed (or failed); never rejects. */
-  submit(event: IncomingEvent): Promise<StoreResult>;
+  submit(event: WebhookEvent, body: string): Promise<StoreResult>;
   /** Resolves when every submitted event has its result. */
   drain(): Promise<void>;
 }
 
 interface Waiting {
-  event: IncomingEvent;
+  event: WebhookEvent;
+  body: string;
   resolve: (result: StoreResult) => void;
 }
 
@@ -32,38 +35,32 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   let queue: Waiting[] = [];
   let scheduled = false;
   let inFlight = Promise.resolve();
-  // Built once: better-sqlite3 makes a nested call of a transaction function a SAVEPOINT.
-  const recordOne = options.db.transaction((event: Waiting['event'], now: number) => recordEvent(options.db, event, now));
 
   const runBatch = (): void => {
     scheduled = false;
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
-    const results = new Map<Waiting, StoreResult>();
+    let results: StoreResult[];
     try {
       const now = options.now();
-      options.db.transaction(() => {
-        for (const item of batch) {
-          try {
-            // A nested better-sqlite3 transaction is a SAVEPOINT: a throw rolls back this event only.
-            results.set(item, { ok: true, ...recordOne(item.event, now) });
-          } catch (error) {
-            results.set(item, { ok: false, error });
-          }
-        }
-      })();
+      results = recordEvents(
+        options.db,
+        batch.map((item) => eventToStore(item.event, item.body, now)),
+        now,
+        supersedes,
+      );
     } catch (error) {
       // The commit itself failed: nothing of the batch is durable.
       for (const item of batch) item.resolve({ ok: false, error });
       return;
     }
     const outcomes: EventOutcome[] = [];
-    for (const item of batch) {
-      const result = results.get(item)!;
+    batch.forEach((item, index) => {
+      const result = results[index]!;
       if (result.ok) outcomes.push(result.outcome);
       item.resolve(result);
-    }
+    });
     if (outcomes.some((o) => o !== 'duplicate')) {
       try {
         options.onCommitted?.(outcomes);
@@ -74,9 +71,9 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   };
 
   return {
-    submit(event) {
+    submit(event, body) {
       return new Promise<StoreResult>((resolve) => {
-        queue.push({ event, resolve });
+        queue.push({ event, body, resolve });
         if (!scheduled) {
           scheduled = true;
           inFlight = new Promise<void>((done) =>

@@ -1,5 +1,4 @@
-/** The webhook stage: the listener, signature verification, the event inbox. */
+/** The webhook stage: the listener, its admission ladder, signature verification, the event inbox. */
 export { createWebhookListener, type WebhookListener, type WebhookListenerDeps } from './create-webhook-listener.js';
-export { verifySignature, signBody, SIGNATURE_HEADER, type SignatureVerdict } from './verify-signature.js';
-export { checkReadiness, type ReadinessReport } from './readiness.js';
-export { parseAllowList } from './allow-from.js';
+export { admitWebhook, type Admission, type AdmissionPolicy, type RequestHead } from './admit-webhook.js';
+export { verifySignature, type SignatureVerdict } from './verify-signature.js';

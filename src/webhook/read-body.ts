@@ -42,10 +42,3 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.on('close', onClose);
   });
 }
-
-/** True for `application/json`, with or without parameters (`; charset=utf-8`), any letter case. */
-export function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return false;
-  const mediaType = header.split(';')[0]!.trim().toLowerCase();
-  return mediaType === 'application/json';
-}

@@ -69,7 +69,7 @@ metrics: { enabled: false }
         );
         await withDaemon(config, async (daemon) => {
           fs.writeFileSync(mapping, good.replace('groupBy:', 'groupBy_typo:'));
-          const rejected = daemon.reloadMappings();
+          const rejected = daemon.reload();
           expect(rejected.ok).toBe(false);
           if (!rejected.ok) expect(rejected.errors.join('\n')).toContain('groupBy_typo');
           // the old mapping is still in use
@@ -77,7 +77,7 @@ metrics: { enabled: false }
           fs.copyFileSync(path.join(REPO, 'samples/requests-1c-windows1251.csv'), path.join(dir, 'inbox/a.csv'));
           await waitUntil(() => sandbox.requests().length === 3, 'the file mapped with the old mapping', 20_000);
           fs.writeFileSync(mapping, good);
-          expect(daemon.reloadMappings()).toEqual({ ok: true });
+          expect(daemon.reload()).toEqual({ ok: true });
         });
       });
     });

@@ -204,10 +204,10 @@ describe('delivery of requests against the sandbox', () => {
           await withDispatcher(
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery(), logger },
             async ({ dispatcher }) => {
-              dispatcher.start();
+              await dispatcher.start();
               await waitFor(() => getSubmission(db, id)?.state === 'accepted');
-              await Promise.all([dispatcher.stop(0), dispatcher.stop(0)]);
-              dispatcher.start();
+              await Promise.all([dispatcher.stop(), dispatcher.stop()]);
+              await dispatcher.start();
             },
           );
           const requestId = sandbox.calls()[0]!.headers['x-request-id'];

@@ -112,12 +112,12 @@ export async function withDispatcher<T>(
   fn: (h: DispatcherHarness) => Promise<T> | T,
 ): Promise<T> {
   const client = createPlatformClient(deps.platform);
-  const dispatcher = createDispatcher({ ...deps, client, logger: deps.logger ?? silentLogger });
-  dispatcher.start();
+  const dispatcher = createDispatcher({ stopGraceMs: deps.stopTimeoutMs ?? 0, ...deps, client, logger: deps.logger ?? silentLogger });
+  await dispatcher.start();
   try {
     return await fn({ dispatcher, client });
   } finally {
-    await dispatcher.stop(deps.stopTimeoutMs ?? 0);
+    await dispatcher.stop();
     await client.close();
   }
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localDate, storedName } from '../../src/intake/inbox-names.js';
+import { storedName } from '../../src/intake/inbox-names.js';
+import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/process-file.js';
 import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
 import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mapping/index.js';

@@ -7,7 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localDate, localStamp, rejectedName, storedName } from '../../src/intake/inbox-names.js';
+import { rejectedName, storedName } from '../../src/intake/inbox-names.js';
+import { localDate, localStamp } from '../../src/shared/local-time.js';
 import { ensureInboxDirs } from '../../src/intake/intake-context.js';
 import { rejectUnclaimed } from '../../src/intake/take-file.js';
 import { getFile } from '../../src/store/files.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createNameMatcher, globToRegExp, isUnsafeName, markedNameOf, markerNamesFor, parseStoredName, storedName } from '../../src/intake/inbox-names.js';
+import { compileGlob, createNameMatcher, isUnsafeName, markedNameOf, markerNamesFor, parseStoredName, storedName } from '../../src/intake/inbox-names.js';
 import { renderCsvReport, renderJsonReport } from '../../src/intake/report-files.js';
 import { createStabilityTracker } from '../../src/intake/stability.js';
 import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
@@ -50,8 +50,9 @@ describe('inbox names', () => {
     ['req-??.csv', 'req-01.csv', true],
     ['req-??.csv', 'req-001.csv', false],
     ['a+b(1).csv', 'a+b(1).csv', true],
+    ['*.{csv,json}', 'Заявка (1).JSON', true],
   ])('glob %s against %s is %s', (pattern, name, expected) => {
-    expect(globToRegExp(pattern).test(name)).toBe(expected);
+    expect(compileGlob(pattern)(name)).toBe(expected);
   });
 
   it('includes by one pattern and excludes by any', () => {

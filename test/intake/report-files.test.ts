@@ -11,8 +11,9 @@ import { REPORT_SUFFIX, renderCsvReport, reportNameFor, writeReportFiles } from 
 import { registerSecret } from '../../src/log.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
 import { TEMP_NAME_EXTRA_BYTES } from '../../src/shared/write-file-atomic.js';
-import type { FileReport } from '../../src/store/files.js';
+
 import { withTempDir } from '../helpers/temp-dir.js';
+import { type FileReport } from '../../src/shared/types.js';
 
 /** A one-problem report; each test changes the message or the name. */
 function reportWith(message: string, externalId = 'R-1'): FileReport {

@@ -110,7 +110,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
     const logger = process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : capturingLogger(lines);
     const open = () => {
       const db = openStore(storePath(path.join(dir, 'state')));
-      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, getMapping: () => spec, logger, onRecorded: (n) => recordedCounts.push(n) });
+      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger, onRecorded: (n) => recordedCounts.push(n) });
       opened.push({ db, intake });
       return { db, intake };
     };

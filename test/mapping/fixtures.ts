@@ -5,7 +5,8 @@ import iconv from 'iconv-lite';
 import { parseMappingSpec } from '../../src/config/load-mapping.js';
 import type { MappingSpec } from '../../src/config/mapping-schema.js';
 import { mapFile, type MapOptions } from '../../src/mapping/map-file.js';
-import type { MappedItem, MappingProblem, MappedSubmission } from '../../src/mapping/types.js';
+import type { MappedItem, MappedSubmission } from '../../src/mapping/types.js';
+import { type MappingProblem } from '../../src/shared/types.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const NOW = new Date(2026, 5, 12, 12, 0, 0); // 12 June 2026, local noon

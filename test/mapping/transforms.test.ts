@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileField, FieldFailure, OMIT, type SourceGetter } from '../../src/mapping/compile-field.js';
-import { compileDateParser, checkDateFormat } from '../../src/mapping/parse-date.js';
+import { checkDateFormat } from '../../src/config/date-format.js';
+import { compileDateParser } from '../../src/mapping/parse-date.js';
 import { parseNumber } from '../../src/mapping/parse-number.js';
 import { fieldSpecSchema } from '../../src/config/mapping-schema.js';
 

@@ -1,7 +1,8 @@
 import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import { webhookEventSchema } from '../../src/platform/contract.js';
-import { signWebhookBody, startSandbox } from '../../src/sandbox/index.js';
+import { signWebhookBody } from '../../src/platform/webhook-signature.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { confirmUrl, createAccepted, post, validConfirmation, waitFor, withReceiver } from './support.js';
 

@@ -6,7 +6,8 @@ import { summarise } from '../../src/schedule/summary.js';
 import { openStore, storePath } from '../../src/store/open-store.js';
 import { insertSubmission } from '../../src/store/submissions.js';
 import { enqueueExport, markExportsWritten } from '../../src/store/exports.js';
-import { recordEvent } from '../../src/store/events.js';
+import { recordEvents } from '../../src/store/events.js';
+import { eventToStore, supersedes } from '../../src/webhook/status-change.js';
 import { silentLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { writeConfig } from '../helpers/with-daemon.js';
@@ -31,13 +32,18 @@ retentionDays: 60
       const now = Date.UTC(2026, 10, 21, 12);
       const db = openStore(storePath(config.stateDir));
       const event = (id: string, receivedAt: number) =>
-        db.transaction(() =>
-          recordEvent(
-            db,
-            { eventId: id, eventType: 'order.status.changed', eventDate: '2026-01-01T00:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped', body: '{}' },
-            receivedAt,
-          ),
-        )();
+        recordEvents(
+          db,
+          [
+            eventToStore(
+              { eventId: id, eventType: 'order.status.changed', eventDate: '2026-01-01T00:00:00Z', orderId: 'ORD-2026-000001', status: 'shipped' },
+              '{}',
+              receivedAt,
+            ),
+          ],
+          receivedAt,
+          supersedes,
+        );
       const submission = (key: string, state: string, finishedAt: number | null) => {
         const id = insertSubmission(db, {
           flow: 'requests',

@@ -27,7 +27,7 @@ describe('createScheduler', () => {
       ],
       silentLogger,
     );
-    scheduler.start();
+    await scheduler.start();
     const first = scheduler.runNow('slow');
     const second = scheduler.runNow('slow');
     release();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList, normaliseAddress } from '../../src/webhook/allow-from.js';
+import { normaliseAddress } from '../../src/shared/cidr.js';
+import { parseAllowList } from '../../src/webhook/allow-from.js';
 import { webhookSchema } from '../../src/config/webhook-schema.js';
 
 describe('parseAllowList', () => {

@@ -2,10 +2,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { createEventBatcher } from '../../src/webhook/event-batcher.js';
-import { deleteEventsOlderThan, getEvent, type IncomingEvent } from '../../src/store/events.js';
+import { deleteEventsOlderThan, getEvent } from '../../src/store/events.js';
+import type { WebhookEvent } from '../../src/platform/contract.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
-function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): IncomingEvent {
+/** An event and its raw body, as the listener hands them to the batcher. */
+function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): [WebhookEvent, string] {
   const fields = {
     eventId: `EVT-${String(n).padStart(6, '0')}`,
     eventType: 'order.status.changed',
@@ -13,7 +15,7 @@ function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): I
     orderId,
     status: 'shipped',
   };
-  return { ...fields, body: JSON.stringify(fields) };
+  return [fields, JSON.stringify(fields)];
 }
 
 describe('createEventBatcher', () => {
@@ -25,10 +27,10 @@ describe('createEventBatcher', () => {
       const commits: string[][] = [];
       const batcher = createEventBatcher({ db, now: () => 1_000, onCommitted: (outcomes) => commits.push(outcomes) });
       const results = await Promise.all([
-        batcher.submit(event(1)),
-        batcher.submit(event(2, 'ORD-2026-000666')),
-        batcher.submit(event(3)),
-        batcher.submit(event(1)),
+        batcher.submit(...event(1)),
+        batcher.submit(...event(2, 'ORD-2026-000666')),
+        batcher.submit(...event(3)),
+        batcher.submit(...event(1)),
       ]);
       expect(results.map((r) => (r.ok ? r.outcome : 'failed'))).toEqual(['applied', 'failed', 'applied', 'duplicate']);
       expect(commits).toEqual([['applied', 'applied', 'duplicate']]);
@@ -43,7 +45,7 @@ describe('createEventBatcher', () => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
       const batcher = createEventBatcher({ db, now: () => 1_000 });
       db.close();
-      const results = await Promise.all([batcher.submit(event(1)), batcher.submit(event(2))]);
+      const results = await Promise.all([batcher.submit(...event(1)), batcher.submit(...event(2))]);
       expect(results.every((r) => !r.ok)).toBe(true);
     });
   });
@@ -53,9 +55,9 @@ describe('createEventBatcher', () => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
       let now = 1_000;
       const batcher = createEventBatcher({ db, now: () => now });
-      await batcher.submit(event(1));
+      await batcher.submit(...event(1));
       now = 5_000;
-      await batcher.submit(event(2));
+      await batcher.submit(...event(2));
       expect(deleteEventsOlderThan(db, 2_000)).toBe(1);
       expect(getEvent(db, 'EVT-000001')).toBeUndefined();
       expect(getEvent(db, 'EVT-000002')).toBeDefined();

@@ -2,42 +2,45 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { signBody } from '../../src/webhook/verify-signature.js';
+import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { buildEvent, countRows, withListener, SECRET } from './with-listener.js';
 import { waitFor } from '../export/with-exporter.js';
 
+function post(body: string): string {
+  return (
+    `POST /webhooks/service HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Service-Signature: ${signWebhookBody(SECRET, body)}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`
+  );
+}
+
 describe('webhook listener stop', () => {
-  it('finishes the request in flight, answers 503 to a webhook arriving while stopping, and closes the connection', async () => {
-    let release: (() => void) | null = null;
-    const readiness = () =>
-      new Promise<{ ready: boolean; reasons: string[] }>((resolve) => {
-        release = () => resolve({ ready: true, reasons: [] });
-      });
+  it('finishes the request in flight, answers 503 WEBHOOK_STOPPING to a webhook arriving while stopping, and closes the connection', async () => {
     const lines: string[] = [];
-    const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(line) } });
-    await withListener({ deps: { readiness, logger } }, async ({ listener, db }) => {
+    const logger = createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } });
+    await withListener({ deps: { logger } }, async ({ listener, db }) => {
       const socket = net.connect(listener.address!.port, '127.0.0.1');
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-      socket.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
-      await waitFor(() => release !== null, 'the /readyz request to be in flight');
 
+      // A webhook whose body is still on its way when the stop begins.
+      const inFlight = JSON.stringify(buildEvent());
+      socket.write(post(inFlight) + inFlight.slice(0, 10));
+      await waitFor(() => lines.some((line) => line.includes('webhook request received')), 'the first webhook to be in flight');
       const stopped = listener.stop();
-      const body = JSON.stringify(buildEvent());
-      socket.write(
-        `POST /webhooks/service HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Service-Signature: ${signBody(SECRET, body)}\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      await waitFor(() => lines.some((line) => line.includes('the listener is stopping')), 'the webhook to be refused');
-      release!();
+
+      // The rest of its body, then a second webhook on the same connection, arriving while stopping.
+      const late = JSON.stringify(buildEvent());
+      socket.write(inFlight.slice(10) + post(late) + late);
+      await waitFor(() => lines.some((line) => line.includes('the listener is stopping')), 'the second webhook to be refused');
       await stopped;
       await closed;
 
       const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
       expect(statuses).toEqual([200, 503]);
+      expect(received).toContain('"code":"WEBHOOK_STOPPING"');
       expect(received.match(/connection: close/gi)).toHaveLength(1); // the 503
-      expect(countRows(db, 'events')).toBe(0);
+      expect(countRows(db, 'events')).toBe(1);
     });
   });
 });

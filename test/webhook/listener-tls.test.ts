@@ -1,7 +1,7 @@
 /**
  * The listener speaking TLS itself: certificates made here with openssl, a TLS 1.1 client refused,
  * the sandbox's sender trusting the self-signed certificate, and a reload that switches the
- * certificate for new connections (the listener's `setTls`, and the daemon's SIGHUP `reload`).
+ * certificate for new connections (the listener's `reload`, and the daemon's SIGHUP `reload`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,7 +36,7 @@ describe('webhook listener over TLS', () => {
         expect(await servedFingerprint(url)).toBe(first.fingerprint256);
         expect(await handshakeWithTls11(url)).toBe('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION');
 
-        listener.setTls({ cert: second.cert, key: second.key });
+        listener.reload({ cert: second.cert, key: second.key });
         expect(await servedFingerprint(url)).toBe(second.fingerprint256);
         expect(await httpsGet(url, '/healthz', second.cert)).toMatchObject({ status: 200 });
         expect(await handshakeWithTls11(url)).toBe('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION');
@@ -49,8 +49,8 @@ describe('webhook listener over TLS', () => {
       const first = makeCertificate(dir, 'first');
       const second = makeCertificate(dir, 'second');
       await withListener({ config: { tls: { cert: first.cert, key: first.key } } }, async ({ url, listener }) => {
-        expect(() => listener.setTls({ cert: second.cert, key: first.key })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
-        expect(() => listener.setTls({ cert: 'not a certificate', key: first.key })).toThrow(/webhook\.tls: certificate and key do not load/);
+        expect(() => listener.reload({ cert: second.cert, key: first.key })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+        expect(() => listener.reload({ cert: 'not a certificate', key: first.key })).toThrow(/webhook\.tls: certificate and key do not load/);
         expect(await servedFingerprint(url)).toBe(first.fingerprint256);
       });
     });
@@ -61,7 +61,7 @@ describe('webhook listener over TLS', () => {
       const first = makeCertificate(dir, 'first');
       await withListener({}, async ({ url, listener }) => {
         expect(url).toMatch(/^http:\/\//);
-        expect(() => listener.setTls({ cert: first.cert, key: first.key })).toThrow(/restart/);
+        expect(() => listener.reload({ cert: first.cert, key: first.key })).toThrow(/restart/);
       });
     });
   });

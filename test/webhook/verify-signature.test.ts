@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sign } from '@octokit/webhooks-methods';
-import { signBody, verifySignature } from '../../src/webhook/verify-signature.js';
+import { signWebhookBody } from '../../src/platform/webhook-signature.js';
+import { verifySignature } from '../../src/webhook/verify-signature.js';
 
 const GITHUB_SECRET = "It's a Secret to Everybody";
 const GITHUB_PAYLOAD = 'Hello, World!';
@@ -8,12 +9,12 @@ const GITHUB_SIGNATURE = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22
 
 describe('signBody', () => {
   it("reproduces GitHub's published vector", () => {
-    expect(signBody(GITHUB_SECRET, GITHUB_PAYLOAD)).toBe(GITHUB_SIGNATURE);
+    expect(signWebhookBody(GITHUB_SECRET, GITHUB_PAYLOAD)).toBe(GITHUB_SIGNATURE);
   });
 
   it('agrees with an independent signer (@octokit/webhooks-methods)', async () => {
     const body = JSON.stringify({ eventId: 'EVT-000001', eventType: 'order.status.changed', status: 'отгружен' });
-    expect(signBody('s3cret-value', body)).toBe(await sign('s3cret-value', body));
+    expect(signWebhookBody('s3cret-value', body)).toBe(await sign('s3cret-value', body));
   });
 });
 
@@ -49,7 +50,7 @@ describe('verifySignature', () => {
 
   it('verifies the exact bytes, not a re-serialisation', () => {
     const raw = '{"eventId":"EVT-000001",  "status":"shipped"}';
-    const header = signBody('k3y-value', raw);
+    const header = signWebhookBody('k3y-value', raw);
     expect(verifySignature(Buffer.from(raw), header, ['k3y-value']).valid).toBe(true);
     expect(verifySignature(Buffer.from(JSON.stringify(JSON.parse(raw))), header, ['k3y-value']).valid).toBe(false);
   });

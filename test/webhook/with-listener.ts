@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openStore, type Db } from '../../src/store/open-store.js';
 import { webhookSchema, type WebhookConfig } from '../../src/config/webhook-schema.js';
 import { createWebhookListener, type WebhookListener, type WebhookListenerDeps } from '../../src/webhook/create-webhook-listener.js';
-import { signBody } from '../../src/webhook/verify-signature.js';
+import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { silentLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
@@ -84,7 +84,7 @@ export function postWebhook(url: string, event: unknown, options: PostOptions = 
   if (options.path) target.pathname = options.path;
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
-    'x-service-signature': signBody(options.secret ?? SECRET, body),
+    'x-service-signature': signWebhookBody(options.secret ?? SECRET, body),
     'x-request-id': '2f1d7c8e-8a55-4c53-9e5d-1c2b3a4d5e6f',
   };
   for (const [k, v] of Object.entries(options.headers ?? {})) {

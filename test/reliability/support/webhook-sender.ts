@@ -1,6 +1,6 @@
 /** Signed webhook events and a bounded-concurrency sender (undici Pool), as the platform would send them. */
 import { Pool } from 'undici';
-import { signWebhookBody } from '../../../src/sandbox/index.js';
+import { signWebhookBody } from '../../../src/platform/webhook-signature.js';
 
 export interface WebhookSend {
   body: string;

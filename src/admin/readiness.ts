@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/open-store.js';
-import { describeError } from '../errors.js';
+import { storeProblem } from '../store/probe.js';
 
 export interface ReadinessReport {
   ready: boolean;
@@ -13,26 +13,25 @@ export interface ReadinessReport {
 /** Check the store (open, writable, schema present) and that each folder (or its parent, if missing) is writable. */
 export function checkReadiness(db: Db, folders: readonly string[]): ReadinessReport {
   const reasons: string[] = [];
-  try {
-    if (!db.open) reasons.push('store: closed');
-    else if (db.readonly) reasons.push('store: opened read-only');
-    else {
-      db.prepare('SELECT 1 FROM events LIMIT 1').get();
-      if (db.name !== ':memory:' && db.name !== '') fs.accessSync(path.dirname(db.name), fs.constants.W_OK);
-    }
-  } catch (error) {
-    reasons.push(`store: ${describeError(error)}`);
-  }
+  const store = storeProblem(db);
+  if (store !== null) reasons.push(`store: ${store}`);
   for (const folder of folders) {
-    try {
-      const existing = nearestExisting(folder);
-      if (!fs.statSync(existing).isDirectory()) throw Object.assign(new Error(`${existing} is not a folder`), { code: 'ENOTDIR' });
-      fs.accessSync(existing, fs.constants.W_OK);
-    } catch (error) {
-      reasons.push(`folder ${folder}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
-    }
+    const problem = folderProblem(folder);
+    if (problem !== null) reasons.push(`folder ${folder}: ${problem}`);
   }
   return { ready: reasons.length === 0, reasons };
+}
+
+/** Why files cannot be written into `folder` (or, while it is missing, into the closest ancestor the exporter would create it in), or null. */
+function folderProblem(folder: string): string | null {
+  const existing = nearestExisting(folder);
+  try {
+    if (!fs.statSync(existing).isDirectory()) return 'ENOTDIR';
+    fs.accessSync(existing, fs.constants.W_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
 }
 
 /** The folder itself, or the closest ancestor that exists (the exporter creates what is missing). */

@@ -1,6 +1,7 @@
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAdminServer } from '../../src/metrics/admin-server.js';
+import { createAdminServer } from '../../src/admin/admin-server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { openStore } from '../../src/store/open-store.js';
 import { insertSubmission } from '../../src/store/submissions.js';
@@ -54,4 +55,40 @@ describe('admin server', () => {
       }
     });
   });
+
+  it('answers 503 with the reason when the readiness check throws, and 400 to a target that is not a URL', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      const server = createAdminServer({
+        host: '127.0.0.1',
+        port: 0,
+        metrics: createMetrics({ db, clock: () => 0, defaultMetrics: false }),
+        logger: silentLogger,
+        readiness: () => Promise.reject(new Error('disk gone')),
+      });
+      const { url } = await server.start();
+      try {
+        const res = await fetch(`${url}/readyz`);
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual({ ready: false, reasons: ['readiness check failed: disk gone'] });
+        expect(await rawStatusLine(new URL(url).port, 'GET //[/ HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+      } finally {
+        await server.stop();
+        db.close();
+      }
+    });
+  });
 });
+
+/** Send raw bytes and return the answer's status line. */
+function rawStatusLine(port: string, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    let answer = '';
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+      if (answer.includes('\r\n')) socket.destroy();
+    });
+    socket.once('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+  });
+}

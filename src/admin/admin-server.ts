@@ -5,7 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { describeError } from '../errors.js';
+import type { Component } from '../shared/lifecycle.js';
+import { isHealthProbe, sendHealthz } from '../shared/probes.js';
 
 export interface Readiness {
   ready: boolean;
@@ -21,7 +24,8 @@ export interface AdminServerOptions {
   logger: Logger;
 }
 
-export interface AdminServer {
+export interface AdminServer extends Component<{ url: string }> {
+  /** Listen; resolves with the base URL (`http://127.0.0.1:9464`). */
   start(): Promise<{ url: string }>;
   stop(): Promise<void>;
 }
@@ -30,20 +34,22 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
   let server: http.Server | null = null;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://admin');
+    if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
+    const pathname = pathOf(req.url);
+    if (pathname === null) return send(res, 400, 'text/plain', 'bad request target\n');
     if (req.method !== 'GET') return send(res, 405, 'text/plain', 'method not allowed\n');
-    if (url.pathname === '/metrics') {
+    if (pathname === '/metrics') {
       return send(res, 200, options.metrics.registry.contentType, await options.metrics.registry.metrics());
     }
-    if (url.pathname === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ status: 'ok' }));
-    if (url.pathname === '/readyz') {
-      const report = await options.readiness();
-      return send(res, report.ready ? 200 : 503, 'application/json', JSON.stringify(report));
+    if (pathname === '/readyz') {
+      const report = await options.readiness().catch((error: unknown) => ({ ready: false, reasons: [`readiness check failed: ${describeError(error)}`] }));
+      return send(res, report.ready ? 200 : 503, 'application/json', JSON.stringify({ ready: report.ready, reasons: report.reasons }));
     }
     return send(res, 404, 'text/plain', 'not found\n');
   };
 
   return {
+    name: 'admin listener',
     async start() {
       if (!server) {
         server = http.createServer((req, res) => {
@@ -72,6 +78,15 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
       await new Promise<void>((resolve) => closing.close(() => resolve()));
     },
   };
+}
+
+/** The path of a request target, or null when it cannot be a URL (`//[/`). */
+function pathOf(target: string | undefined): string | null {
+  try {
+    return new URL(target ?? '/', 'http://admin').pathname;
+  } catch {
+    return null;
+  }
 }
 
 function send(res: http.ServerResponse, status: number, contentType: string, body: string): void {

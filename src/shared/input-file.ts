@@ -19,9 +19,6 @@ export interface OpenedInput {
   name: string;
 }
 
-/** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
-export type MapInput = string | OpenedInput;
-
 /** Flags of every open of an input file. */
 export const INPUT_OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 

@@ -1,0 +1,88 @@
+/**
+ * The allowed import directions between the folders of src/, checked by `npm run lint`. The same
+ * rule, in words, is in the README ("Source layout"). From the bottom up:
+ *
+ *   kernel      errors.ts, log.ts, shared/           imports nothing else of src/
+ *   foundation  config/, store/, platform/, metrics/  imports the kernel (metrics also reads the store)
+ *   library     mapping/                             imports the kernel and the foundation
+ *   stages      intake/, delivery/, webhook/, export/, schedule/, sandbox/, admin/
+ *               import the kernel, the foundation (intake also the mapping library), never each other
+ *   root        cli.ts, daemon.ts, signals.ts        wires everything; nothing imports it
+ *
+ * plus: no import cycles anywhere in src/.
+ */
+const KERNEL = '^src/(errors\\.ts|log\\.ts|shared/)';
+const ROOT = '^src/(cli|daemon|signals)\\.ts$';
+const STAGES = '^src/(intake|delivery|webhook|export|schedule|sandbox|admin)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle makes two modules one; split what they share into a third.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-is-the-floor',
+      comment: 'errors.ts, log.ts and shared/ are used by everything, so they use nothing else of src/.',
+      severity: 'error',
+      from: { path: KERNEL },
+      to: { path: '^src/', pathNot: KERNEL },
+    },
+    {
+      name: 'store-imports-only-the-kernel',
+      comment: 'The store is the bottom layer: it decides nothing and imports no stage, config or contract.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/', pathNot: [KERNEL, '^src/store/'] },
+    },
+    {
+      name: 'config-and-platform-import-only-the-kernel',
+      comment: 'The config schema and the platform contract are foundations; they do not know the stages.',
+      severity: 'error',
+      from: { path: '^src/(config|platform)/' },
+      to: { path: '^src/', pathNot: [KERNEL, '^src/$1/'] },
+    },
+    {
+      name: 'metrics-imports-the-kernel-and-the-store',
+      severity: 'error',
+      from: { path: '^src/metrics/' },
+      to: { path: '^src/', pathNot: [KERNEL, '^src/(metrics|store)/'] },
+    },
+    {
+      name: 'mapping-is-a-library',
+      comment: 'Mapping reads files and builds payloads; it knows the config and the contract, not the stages.',
+      severity: 'error',
+      from: { path: '^src/mapping/' },
+      to: { path: '^src/', pathNot: [KERNEL, '^src/(mapping|config|platform)/'] },
+    },
+    {
+      name: 'no-stage-imports-another-stage',
+      comment: 'Stages talk through the store and the callbacks daemon.ts wires, never through each other.',
+      severity: 'error',
+      from: { path: STAGES },
+      to: { path: STAGES, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'only-intake-uses-mapping',
+      severity: 'error',
+      from: { path: STAGES, pathNot: '^src/intake/' },
+      to: { path: '^src/mapping/' },
+    },
+    {
+      name: 'nothing-imports-the-root',
+      comment: 'cli.ts, daemon.ts and signals.ts sit on top; only they import each other.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ROOT },
+      to: { path: ROOT },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,39 @@
+/**
+ * Types every layer speaks: a problem found in an input file, a file's report, the clock. They live
+ * here, below the stages and the store, so that neither `store/` nor a stage has to import another
+ * stage to name them.
+ */
+import type { ErrorCode } from '../errors.js';
+
+/** Current time in epoch milliseconds; times are stored as integers so that they sort and compare cheaply. */
+export type Clock = () => number;
+export const systemClock: Clock = () => Date.now();
+
+/** One problem, by row and field. `row: null` is a file-level problem (unreadable, missing column). */
+export interface MappingProblem {
+  row: number | null;
+  /** Target field (`customer.inn`, `items[2].quantity`) or source column; null when not about a field. */
+  field: string | null;
+  code: ErrorCode;
+  message: string;
+  /** The request (or order) the row belongs to, when known. */
+  externalId?: string;
+  /** The offending source value, when short enough to show. */
+  value?: string;
+}
+
+/** Something worth telling the ERP user that is not a problem (a request already recorded earlier). */
+export interface ReportNote {
+  row: number | null;
+  externalId?: string;
+  message: string;
+}
+
+/** What `files.report` holds (JSON) and what the `<name>.errors.json` report file shows. */
+export interface FileReport {
+  /** The file's original name in the inbox. */
+  file: string;
+  sha256: string;
+  problems: MappingProblem[];
+  notes: ReportNote[];
+}
