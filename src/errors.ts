@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   MAPPING_FAILED: 'A row could not be mapped for another reason named in the message.',
 
   // delivery to the platform
-  PLATFORM_REJECTED: 'The platform refused the submission for good (400, 404, 413, 415, 422); its problem details are kept.',
+  PLATFORM_REJECTED: 'The platform refused the submission for good (a 4xx other than 401, 403, 408, 409 and 429); its problem details are kept.',
   PLATFORM_UNAUTHORIZED: 'The platform answered 401/403: the token is wrong or lacks rights. The flow pauses until it is fixed.',
   PLATFORM_UNAVAILABLE: 'The platform failed temporarily (408, 429, 5xx, connection error, timeout); the submission is retried.',
   PLATFORM_CONFLICT: 'The platform answered 409 for a duplicate externalId without naming the existing request; held for attention.',
@@ -57,6 +57,7 @@ export const ERROR_CODES = {
 
   // store
   STORE_FAILED: 'SQLite could not be opened, migrated or written.',
+  INTERNAL_ERROR: 'A call the connector does not allow, or a state it should never reach (a bug); the message says which.',
   STATE_DIR_LOCKED: 'Another daemon holds the lock of this stateDir (the message names the lock file and its PID); this one does not start.',
 
   // delivery (appended)

@@ -71,6 +71,19 @@ export function scrubDeep<T>(value: T): T {
   return value;
 }
 
+/**
+ * The one error serializer of every log line (`{ err: error }`): pino's standard one (type,
+ * message with its causes, the stack with its causes, and own fields such as a ConnectorError's
+ * `code` and `details`), scrubbed of secrets. A thrown value that is not an Error becomes
+ * `{ message }`. Call sites pass the error itself, never `describeError(error)`, so the stack is
+ * never lost.
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  const serialized: unknown = error instanceof Error ? pino.stdSerializers.err(error) : { type: typeof error, message: String(error) };
+  // pino builds it on a prototype of its own; a plain copy is what scrubDeep walks.
+  return scrubDeep({ ...(serialized as Record<string, unknown>) });
+}
+
 export interface CreateLoggerOptions {
   level?: string;
   /** Where lines go; stdout by default (journald collects it under systemd). */
@@ -83,6 +96,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     base: { service: 'procurement-connector' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: serializeError },
     formatters: { level: (label) => ({ level: label }) },
     hooks: { streamWrite: scrubSecrets },
   };

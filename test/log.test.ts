@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, registerSecret, scrubSecrets, REDACTED } from '../src/log.js';
+import { ConnectorError } from '../src/errors.js';
+import { createLogger, registerSecret, scrubSecrets, serializeError, REDACTED } from '../src/log.js';
 
 function capture(): { lines: string[]; stream: Writable } {
   const lines: string[] = [];
@@ -39,5 +40,26 @@ describe('log redaction', () => {
     expect(scrubSecrets('GET /api-gateway/api/v1/abc/supplier/orders/ORD-2026-000001/confirm cli-secret-999')).toBe(
       `GET /api-gateway/api/v1/${REDACTED}/supplier/orders/ORD-2026-000001/confirm ${REDACTED}`,
     );
+  });
+
+  it('serializes errors one way: stack, causes and code kept, secrets scrubbed', async () => {
+    registerSecret('ser-secret-777');
+    const error = new ConnectorError('STORE_FAILED', 'cannot write ser-secret-777', {
+      cause: new Error('disk at /api/v1/tok-in-path/requests'),
+      details: { file: 'a.csv' },
+    });
+    const serialized = serializeError(error);
+    expect(serialized).toMatchObject({ type: 'ConnectorError', code: 'STORE_FAILED', details: { file: 'a.csv' } });
+    expect(String(serialized.stack)).toMatch(/ConnectorError: cannot write \[REDACTED\]\n\s+at /);
+    expect(String(serialized.stack)).toContain('caused by: Error: disk at /api/v1/[REDACTED]/requests');
+    expect(JSON.stringify(serialized)).not.toContain('ser-secret-777');
+    expect(serializeError('not an error')).toEqual({ type: 'string', message: 'not an error' });
+
+    const { lines, stream } = capture();
+    createLogger({ destination: stream }).error({ err: error }, 'failed');
+    await new Promise((resolve) => setImmediate(resolve));
+    const line = JSON.parse(lines.join('')) as { err: { stack: string; code: string } };
+    expect(line.err.code).toBe('STORE_FAILED');
+    expect(line.err.stack).toContain('caused by');
   });
 });

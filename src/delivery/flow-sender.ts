@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryConfig } from '../config/delivery-schema.js';
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { PlatformConfig } from '../config/platform-schema.js';
-import { describeError } from '../errors.js';
-import { scrubSecrets, type Logger } from '../log.js';
+import { type Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RandomSource } from '../platform/backoff.js';
 import { classifyOutcome, type AttemptOutcome, type Classification } from '../platform/classify-failure.js';
@@ -109,7 +108,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       try {
         delay = tick();
       } catch (error) {
-        log.error({ err: scrubError(error) }, 'Delivery tick failed; retrying after the poll interval');
+        log.error({ err: error }, 'Delivery tick failed; retrying after the poll interval');
       }
       await wakeable.wait(delay, stopLoop.signal);
     }
@@ -143,7 +142,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     } catch (error) {
       // The answer could not be recorded (store failure). The row stays in flight and its lease
       // hands it back later; the same Idempotency-Key makes the repeat safe.
-      itemLog.error({ err: scrubError(error) }, 'Could not record the outcome of a delivery attempt');
+      itemLog.error({ err: error }, 'Could not record the outcome of a delivery attempt');
       if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;
     }
   }
@@ -182,7 +181,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       recordAttempt(db, row.id, attempt, abandonedUpdate(row, now));
       itemLog.info('Attempt aborted by shutdown; the row is pending again with the same Idempotency-Key');
     } catch (error) {
-      itemLog.error({ err: scrubError(error) }, 'Could not return an aborted row to pending; its lease will');
+      itemLog.error({ err: error }, 'Could not return an aborted row to pending; its lease will');
     }
   }
 
@@ -237,8 +236,4 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     },
     gate: () => gate,
   };
-}
-
-function scrubError(error: unknown): { message: string; code?: unknown } {
-  return { message: scrubSecrets(describeError(error)), code: (error as { code?: unknown } | null)?.code };
 }

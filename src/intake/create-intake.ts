@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FlowConfig } from '../config/flow-schema.js';
-import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { mapFile, type MappingSpec } from '../mapping/index.js';
@@ -76,7 +75,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       try {
         deps.onRecorded?.(count);
       } catch (error) {
-        logger.error({ err: describeError(error) }, 'onRecorded callback failed');
+        logger.error({ err: error }, 'onRecorded callback failed');
       }
     },
   };
@@ -126,7 +125,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       nextCheckAt = result.nextCheckAt;
       if (result.failed > 0) recoveryDue = true;
     } catch (error) {
-      logger.error({ err: describeError(error) }, 'inbox scan failed; trying again at the next rescan');
+      logger.error({ err: error }, 'inbox scan failed; trying again at the next rescan');
     }
     schedule(nextCheckAt);
   }
@@ -158,7 +157,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     });
     const hint = () => void requestScan();
     w.on('add', hint).on('change', hint).on('unlink', hint);
-    w.on('error', (error) => logger.warn({ err: describeError(error) }, 'inbox watcher error; the rescan still runs'));
+    w.on('error', (error) => logger.warn({ err: error }, 'inbox watcher error; the rescan still runs'));
     watcher = w;
     return new Promise<void>((resolve) => {
       const timeout = setTimeout(() => {

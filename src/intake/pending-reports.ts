@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '../errors.js';
 import { listFilesWithPendingReport, markReportWritten, readFileReport, type FileRow } from '../store/files.js';
 import { entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeReportFiles } from './report-files.js';
@@ -24,7 +23,7 @@ export async function writeFileReport(ctx: IntakeContext, row: FileRow): Promise
       await writeReportFiles(row.current_path, report);
     } catch (error) {
       fileLogger(ctx, row.original_name).error(
-        { fileId: row.id, code: 'REPORT_WRITE_FAILED', to: row.current_path, err: describeError(error) },
+        { fileId: row.id, code: 'REPORT_WRITE_FAILED', to: row.current_path, err: error },
         'the report of the file could not be written; it is kept in the store and written again at the next scan',
       );
       return false;

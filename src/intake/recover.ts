@@ -11,7 +11,6 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '../errors.js';
 import { describeEntry, openRegularFile } from '../shared/input-file.js';
 import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/files.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
@@ -70,7 +69,7 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
       if (outcome !== 'changed') report.orphansTaken += 1;
     } catch (error) {
       report.failures += 1;
-      log.error({ err: describeError(error) }, 'recovery of the file failed; it stays in processing/');
+      log.error({ err: error }, 'recovery of the file failed; it stays in processing/');
     }
   }
 

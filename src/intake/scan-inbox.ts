@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describeError, isConnectorError } from '../errors.js';
+import { isConnectorError } from '../errors.js';
 import { createNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
@@ -86,9 +86,9 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
   return { taken, nextCheckAt, failed };
 }
 
-/** Log fields of a failure: its catalogue code (REPORT_WRITE_FAILED…) when it has one. */
+/** Log fields of a failure: the error (its serializer keeps the stack) and its catalogue code (REPORT_WRITE_FAILED…) when it has one. */
 function failureFields(error: unknown): Record<string, unknown> {
-  return { err: describeError(error), ...(isConnectorError(error) ? { code: error.code } : {}) };
+  return { err: error, ...(isConnectorError(error) ? { code: error.code } : {}) };
 }
 
 /** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */

@@ -16,7 +16,11 @@ export interface Metrics {
   submissions: Counter<'flow' | 'outcome'>;
   /** Retries scheduled, by flow. */
   retries: Counter<'flow'>;
-  /** Webhook requests by outcome (stored, duplicate, rejected_signature, invalid, store_failed, …). */
+  /**
+   * Webhook requests by outcome: `applied`, `stored`, `duplicate` for events taken, else the code it
+   * was refused or failed with (`WEBHOOK_SIGNATURE_INVALID`, `WEBHOOK_BODY_INVALID`, `WEBHOOK_STOPPING`,
+   * `WEBHOOK_STORE_FAILED`, `WEBHOOK_EVENT_CONFLICT`, …).
+   */
   webhookEvents: Counter<'outcome'>;
   /** Export files written, by channel. */
   exportFiles: Counter<'channel'>;

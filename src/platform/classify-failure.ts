@@ -54,7 +54,6 @@ export interface Classification {
 }
 
 const RETRY_STATUSES = new Set([408, 429]);
-const REJECT_STATUSES = new Set([400, 404, 405, 410, 413, 415, 422]);
 
 /**
  * Classify one attempt. `kind` picks the success schema: a request result or an order.
@@ -144,7 +143,7 @@ function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, n
     };
   }
 
-  if (REJECT_STATUSES.has(status) || (status >= 400 && status < 500)) {
+  if (status >= 400 && status < 500) {
     // Any other 4xx is a statement about this submission, not about the platform's health:
     // repeating the same body under the same key cannot change the answer.
     return {
@@ -165,9 +164,6 @@ function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, n
     countsAsPlatformFailure: true,
   };
 }
-
-/** Alias under the name the style guide uses for the failure side. */
-export const classifyFailure = classifyOutcome;
 
 function classifySuccess(kind: SubmissionKindName, status: number, headers: HttpHeaders, json: unknown): Classification {
   const replayed = headerValue(headers['idempotent-replayed']) === 'true';

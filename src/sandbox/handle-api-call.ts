@@ -145,7 +145,7 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
     answer(response);
   } catch (error) {
     released();
-    ctx.logger.error({ err: describeError(error) }, 'sandbox operation crashed');
+    ctx.logger.error({ err: error }, 'sandbox operation crashed');
     answer(problemResponse({ type: P.internal, title: 'Internal error', status: 500, detail: 'The sandbox failed while processing the request.' }));
   }
 }

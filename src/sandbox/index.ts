@@ -14,6 +14,7 @@ import { OrderBook } from './order-book.js';
 import { createSandboxServer } from './server.js';
 import { ORDER_STATUSES, type OrderStatus, type RecordedCall, type SandboxOrder, type SandboxRequest } from './types.js';
 import { WebhookSender, type EventDeliveryState, type OrderStatusEvent, type WebhookAttempt } from './webhook-sender.js';
+import { ConnectorError } from '../errors.js';
 
 export type { SandboxOptions } from './options.js';
 export type { FaultConfig, OperationFaultsInput, FaultOperation } from './faults.js';
@@ -170,8 +171,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooksIdle: () => webhooks.idle(),
     setOrderStatus: (orderId, status) => {
       const order = orders.get(orderId);
-      if (!order) throw new Error(`sandbox: order ${orderId} does not exist`);
-      if (!ORDER_STATUSES.includes(status)) throw new Error(`sandbox: unknown order status ${String(status)}`);
+      if (!order) throw new ConnectorError('INTERNAL_ERROR', `sandbox: order ${orderId} does not exist`);
+      if (!ORDER_STATUSES.includes(status)) throw new ConnectorError('INTERNAL_ERROR', `sandbox: unknown order status ${String(status)}`);
       return structuredClone(orders.setStatus(order, status));
     },
     setFaults: (config) => faults.set(config),

@@ -2,6 +2,7 @@
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { FaultConfig } from './faults.js';
+import { ConnectorError } from '../errors.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -77,8 +78,8 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     logger: options.logger ?? silentLogger,
     now: options.now ?? (() => new Date()),
   };
-  if (resolved.token === resolved.supplierToken) throw new Error('sandbox: token and supplierToken must differ');
-  if (resolved.webhookRetryScheduleMs.length === 0) throw new Error('sandbox: webhookRetryScheduleMs needs at least one attempt');
-  if (!(resolved.timeScale >= 0)) throw new Error('sandbox: timeScale must be a number >= 0');
+  if (resolved.token === resolved.supplierToken) throw new ConnectorError('CONFIG_INVALID', 'sandbox: token and supplierToken must differ');
+  if (resolved.webhookRetryScheduleMs.length === 0) throw new ConnectorError('CONFIG_INVALID', 'sandbox: webhookRetryScheduleMs needs at least one attempt');
+  if (!(resolved.timeScale >= 0)) throw new ConnectorError('CONFIG_INVALID', 'sandbox: timeScale must be a number >= 0');
   return resolved;
 }

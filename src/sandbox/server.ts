@@ -1,6 +1,5 @@
 /** The node:http server: records API calls and routes each request to the API or the admin API. */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { describeError } from '../errors.js';
 import { ADMIN_PREFIX, handleAdminCall } from './admin-api.js';
 import { maskTokenInPath, matchApiRoute } from './api-routes.js';
 import type { SandboxContext } from './context.js';
@@ -12,7 +11,7 @@ import { writeResponse } from './write-response.js';
 export function createSandboxServer(ctx: SandboxContext): http.Server {
   return http.createServer((req, res) => {
     routeRequest(ctx, req, res).catch((error: unknown) => {
-      ctx.logger.error({ err: describeError(error) }, 'sandbox request crashed');
+      ctx.logger.error({ err: error }, 'sandbox request crashed');
       writeResponse(res, problemResponse({ type: SANDBOX_PROBLEM_TYPES.internal, title: 'Internal error', status: 500, detail: 'The sandbox crashed.' }));
     });
   });

@@ -153,7 +153,7 @@ export class WebhookSender {
     } catch (error) {
       // A background chain must never reject: the next event of the order waits on it.
       record.state = EVENT_DELIVERY_STATE.exhausted;
-      log.error({ err: describeError(error) }, 'webhook delivery crashed');
+      log.error({ err: error }, 'webhook delivery crashed');
     }
   }
 

@@ -4,6 +4,7 @@
  * and logged with the job's name).
  */
 import cron, { type ScheduledTask } from 'node-cron';
+import { ConnectorError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Component } from '../shared/lifecycle.js';
 
@@ -58,7 +59,7 @@ export function createScheduler(jobs: readonly ScheduledJob[], logger: Logger): 
     },
     runNow(name) {
       const job = jobs.find((j) => j.name === name);
-      if (!job) return Promise.reject(new Error(`no scheduled job named ${name}`));
+      if (!job) return Promise.reject(new ConnectorError('INTERNAL_ERROR', `No scheduled job is named ${name}`));
       return tick(job);
     },
   };

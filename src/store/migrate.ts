@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
+import { ConnectorError } from '../errors.js';
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
@@ -13,7 +14,10 @@ export function schemaVersion(db: Database.Database): number {
 export function migrate(db: Database.Database): void {
   const current = schemaVersion(db);
   if (current > MIGRATIONS.length) {
-    throw new Error(`The store's schema version ${current} is newer than this connector knows (${MIGRATIONS.length}); upgrade the connector.`);
+    throw new ConnectorError(
+      'STORE_FAILED',
+      `The store's schema version ${current} is newer than this connector knows (${MIGRATIONS.length}); upgrade the connector.`,
+    );
   }
   for (let version = current + 1; version <= MIGRATIONS.length; version += 1) {
     const sql = MIGRATIONS[version - 1]!;

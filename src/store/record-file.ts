@@ -9,6 +9,7 @@ import type { Db } from './open-store.js';
 import { FILE_STATE, finishFile, getFile, type FileRow } from './files.js';
 import { correctFailedSubmission, findSubmissionByDedupeKey, insertSubmission, type SubmissionRow } from './submissions.js';
 import { type FileReport, type MappingProblem, type ReportNote } from '../shared/types.js';
+import { ConnectorError } from '../errors.js';
 
 /** A mapped submission with its body, hash and keys (see `intake/submission-keys.ts`). */
 export interface PreparedSubmission {
@@ -104,7 +105,7 @@ function duplicateNote(s: PreparedSubmission): ReportNote {
 export function recordFile(db: Db, input: RecordFileInput): RecordFileResult {
   return db.transaction((): RecordFileResult => {
     const file = getFile(db, input.fileId);
-    if (!file) throw new Error(`files row ${input.fileId} does not exist`);
+    if (!file) throw new ConnectorError('INTERNAL_ERROR', `files row ${input.fileId} does not exist`);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
 
     const decisions = decide(db, input.flow, input.submissions);
