@@ -5,7 +5,7 @@
  * - `intake-drop`: the real `createIntake`: time from the rename of the file into the inbox to the
  *   `onRecorded` callback (every request committed in SQLite, the file archived).
  * - `intake-map-record`: the same work without the watcher and the stability wait: `mapFile` →
- *   `prepareSubmission` → `recordFile` (one transaction), as `processClaimedFile` does it.
+ *   `prepareSubmission` → `recordMappedFile` (one transaction), as `processClaimedFile` does it.
  * - `intake-csv-parse`: the ceiling: read stream → iconv-lite windows-1251 decode → csv-parse,
  *   counting records, nothing else.
  */
@@ -23,7 +23,7 @@ import { mapFile } from '../src/mapping/index.js';
 import type { MappedSubmission } from '../src/mapping/types.js';
 import { claimFile, listFiles, readFileReport } from '../src/store/files.js';
 import { openStore, storePath, type Db } from '../src/store/open-store.js';
-import { recordFile } from '../src/store/record-file.js';
+import { recordMappedFile } from '../src/intake/record-mapped-file.js';
 import { benchFlow, deferred, FLOW_NAME, MAPPING_1C, SOURCE_SYSTEM, withTempRoot } from './bench-env.js';
 import { type MappingProblem } from '../src/shared/types.js';
 
@@ -107,7 +107,7 @@ async function mapAndRecord(db: Db, file: string, name: string): Promise<number>
   const prepared = submissions.map((s) => prepareSubmission(s, SOURCE_SYSTEM));
   const claim = claimFile(db, { flow: FLOW_NAME, sha256: `${name}-${now}`, originalName: name, sizeBytes: fs.statSync(file).size, now }, () => file);
   if (!claim.claimed) throw new Error(`${name} was claimed before`);
-  const result = recordFile(db, {
+  const result = recordMappedFile(db, {
     flow: FLOW_NAME,
     fileId: claim.row.id,
     submissions: prepared,

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { describeError, isConnectorError } from '../errors.js';
 import type { MappedSubmission } from '../mapping/types.js';
 import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
-import { recordFile, type RecordFileResult } from '../store/record-file.js';
+import type { RecordFileResult } from '../store/record-file.js';
+import { recordMappedFile } from './record-mapped-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
 import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -97,7 +98,7 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFil
   const submissions = mapped.submissions.map((s) => prepareSubmission(s, ctx.sourceSystem));
   const now = ctx.clock();
   const name = storedName(row.id, row.original_name);
-  const result = recordFile(ctx.db, {
+  const result = recordMappedFile(ctx.db, {
     flow: ctx.flow.name,
     fileId: row.id,
     submissions,

@@ -8,7 +8,7 @@ import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.j
 import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mapping/index.js';
 import { claimFile, getFile } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
-import { recordFile } from '../../src/store/record-file.js';
+import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
 import { SOURCE_SYSTEM, dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
 
 const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
@@ -198,7 +198,7 @@ describe('intake: crash recovery', () => {
         if (item.type === 'submission') submissions.push(item.submission);
       }
       const archivePath = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(row.id, 'crash.csv'));
-      recordFile(f.db, {
+      recordMappedFile(f.db, {
         flow: 'requests',
         fileId: row.id,
         submissions: submissions.map((s) => prepareSubmission(s, SOURCE_SYSTEM)),
