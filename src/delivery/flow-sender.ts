@@ -77,7 +77,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       for (const row of rows) {
         if (allowance.probe) gate = markProbeStarted(gate);
         if (minSpacingMs > 0) nextStartAt = Math.max(now, nextStartAt) + minSpacingMs;
-        const sending = send(row, allowance.probe).finally(() => {
+        const sending = send(row, allowance.probe, now).finally(() => {
           inFlight.delete(row.id);
           wakeable.wake();
         });
@@ -114,9 +114,9 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     }
   }
 
-  async function send(row: SubmissionRow, probe: boolean): Promise<void> {
+  /** Send one claimed row; `startedAt` is the tick's time, the one the rate limit decided by. */
+  async function send(row: SubmissionRow, probe: boolean, startedAt: number): Promise<void> {
     const requestId = randomUUID();
-    const startedAt = clock();
     const itemLog = log.child({ externalId: row.external_id, requestId, submissionId: row.id });
     let attempt: AttemptOutcome;
     try {

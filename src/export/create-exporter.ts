@@ -25,7 +25,6 @@ import path from 'node:path';
 import { scrubDeep, scrubSecrets, type Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Db } from '../store/open-store.js';
-
 import type { ExportFormat } from '../config/export-format-schema.js';
 import { ConnectorError, describeError } from '../errors.js';
 import {

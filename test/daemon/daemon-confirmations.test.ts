@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, REQUESTS_FLOW, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, FAST_INTAKE_YAML, REPO, REQUESTS_FLOW, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 const acks = (folder: string) => listFiles(folder).filter((n) => n.startsWith('ack-'));
 
@@ -22,7 +23,7 @@ flows:${REQUESTS_FLOW}
     mapping: {repo}/config/mappings/supplier-confirmations.yaml
     results: {dir}/confirmation-results
     token: supplier-token-2
-${FAST_INTAKE}
+${FAST_INTAKE_YAML}
 ${FAST_DELIVERY}
 metrics: { enabled: false }
 sandbox: { enabled: true, port: 0, demo: false, supplierToken: supplier-token-2 }

@@ -3,8 +3,9 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { FAST_DELIVERY, REPO, REQUESTS_FLOW, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, REPO, REQUESTS_FLOW, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 describe('the daemon, whole cycle in one process', () => {
   it('takes a file, gets it accepted, acknowledges it, and turns a shipped order into a status file', async () => {

@@ -11,8 +11,9 @@ import type { Config } from '../../src/config/schema.js';
 import type Database from 'better-sqlite3';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, listFiles, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, FAST_INTAKE_YAML, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 function configFor(dir: string, baseUrl: string, extra = ''): Config {
   return writeConfig(
@@ -26,7 +27,7 @@ flows:
     inbox: {dir}/inbox
     mapping: {repo}/config/mappings/1c-requests.yaml
     results: {dir}/results
-${FAST_INTAKE}
+${FAST_INTAKE_YAML}
 ${FAST_DELIVERY}
 webhook: { port: 0, secrets: [recovery-secret] }
 export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }

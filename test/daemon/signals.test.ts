@@ -6,7 +6,7 @@ import { runUntilSignalled } from '../../src/signals.js';
 import { silentLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { FAST_DELIVERY, FAST_INTAKE, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
+import { FAST_DELIVERY, FAST_INTAKE_YAML, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 class Signals extends EventEmitter {
@@ -62,7 +62,7 @@ flows:
     inbox: {dir}/inbox
     mapping: ${mapping}
     results: {dir}/results
-${FAST_INTAKE}
+${FAST_INTAKE_YAML}
 ${FAST_DELIVERY}
 metrics: { enabled: false }
 `,

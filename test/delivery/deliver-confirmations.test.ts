@@ -3,18 +3,10 @@ import { createPlatformClient } from '../../src/platform/client.js';
 import { getSubmission } from '../../src/store/submissions.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import {
-  ackRecords,
-  addConfirmationRow,
-  fastDelivery,
-  flowConfig,
-  platformConfig,
-  validConfirmation,
-  validRequest,
-  waitFor,
-  withDispatcher,
-  withStore,
-} from './delivery-fixtures.js';
+import { ackRecords, fastDelivery, flowConfig, platformConfig, withDispatcher } from '../helpers/with-dispatcher.js';
+import { addConfirmationRow, withStore } from '../helpers/store.js';
+import { validConfirmation, validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 describe('delivery of supplier confirmations', () => {
   it('confirms an existing order on the confirm path with the flow token; unknown order → 404 and a foreign line → 422 are rejected', () =>
@@ -33,7 +25,11 @@ describe('delivery of supplier confirmations', () => {
           const unknown = addConfirmationRow(db, flow.name, 'ORD-2026-999999', validConfirmation(['1']));
           const foreign = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1', 'no-such-line']));
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery({ concurrency: 1 }) }, async ({ dispatcher }) => {
-            await waitFor(() => [ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null));
+            await waitUntil(
+              () => [ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null),
+              '[ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null)',
+              15_000,
+            );
             await dispatcher.drain();
           });
 
@@ -79,7 +75,9 @@ describe('delivery of supplier confirmations', () => {
           sandbox.setOrderStatus(orderId, 'shipped');
           const flow = flowConfig(dir, 'confirms', 'confirmations', sandbox.supplierToken);
           const id = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1']));
-          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'held'));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
+            waitUntil(() => getSubmission(db, id)?.state === 'held', `getSubmission(db, id)?.state === 'held'`, 15_000),
+          );
           expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', attempts: 1 });
           expect(ackRecords(db, flow.name)).toEqual([
             expect.objectContaining({ outcome: 'held', status: 'held', orderId, httpStatus: 409, errorCode: 'PLATFORM_CONFLICT' }),

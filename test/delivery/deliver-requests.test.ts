@@ -5,18 +5,10 @@ import { getSubmission } from '../../src/store/submissions.js';
 import { listAttempts } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import {
-  ackRecords,
-  addRequestRow,
-  fastDelivery,
-  flowConfig,
-  platformConfig,
-  rowsByState,
-  validRequest,
-  waitFor,
-  withDispatcher,
-  withStore,
-} from './delivery-fixtures.js';
+import { ackRecords, fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -30,7 +22,7 @@ describe('delivery of requests against the sandbox', () => {
           await withDispatcher(
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
             async ({ dispatcher }) => {
-              await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+              await waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000);
               await dispatcher.drain();
             },
           );
@@ -78,7 +70,9 @@ describe('delivery of requests against the sandbox', () => {
           await client.close();
           expect(first.status).toBe(201);
 
-          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
+            waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
+          );
           expect(sandbox.requests()).toHaveLength(1);
           expect(sandbox.calls().at(-1)!.replayed).toBe(true);
           expect(JSON.parse(getSubmission(db, id)!.result!)).toMatchObject({ id: 'PRC-REQ-000001', replayed: true });
@@ -97,8 +91,10 @@ describe('delivery of requests against the sandbox', () => {
           const client = createPlatformClient(platform);
           // Another sender holds the key in progress while the dispatcher tries.
           const other = client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotency_key });
-          await waitFor(() => sandbox.calls().length === 1);
-          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          await waitUntil(() => sandbox.calls().length === 1, 'sandbox.calls().length === 1', 15_000);
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
+            waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
+          );
           expect((await other).status).toBe(201);
           await client.close();
 
@@ -121,7 +117,9 @@ describe('delivery of requests against the sandbox', () => {
           const earlier = await client.createRequest(sandbox.token, validRequest('ERP-D'), { idempotencyKey: 'some-other-key' });
           await client.close();
           const id = addRequestRow(db, flow.name, validRequest('ERP-D'));
-          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () => waitFor(() => getSubmission(db, id)?.state === 'accepted'));
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
+            waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
+          );
           const existingId = (JSON.parse(earlier.body) as { id: string }).id;
           expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', last_status: 409, platform_id: existingId });
           expect(sandbox.requests()).toHaveLength(1);
@@ -141,7 +139,11 @@ describe('delivery of requests against the sandbox', () => {
           await withDispatcher(
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
             async ({ dispatcher }) => {
-              await waitFor(() => getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted');
+              await waitUntil(
+                () => getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted',
+                `getSubmission(db, id)?.state === 'rejected' && getSubmission(db, good)?.state === 'accepted'`,
+                15_000,
+              );
               await dispatcher.drain();
             },
           );
@@ -170,7 +172,7 @@ describe('delivery of requests against the sandbox', () => {
           const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
           const delivery = fastDelivery({ concurrency: 1, circuit: { probeIntervalMs: 50 } });
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, 'wrong-token-value'), delivery, logger }, async ({ dispatcher }) => {
-            await waitFor(() => sandbox.calls().length >= 3, 15_000, 'a few probes');
+            await waitUntil(() => sandbox.calls().length >= 3, 'a few probes', 15_000);
             expect(dispatcher.gate(flow.name)?.mode).toBe('paused');
           });
           for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 0, first_attempt_at: null });
@@ -184,7 +186,7 @@ describe('delivery of requests against the sandbox', () => {
           expect(lines.join('\n')).not.toContain('wrong-token-value');
 
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery }, () =>
-            waitFor(() => rowsByState(db, flow.name).accepted === 3),
+            waitUntil(() => rowsByState(db, flow.name).accepted === 3, 'rowsByState(db, flow.name).accepted === 3', 15_000),
           );
           expect(sandbox.requests()).toHaveLength(3);
           for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', attempts: 1 });
@@ -205,7 +207,7 @@ describe('delivery of requests against the sandbox', () => {
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery(), logger },
             async ({ dispatcher }) => {
               await dispatcher.start();
-              await waitFor(() => getSubmission(db, id)?.state === 'accepted');
+              await waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000);
               await Promise.all([dispatcher.stop(), dispatcher.stop()]);
               await dispatcher.start();
             },
@@ -226,11 +228,15 @@ describe('delivery of requests against the sandbox', () => {
           const flow = flowConfig(dir);
           for (let i = 0; i < 3; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-RATE${i}`));
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery({ ratePerSecond: 5 }) }, () =>
-            waitFor(() => rowsByState(db, flow.name).accepted === 3),
+            waitUntil(() => rowsByState(db, flow.name).accepted === 3, 'rowsByState(db, flow.name).accepted === 3', 15_000),
           );
-          const times = sandbox.calls().map((c) => Date.parse(c.receivedAt));
-          // 5 per second: starts at least ~200 ms apart (a little slack for timer granularity).
-          for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(150);
+          // The spacing is the clock's decision: each start is recorded at the clock time it was
+          // allowed, so the gaps are checked exactly, without slack for a slow machine.
+          const starts = (db.prepare('SELECT started_at FROM submission_attempts ORDER BY started_at').all() as { started_at: number }[]).map(
+            (r) => r.started_at,
+          );
+          expect(starts).toHaveLength(3);
+          for (let i = 1; i < starts.length; i += 1) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(200);
         }),
       ),
     ));

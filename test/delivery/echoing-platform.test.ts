@@ -16,7 +16,9 @@ import { ackChannel } from '../../src/store/exports.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { REPO } from '../helpers/with-daemon.js';
-import { addRequestRow, fastDelivery, flowConfig, platformConfig, rowsByState, validRequest, withDispatcher, withStore } from './delivery-fixtures.js';
+import { fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
 
 const TOKEN = 'tok-ECHO-7f3a9c21';
 

@@ -3,19 +3,11 @@ import { getSubmission } from '../../src/store/submissions.js';
 import { listAttempts } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import {
-  ackRecords,
-  addRequestRow,
-  fastDelivery,
-  flowConfig,
-  platformConfig,
-  rowsByState,
-  validRequest,
-  waitFor,
-  withDispatcher,
-  withStore,
-} from './delivery-fixtures.js';
+import { ackRecords, fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** Each externalId the sandbox saw, with the set of Idempotency-Keys it came under. */
 function keysByExternalId(sandbox: Sandbox): Map<string, Set<string>> {
@@ -42,7 +34,7 @@ describe('delivery under faults', () => {
             const count = 40;
             const ids = Array.from({ length: count }, (_, i) => addRequestRow(db, flow.name, validRequest(`ERP-F${i}`)));
             await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, () =>
-              waitFor(() => rowsByState(db, flow.name).accepted === count, 25_000, 'all accepted'),
+              waitUntil(() => rowsByState(db, flow.name).accepted === count, 'all accepted', 25_000),
             );
             expect(sandbox.requests()).toHaveLength(count);
             expect(new Set(sandbox.requests().map((r) => r.externalId)).size).toBe(count);
@@ -73,7 +65,7 @@ describe('delivery under faults', () => {
         await withStore(dir, async (db) => {
           for (let i = 0; i < count; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-S${i}`));
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery({ concurrency: 4 }), stopTimeoutMs: 0 }, () =>
-            waitFor(() => sandbox.calls().length >= 4, 15_000, 'requests in flight'),
+            waitUntil(() => sandbox.calls().length >= 4, 'requests in flight', 15_000),
           );
           // Aborted rows are pending again (due now) with their attempts untouched; none is left in flight.
           expect(rowsByState(db, flow.name).in_flight).toBeUndefined();
@@ -82,12 +74,12 @@ describe('delivery under faults', () => {
         });
         await withStore(dir, async (db) => {
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery({ concurrency: 4 }) }, () =>
-            waitFor(() => rowsByState(db, flow.name).accepted === count, 30_000, 'all accepted after restart'),
+            waitUntil(() => rowsByState(db, flow.name).accepted === count, 'all accepted after restart', 30_000),
           );
           expect(ackRecords(db, flow.name)).toHaveLength(count);
         });
         // The sandbox finished what the aborted requests started; the retries replayed or took over.
-        await waitFor(() => sandbox.calls().every((c) => c.status !== null), 10_000, 'sandbox idle');
+        await waitUntil(() => sandbox.calls().every((c) => c.status !== null), 'sandbox idle', 10_000);
         expect(sandbox.requests()).toHaveLength(count);
         const keys = keysByExternalId(sandbox);
         for (const [externalId, set] of keys) expect(set.size, externalId).toBe(1);
@@ -102,7 +94,7 @@ describe('delivery under faults', () => {
           const id = addRequestRow(db, flow.name, validRequest('ERP-CRASH'));
           db.prepare(`UPDATE submissions SET state = 'in_flight', lease_until = ? WHERE id = ?`).run(Date.now() + 3_600_000, id);
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() }, () =>
-            waitFor(() => getSubmission(db, id)?.state === 'accepted'),
+            waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
           );
           expect(sandbox.requests()).toHaveLength(1);
         }),
@@ -117,7 +109,7 @@ describe('delivery under faults', () => {
           const id = addRequestRow(db, flow.name, validRequest('ERP-DEAD'));
           await withDispatcher(
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery({ backoff: { maxAttempts: 3 } }) },
-            () => waitFor(() => getSubmission(db, id)?.state === 'dead'),
+            () => waitUntil(() => getSubmission(db, id)?.state === 'dead', `getSubmission(db, id)?.state === 'dead'`, 15_000),
           );
           const row = getSubmission(db, id)!;
           expect(row).toMatchObject({ state: 'dead', attempts: 3, last_status: 500, last_error_code: 'SUBMISSION_DEAD' });
@@ -139,12 +131,12 @@ describe('delivery under faults', () => {
           for (let i = 0; i < 6; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-C${i}`));
           const delivery = fastDelivery({ concurrency: 1, circuit: { failureThreshold: 3, probeIntervalMs: 30 } });
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery }, async ({ dispatcher }) => {
-            await waitFor(() => dispatcher.gate(flow.name)?.mode === 'open', 15_000, 'circuit open');
+            await waitUntil(() => dispatcher.gate(flow.name)?.mode === 'open', 'circuit open', 15_000);
             const calls = sandbox.calls().length;
-            await waitFor(() => sandbox.calls().length >= calls + 2, 15_000, 'two probes');
+            await waitUntil(() => sandbox.calls().length >= calls + 2, 'two probes', 15_000);
             expect(dispatcher.gate(flow.name)?.probeIntervalMs).toBeGreaterThan(30);
             sandbox.setFaults({});
-            await waitFor(() => rowsByState(db, flow.name).accepted === 6, 15_000, 'all accepted');
+            await waitUntil(() => rowsByState(db, flow.name).accepted === 6, 'all accepted', 15_000);
             expect(dispatcher.gate(flow.name)?.mode).toBe('closed');
           });
         }),

@@ -14,7 +14,8 @@ import { TEMP_NAME_EXTRA_BYTES } from '../../src/shared/write-file-atomic.js';
 import { assignExportFileName, countExports, deleteWrittenExportsOlderThan, enqueueExport, listNamedPendingExports } from '../../src/store/exports.js';
 import type { Db } from '../../src/store/open-store.js';
 import { pendingExportsByChannel } from '../../src/store/stats.js';
-import { csvFormat, enqueueStatus, listFiles, withExportStore } from './with-exporter.js';
+import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
+import { listFiles } from '../helpers/files.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -87,7 +88,7 @@ describe('export names from hostile values', () => {
       await makeExporter([{ channel: 'ack:requests', folder, format, mode: 'perEvent' }], { logger, pollIntervalMs: 60_000 }).start();
 
       expect(countExports(db, { state: 'written' })).toBe(2);
-      const files = listFiles(folder, true);
+      const files = listFiles(folder, { hidden: true });
       expect(files).toHaveLength(2);
       expect(files).toContain('ack-ЗК-000102-2.csv');
       const long = files.find((name) => name.startsWith('ack-采购申请'))!;
@@ -210,7 +211,7 @@ describe('a file that cannot be written for now', () => {
         await whileReadOnly(folder, async (restore) => {
           await exporter.start();
           expect(listFiles(acks)).toEqual(['ack-3.csv']);
-          expect(listFiles(folder, true)).toEqual([]);
+          expect(listFiles(folder, { hidden: true })).toEqual([]);
           expect(countExports(db, { channel: 'status', state: 'pending' })).toBe(2);
           expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'error', channel: 'status' }]);
           restore();

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countExports } from '../../src/store/exports.js';
 import { createLogger } from '../../src/log.js';
-import { csvFormat, enqueueStatus, listFiles, waitFor, withExportStore } from './with-exporter.js';
+import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 describe('createExporter', () => {
   it('perEvent: writes one file per pending row on start, and new rows when woken', async () => {
@@ -18,9 +20,9 @@ describe('createExporter', () => {
 
       enqueueStatus(db, 'ORD-2026-000003');
       exporter.wake();
-      await waitFor(() => listFiles(folder).length === 3, 'the woken write');
-      await waitFor(() => countExports(db, { state: 'pending' }) === 0, 'the row to be marked');
-      expect(listFiles(folder, true)).toEqual(['status-000001.csv', 'status-000002.csv', 'status-000003.csv']);
+      await waitUntil(() => listFiles(folder).length === 3, 'the woken write');
+      await waitUntil(() => countExports(db, { state: 'pending' }) === 0, 'the row to be marked');
+      expect(listFiles(folder, { hidden: true })).toEqual(['status-000001.csv', 'status-000002.csv', 'status-000003.csv']);
     });
   });
 
@@ -29,7 +31,7 @@ describe('createExporter', () => {
       const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 20 });
       await exporter.start();
       enqueueStatus(db, 'ORD-2026-000001');
-      await waitFor(() => countExports(db, { state: 'written' }) === 1, 'the polled write');
+      await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the polled write');
       expect(listFiles(folder)).toEqual(['status-000001.csv']);
     });
   });
@@ -78,7 +80,7 @@ describe('createExporter', () => {
       now += 3_600_000; // a later restart must not pick a new timestamp
       const second = makeExporter([target], { clock: () => now, pollIntervalMs: 60_000 });
       await second.start();
-      expect(listFiles(folder, true)).toEqual(['status-20260612100000.csv']);
+      expect(listFiles(folder, { hidden: true })).toEqual(['status-20260612100000.csv']);
       expect(fs.readFileSync(path.join(folder, 'status-20260612100000.csv'), 'utf8')).toBe('order;status\nORD-2026-000001;shipped\n');
       expect(countExports(db, { state: 'written' })).toBe(1);
     });
@@ -127,7 +129,7 @@ describe('createExporter', () => {
       expect(countExports(db, { state: 'pending' })).toBe(1);
       expect(lines.some((line) => line.includes('EXPORT_WRITE_FAILED'))).toBe(true);
       fs.rmSync(blocker);
-      await waitFor(() => countExports(db, { state: 'written' }) === 1, 'the retried write');
+      await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the retried write');
       expect(listFiles(folder)).toEqual(['status-000001.csv']);
     });
   });

@@ -8,8 +8,9 @@ import { loadExportFormat } from '../../src/export/load-export-format.js';
 import { countExports } from '../../src/store/exports.js';
 import { silentLogger } from '../../src/log.js';
 import type { Db } from '../../src/store/open-store.js';
-import { buildEvent, postWebhook, withListener } from '../webhook/with-listener.js';
-import { listFiles, waitFor } from './with-exporter.js';
+import { buildEvent, postWebhook, withListener } from '../helpers/with-listener.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 const format = loadExportFormat(path.resolve('config/mappings/status-export.yaml'));
 
@@ -44,7 +45,7 @@ describe('webhook → status file', () => {
     await withPipeline(async ({ url, folder, db }) => {
       const event = buildEvent({ eventDate: '2026-06-12T07:15:00Z', orderId: 'ORD-2026-000042', status: 'shipped' });
       expect((await postWebhook(url, event)).status).toBe(200);
-      await waitFor(() => countExports(db, { state: 'written' }) === 1, 'the status file');
+      await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the status file');
       const files = listFiles(folder);
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^order-status-\d{14}-000001\.csv$/);
@@ -61,9 +62,9 @@ describe('webhook → status file', () => {
       const other = buildEvent({ orderId: 'ORD-2026-000043' });
       const answers = await Promise.all(Array.from({ length: 5 }, () => postWebhook(url, other)));
       expect(answers.every((a) => a.status === 200)).toBe(true);
-      await waitFor(() => countExports(db, { state: 'written' }) === 2, 'two status files');
+      await waitUntil(() => countExports(db, { state: 'written' }) === 2, 'two status files');
       expect(countExports(db)).toBe(2);
-      expect(listFiles(folder, true)).toHaveLength(2);
+      expect(listFiles(folder, { hidden: true })).toHaveLength(2);
     });
   });
 });

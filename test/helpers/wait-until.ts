@@ -1,11 +1,24 @@
-/** Poll a condition until it holds, bounded by a generous timeout (never a fixed sleep). */
+/**
+ * `waitUntil`: poll a condition until it holds, bounded by a generous timeout (never a fixed sleep).
+ * The one of every test folder. Resolves with the condition's value, so a test can wait for a thing
+ * and use it: `const row = await waitUntil(() => getFile(db, id), 'the row')`.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export interface WaitOptions {
+  /** Give up (and fail with `what`) after this long. Default 10 s. */
+  timeoutMs?: number;
+  /** Look again this often. Default 20 ms. */
+  intervalMs?: number;
+}
+
+export async function waitUntil<T>(condition: () => T | Promise<T>, what: string, options: WaitOptions | number = {}): Promise<NonNullable<T>> {
+  const { timeoutMs = 10_000, intervalMs = 20 } = typeof options === 'number' ? { timeoutMs: options } : options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await condition()) return;
+    const value = await condition();
+    if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
+    await sleep(intervalMs);
   }
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import type { Config } from '../../src/config/schema.js';
 import { startDaemon, type Daemon } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
+import { FAST_INTAKE } from './fixtures.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,13 +30,9 @@ export async function withDaemon<T>(config: Config, fn: (daemon: Daemon) => Prom
   }
 }
 
-/** Small timings so that a test's files are taken and sent at once. */
-export const FAST_INTAKE = `
-    intake:
-      stableForMs: 50
-      minAgeMs: 0
-      rescanIntervalMs: 200
-      rejectPastDates: false`;
+/** A flow's `intake:` key (indented for a flow of `flows:`) with the shared fast settings, and past dates allowed. */
+export const FAST_INTAKE_YAML = `
+    intake: ${JSON.stringify({ ...FAST_INTAKE, rejectPastDates: false })}`;
 
 /** The requests flow of most daemon tests: inbox under the temp folder, the 1C mapping, results in {dir}/import. */
 export const REQUESTS_FLOW = `
@@ -44,12 +41,7 @@ export const REQUESTS_FLOW = `
     inbox: {dir}/inbox
     mapping: {repo}/config/mappings/1c-requests.yaml
     results: {dir}/import
-${FAST_INTAKE}`;
-
-/** Names in a folder, hidden (temp) files left out; [] when it does not exist. */
-export function listFiles(folder: string): string[] {
-  return fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => !n.startsWith('.')) : [];
-}
+${FAST_INTAKE_YAML}`;
 
 export const FAST_DELIVERY = `
 delivery:

@@ -3,32 +3,45 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSlowly } from '../helpers/write-slowly.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
+import { requestCsv, requestRow } from '../helpers/fixtures.js';
+import { dropFile, withIntake } from '../helpers/with-intake.js';
+import { manualClock } from '../helpers/clock.js';
 
 describe('intake: when a file is complete', () => {
   it('does not take a file while a writer is still appending to it, and takes it once complete', async () => {
-    await withIntake({ stableForMs: 400, minAgeMs: 100, rescanIntervalMs: 50 }, async (f) => {
-      await f.intake.start();
-      const csv = requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' }), requestRow({ ext: 'R-3' })]);
-      const chunks = csv.match(/[\s\S]{1,40}/g)!;
-      expect(chunks.length).toBeGreaterThan(5);
-      const file = path.join(f.inbox, 'slow.csv');
-      let checked = 0;
-      await writeSlowly(file, chunks, {
-        intervalMs: 100,
-        afterChunk: async () => {
-          // While the writer is busy the file must stay where it is, unclaimed.
-          await fs.access(file);
-          expect(f.files()).toEqual([]);
-          checked += 1;
-        },
-      });
-      expect(checked).toBe(chunks.length);
-      await waitUntil(() => f.files().some((r) => r.state === 'archived'), 'the file to be archived');
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2', 'R-3']);
-      expect(await f.list('')).not.toContain('slow.csv');
-      expect(f.recordedCounts).toEqual([3]);
-    });
+    // The intake's clock stands still while the writer writes, however slow the machine: the file
+    // cannot look settled before the test moves the time past stableForMs.
+    const clock = manualClock();
+    await withIntake(
+      { stableForMs: 400, minAgeMs: 100, rescanIntervalMs: 50 },
+      async (f) => {
+        await f.intake.start();
+        const csv = requestCsv([requestRow('R-1'), requestRow('R-2'), requestRow('R-3')]);
+        const chunks = csv.match(/[\s\S]{1,40}/g)!;
+        expect(chunks.length).toBeGreaterThan(5);
+        const file = path.join(f.inbox, 'slow.csv');
+        let checked = 0;
+        await writeSlowly(file, chunks, {
+          intervalMs: 20,
+          afterChunk: async () => {
+            await f.intake.scanNow();
+            // While the writer is busy the file must stay where it is, unclaimed.
+            await fs.access(file);
+            expect(f.files()).toEqual([]);
+            checked += 1;
+          },
+        });
+        expect(checked).toBe(chunks.length);
+        await f.intake.scanNow();
+        expect(f.files()).toEqual([]);
+        clock.advance(60_000);
+        await waitUntil(() => f.files().some((r) => r.state === 'archived'), 'the file to be archived');
+        expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2', 'R-3']);
+        expect(await f.list('')).not.toContain('slow.csv');
+        expect(f.recordedCounts).toEqual([3]);
+      },
+      { clock },
+    );
   });
 
   it('in done-marker mode waits for the marker, then consumes it with the file', async () => {
@@ -48,27 +61,33 @@ describe('intake: when a file is complete', () => {
   });
 
   it('rejects a zero-byte file after emptyFileTimeoutMs, and not before', async () => {
-    await withIntake({ emptyFileTimeoutMs: 300, rescanIntervalMs: 60_000 }, async (f) => {
-      await f.intake.start();
-      await dropFile(f.inbox, 'empty.csv', '');
-      await f.intake.scanNow();
-      expect(await f.list('rejected')).toEqual([]);
-      // The intake schedules its own re-check for when the timeout runs out.
-      await waitUntil(async () => (await f.list('rejected')).length === 3, 'the empty file to be rejected');
-      const names = await f.list('rejected');
-      const report = JSON.parse(
-        await fs.readFile(
-          path.join(
-            f.inbox,
-            'rejected',
-            names.find((n) => n.endsWith('.errors.json'))!,
+    const clock = manualClock();
+    await withIntake(
+      { emptyFileTimeoutMs: 300, rescanIntervalMs: 60_000 },
+      async (f) => {
+        await f.intake.start();
+        await dropFile(f.inbox, 'empty.csv', '');
+        await f.intake.scanNow();
+        expect(await f.list('rejected')).toEqual([]);
+        clock.advance(60_000);
+        // The intake schedules its own re-check for when the timeout runs out; no scan is asked for.
+        await waitUntil(async () => (await f.list('rejected')).length === 3, 'the empty file to be rejected');
+        const names = await f.list('rejected');
+        const report = JSON.parse(
+          await fs.readFile(
+            path.join(
+              f.inbox,
+              'rejected',
+              names.find((n) => n.endsWith('.errors.json'))!,
+            ),
+            'utf8',
           ),
-          'utf8',
-        ),
-      );
-      expect(report.problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_EMPTY' })]);
-      expect(f.files()).toEqual([]);
-    });
+        );
+        expect(report.problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_EMPTY' })]);
+        expect(f.files()).toEqual([]);
+      },
+      { clock },
+    );
   });
 
   it('rejects a symlink without following it', async () => {
@@ -94,7 +113,7 @@ describe('intake: when a file is complete', () => {
 
   it('rejects a file over maxFileBytes unread, and ignores names outside include', async () => {
     await withIntake({ stableForMs: 0, minAgeMs: 0, maxFileBytes: 100 }, async (f) => {
-      await dropFile(f.inbox, 'big.csv', requestCsv([requestRow(), requestRow({ line: '2' })]));
+      await dropFile(f.inbox, 'big.csv', requestCsv([requestRow(), requestRow('R-1', '2')]));
       await dropFile(f.inbox, 'notes.txt', 'hello');
       await dropFile(f.inbox, 'export.csv.tmp', 'partial');
       await f.intake.start();
@@ -108,7 +127,7 @@ describe('intake: when a file is complete', () => {
 
   it('takes the same content dropped twice once, and rejects the second copy as FILE_DUPLICATE naming the first', async () => {
     await withIntake({ stableForMs: 0, minAgeMs: 0 }, async (f) => {
-      const csv = requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' })]);
+      const csv = requestCsv([requestRow('R-1'), requestRow('R-2')]);
       await f.intake.start();
       await dropFile(f.inbox, 'first.csv', csv);
       await f.intake.scanNow();
@@ -150,14 +169,14 @@ describe('intake: when a file is complete', () => {
 
   it('takes files oldest first, keeps equal names apart, and start/stop are idempotent', async () => {
     await withIntake({ stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 }, async (f) => {
-      await dropFile(f.inbox, 'b.csv', requestCsv([requestRow({ ext: 'B' })]));
-      await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'A' })]));
+      await dropFile(f.inbox, 'b.csv', requestCsv([requestRow('B')]));
+      await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('A')]));
       const old = new Date(Date.now() - 60_000);
       await fs.utimes(path.join(f.inbox, 'b.csv'), old, old);
       await Promise.all([f.intake.start(), f.intake.start()]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['B', 'A']);
 
-      await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'A2' })]));
+      await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('A2')]));
       await f.intake.scanNow();
       const archived = (await f.list('archive')).filter((n) => n.endsWith('a.csv'));
       expect(archived).toHaveLength(2);

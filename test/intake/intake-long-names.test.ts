@@ -12,9 +12,9 @@ import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
 import { claimFile, getFile } from '../../src/store/files.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
+import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { dropFile, withIntake } from '../helpers/with-intake.js';
 
-const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
 /** 250 bytes: 123 two-byte Cyrillic letters and `.csv`. */
 const CYRILLIC_250 = `${'я'.repeat(123)}.csv`;
 /** 250 bytes of ASCII. */
@@ -76,7 +76,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
     ['ASCII', ASCII_250],
   ])('%s: archived with its report beside it under a shortened name; the row keeps the full name', async (_label, name) => {
     await withIntake(NO_WAIT, async (f) => {
-      await dropFile(f.inbox, name, requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', inn: '7707083894' })]));
+      await dropFile(f.inbox, name, requestCsv([requestRow('R-1'), requestRow('R-2', '1', { ИНН: '7707083894' })]));
       await f.intake.start();
       const [row] = f.files();
       expect(f.files()).toHaveLength(1);
@@ -118,7 +118,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
 
   it('the same content under a 255-byte name is rejected as FILE_DUPLICATE once', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const csv = requestCsv([requestRow({ ext: 'R-1' })]);
+      const csv = requestCsv([requestRow('R-1')]);
       await f.intake.start();
       await dropFile(f.inbox, 'first.csv', csv);
       await f.intake.scanNow();
@@ -143,7 +143,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
 
   it('after a crash between claim and recording, recovery matches the shortened name in processing/ to its row', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const content = requestCsv([requestRow({ ext: 'R-5' })]);
+      const content = requestCsv([requestRow('R-5')]);
       const processing = path.join(f.inbox, 'processing');
       await fs.mkdir(processing, { recursive: true });
       const claim = claimFile(

@@ -9,9 +9,8 @@ import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mappi
 import { claimFile, getFile } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
-import { SOURCE_SYSTEM, dropFile, requestCsv, requestRow, withIntake } from './with-intake.js';
-
-const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
+import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { SOURCE_SYSTEM, dropFile, withIntake } from '../helpers/with-intake.js';
 
 async function readReport(file: string): Promise<{ json: { file: string; problems: Record<string, unknown>[] }; csv: string }> {
   return {
@@ -23,7 +22,7 @@ async function readReport(file: string): Promise<{ json: { file: string; problem
 describe('intake: recording', () => {
   it('records the valid requests of a partly bad file, archives it, and reports the bad row beside it', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', inn: '7707083894' }), requestRow({ ext: 'R-3' })]));
+      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow('R-1'), requestRow('R-2', '1', { ИНН: '7707083894' }), requestRow('R-3')]));
       await f.intake.start();
 
       const [file] = f.files();
@@ -49,8 +48,8 @@ describe('intake: recording', () => {
 
   it('lists at most MAX_LISTED_PROBLEMS problems and counts the rest; past MAX_PROBLEMS it rejects the file unread', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const bad = (n: number, from: number) => Array.from({ length: n }, (_, i) => requestRow({ ext: `B-${from + i}`, inn: '7707083894' }));
-      await dropFile(f.inbox, 'many.csv', requestCsv([requestRow({ ext: 'OK-1' }), ...bad(MAX_LISTED_PROBLEMS + 10, 0)]));
+      const bad = (n: number, from: number) => Array.from({ length: n }, (_, i) => requestRow(`B-${from + i}`, '1', { ИНН: '7707083894' }));
+      await dropFile(f.inbox, 'many.csv', requestCsv([requestRow('OK-1'), ...bad(MAX_LISTED_PROBLEMS + 10, 0)]));
       await f.intake.start();
       const [many] = f.files();
       expect(many).toMatchObject({ state: 'archived', request_count: 1 });
@@ -59,7 +58,7 @@ describe('intake: recording', () => {
       expect(json.problems.at(-1)).toMatchObject({ code: 'MAPPING_FAILED', row: MAX_LISTED_PROBLEMS + 2 });
       expect(String(json.problems.at(-1)!.message)).toContain('10 more problems');
 
-      await dropFile(f.inbox, 'garbage.csv', requestCsv([requestRow({ ext: 'OK-2' }), ...bad(MAX_PROBLEMS + 5, 100_000)]));
+      await dropFile(f.inbox, 'garbage.csv', requestCsv([requestRow('OK-2'), ...bad(MAX_PROBLEMS + 5, 100_000)]));
       await f.intake.scanNow();
       const garbage = f.files().find((row) => row.original_name === 'garbage.csv')!;
       expect(garbage).toMatchObject({ state: 'rejected', request_count: 0 });
@@ -74,7 +73,7 @@ describe('intake: recording', () => {
 
   it('with rejectWholeFile records nothing from a file with one bad request and rejects it', async () => {
     await withIntake({ ...NO_WAIT, rejectWholeFile: true }, async (f) => {
-      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', qty: 'много' })]));
+      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow('R-1'), requestRow('R-2', '1', { 'Кол-во': 'много' })]));
       await f.intake.start();
       expect(f.submissions()).toEqual([]);
       const [file] = f.files();
@@ -100,14 +99,14 @@ describe('intake: recording', () => {
   it('corrects a request that ended rejected: same row, new payload, pending again, under a new key', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await f.intake.start();
-      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1', qty: '10' })]));
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '10' })]));
       await f.intake.scanNow();
       const [before] = f.submissions();
       expect(before!.idempotency_key).toBe(`${SOURCE_SYSTEM}:R-1`);
       // The platform refused it for good (what delivery records on a 422).
       f.db.prepare(`UPDATE submissions SET state = 'rejected', attempts = 1, last_status = 422, finished_at = 1 WHERE id = ?`).run(before!.id);
 
-      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1', qty: '12' })]));
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '12' })]));
       await f.intake.scanNow();
       const after = f.submissions();
       expect(after).toHaveLength(1);
@@ -122,9 +121,9 @@ describe('intake: recording', () => {
   it('refuses the same externalId with a different payload while the first is not failed (EXTERNAL_ID_CONFLICT)', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await f.intake.start();
-      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1', qty: '10' })]));
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '10' })]));
       await f.intake.scanNow();
-      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1', qty: '12' }), requestRow({ ext: 'R-2' })]));
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '12' }), requestRow('R-2')]));
       await f.intake.scanNow();
       expect(f.submissions().map((s) => [s.external_id, s.idempotency_key])).toEqual([
         ['R-1', `${SOURCE_SYSTEM}:R-1`],
@@ -140,10 +139,10 @@ describe('intake: recording', () => {
   it('notes a request already recorded with the same content and does not record it twice', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await f.intake.start();
-      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow({ ext: 'R-1' })]));
+      await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow('R-1')]));
       await f.intake.scanNow();
       // Different bytes (another request added), same R-1.
-      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' })]));
+      await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
       await f.intake.scanNow();
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
       const v2 = f.files().find((r) => r.original_name === 'v2.csv')!;
@@ -158,7 +157,7 @@ describe('intake: recording', () => {
       // A plain file where today's archive folder should be: the move after the commit fails.
       const dayDir = path.join(f.inbox, 'archive', localDate(Date.now()));
       await fs.writeFile(dayDir, 'in the way');
-      await dropFile(f.inbox, 'blocked.csv', requestCsv([requestRow({ ext: 'R-8' })]));
+      await dropFile(f.inbox, 'blocked.csv', requestCsv([requestRow('R-8')]));
       await f.intake.scanNow();
       const [row] = f.files();
       expect(row!.state).toBe('archived');
@@ -189,7 +188,7 @@ describe('intake: crash recovery', () => {
 
   it('after a crash between recording and moving, finishes the move without recording again', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const content = requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2' })]);
+      const content = requestCsv([requestRow('R-1'), requestRow('R-2')]);
       const row = await claimAndMove(f, 'crash.csv', content);
       // Map and record exactly as the intake does, then "crash": close the store without moving.
       const spec = loadMappingSpec(f.flow.mapping);
@@ -225,7 +224,7 @@ describe('intake: crash recovery', () => {
 
   it('after a crash between claiming and recording, maps and records the file on start', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const row = await claimAndMove(f, 'half.csv', requestCsv([requestRow({ ext: 'R-9' })]));
+      const row = await claimAndMove(f, 'half.csv', requestCsv([requestRow('R-9')]));
       f.db.close();
       const again = f.reopen();
       await again.intake.start();
@@ -237,7 +236,7 @@ describe('intake: crash recovery', () => {
 
   it('after a crash between claiming and the rename into processing/, takes the file from the inbox as its own', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const content = requestCsv([requestRow({ ext: 'R-5' })]);
+      const content = requestCsv([requestRow('R-5')]);
       const row = await claimAndMove(f, 'late.csv', content);
       // Undo the rename: the file is still in the inbox, its row says processing.
       await fs.rename(row.current_path!, path.join(f.inbox, 'late.csv'));
@@ -251,7 +250,7 @@ describe('intake: crash recovery', () => {
   it('examines a file in processing/ that has no row as a new file', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await fs.mkdir(path.join(f.inbox, 'processing'), { recursive: true });
-      await fs.writeFile(path.join(f.inbox, 'processing', '77-orphan.csv'), requestCsv([requestRow({ ext: 'R-7' })]));
+      await fs.writeFile(path.join(f.inbox, 'processing', '77-orphan.csv'), requestCsv([requestRow('R-7')]));
       const report = await f.intake.recover();
       expect(report.orphansTaken).toBe(1);
       expect(f.files()).toEqual([expect.objectContaining({ original_name: 'orphan.csv', state: 'archived' })]);

@@ -12,9 +12,8 @@ import { localDate, localStamp } from '../../src/shared/local-time.js';
 import { ensureInboxDirs } from '../../src/intake/intake-context.js';
 import { rejectUnclaimed } from '../../src/intake/take-file.js';
 import { getFile } from '../../src/store/files.js';
-import { dropFile, requestCsv, requestRow, withIntake, type IntakeFixture } from './with-intake.js';
-
-const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
+import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
 
 /**
  * Drop a partly bad file whose report cannot be written: a folder sits where its `.errors.csv`
@@ -24,7 +23,7 @@ const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
 async function dropWithReportBlocked(f: IntakeFixture): Promise<string> {
   const target = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(1, 'mixed.csv'));
   await fs.mkdir(`${target}.errors.csv`, { recursive: true });
-  await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow({ ext: 'R-1' }), requestRow({ ext: 'R-2', inn: '7707083894' })]));
+  await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow('R-1'), requestRow('R-2', '1', { ИНН: '7707083894' })]));
   return target;
 }
 

@@ -14,26 +14,15 @@ import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { takeFile } from '../../src/intake/take-file.js';
 import { claimFile, getFile } from '../../src/store/files.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import {
-  dropFile,
-  onClaim,
-  regularFilesText,
-  releaseFifoReaders,
-  replaceEntry,
-  requestCsv,
-  requestRow,
-  storeText,
-  withIntake,
-  type IntakeFixture,
-} from './with-intake.js';
+import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { dropFile, onClaim, regularFilesText, releaseFifoReaders, replaceEntry, storeText, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
 
-const NO_WAIT = { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 };
 const SECRET = 'CRED-SECRET-7f3a';
 
 /** A file the service can read and the folder's users cannot: a valid request CSV carrying the secret everywhere a report or the store would quote it. */
 async function plantCredential(dir: string): Promise<string> {
   const credential = path.join(dir, 'credential.csv');
-  await fs.writeFile(credential, requestCsv([requestRow({ ext: SECRET, customer: SECRET }), requestRow({ ext: 'R-9', inn: SECRET })]));
+  await fs.writeFile(credential, requestCsv([requestRow(SECRET, '1', { Покупатель: SECRET }), requestRow('R-9', '1', { ИНН: SECRET })]));
   return credential;
 }
 
@@ -47,7 +36,7 @@ async function expectSecretNowhere(f: IntakeFixture): Promise<void> {
 const SWAPS = {
   'a symlink to a credential': (credential: string) => (file: string) => fsSync.symlinkSync(credential, file),
   'a FIFO': () => (file: string) => execFileSync('mkfifo', [file]),
-  'another regular file': () => (file: string) => fsSync.writeFileSync(file, requestCsv([requestRow({ ext: 'R-EVIL' })])),
+  'another regular file': () => (file: string) => fsSync.writeFileSync(file, requestCsv([requestRow('R-EVIL')])),
 } as const;
 
 describe('intake: an entry swapped between its hash and its move into processing/', () => {
@@ -56,7 +45,7 @@ describe('intake: an entry swapped between its hash and its move into processing
     async (swap) => {
       await withIntake(NO_WAIT, async (f) => {
         const credential = await plantCredential(f.dir);
-        await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'R-1' })]));
+        await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('R-1')]));
         onClaim(f.db, (name) => {
           if (name === 'a.csv') replaceEntry(path.join(f.inbox, 'a.csv'), SWAPS[swap](credential));
         });
@@ -85,7 +74,7 @@ describe('intake: an entry swapped between its hash and its move into processing
         expect(f.logs()).toContainEqual(expect.objectContaining({ level: 'error', code: 'FILE_NOT_REGULAR', fileId: row!.id }));
         await expectSecretNowhere(f);
 
-        await dropFile(f.inbox, 'b.csv', requestCsv([requestRow({ ext: 'R-2' })]));
+        await dropFile(f.inbox, 'b.csv', requestCsv([requestRow('R-2')]));
         await f.intake.scanNow();
         expect(f.submissions().map((s) => s.external_id)).toEqual(['R-2']);
       });
@@ -94,7 +83,7 @@ describe('intake: an entry swapped between its hash and its move into processing
 
   it('the same content dropped again after such a rejection is taken', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const csv = requestCsv([requestRow({ ext: 'R-1' })]);
+      const csv = requestCsv([requestRow('R-1')]);
       await dropFile(f.inbox, 'a.csv', csv);
       onClaim(f.db, (name) => {
         if (name === 'a.csv') replaceEntry(path.join(f.inbox, 'a.csv'), SWAPS['another regular file']());
@@ -115,7 +104,7 @@ describe('intake: an entry swapped after the scan saw a regular file, before it 
       const credential = await plantCredential(f.dir);
       const ctx = f.context();
       await ensureInboxDirs(ctx.dirs);
-      const file = await dropFile(f.inbox, 'a.csv', requestCsv([requestRow({ ext: 'R-1' })]));
+      const file = await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('R-1')]));
       const seen = await fs.lstat(file);
       replaceEntry(file, SWAPS[swap](credential));
 
@@ -150,7 +139,7 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
       const credential = await plantCredential(f.dir);
       const processing = path.join(f.inbox, 'processing');
       await fs.mkdir(processing, { recursive: true });
-      const content = requestCsv([requestRow({ ext: 'R-1' })]);
+      const content = requestCsv([requestRow('R-1')]);
       const claim = claimFile(
         f.db,
         { flow: 'requests', sha256: sha256Hex(content), originalName: 'c.csv', sizeBytes: content.length, now: Date.now() },

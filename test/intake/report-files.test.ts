@@ -11,7 +11,6 @@ import { REPORT_SUFFIX, renderCsvReport, reportNameFor, writeReportFiles } from 
 import { registerSecret } from '../../src/log.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
 import { TEMP_NAME_EXTRA_BYTES } from '../../src/shared/write-file-atomic.js';
-
 import { withTempDir } from '../helpers/temp-dir.js';
 import { type FileReport } from '../../src/shared/types.js';
 

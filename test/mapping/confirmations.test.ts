@@ -1,7 +1,8 @@
 /** Supplier confirmations: mapping and validation (prices, currency, quantities, dates, order ids). */
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { specOf, split, toCsv, writeInput } from './fixtures.js';
+import { toCsv } from '../helpers/fixtures.js';
+import { specOf, split, writeInput } from './fixtures.js';
 
 const HEADER = ['Заказ', 'Номер у поставщика', 'Готов к отгрузке', 'Строка', 'Количество', 'Цена', 'Валюта'];
 const mapping = () =>

@@ -11,7 +11,8 @@ import { previewFile } from '../../src/mapping/preview-file.js';
 import type { MappedItem } from '../../src/mapping/types.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { HEADER, OPTIONS, requestMapping, requestRow, specOf, toCsv, writeInput } from './fixtures.js';
+import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.js';
+import { OPTIONS, specOf, writeInput } from './fixtures.js';
 
 const csvSpec = () => specOf(requestMapping());
 const jsonSpec = () =>

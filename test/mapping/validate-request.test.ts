@@ -7,7 +7,7 @@ const valid = () => ({
   externalId: 'R-1',
   customer: { inn: '7707083893', name: 'ООО Ромашка' },
   contact: { name: 'Иванов', phone: '+7 495 000-00-00', email: 'ivanov@example.ru' } as Record<string, string>,
-  delivery: { city: 'Москва', address: 'ул. Ленина, 1', desiredDate: '2027-03-15' },
+  delivery: { city: 'Москва', address: 'ул. Ленина, 1', desiredDate: '2099-03-15' },
   items: [
     { lineId: '1', name: 'Бумага', quantity: 5, unit: 'пачка' },
     { lineId: '2', name: 'Ручки', quantity: 10, unit: 'шт' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../../src/platform/client.js';
 import { classifyOutcome } from '../../src/platform/classify-failure.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { validConfirmation, validRequest } from '../delivery/delivery-fixtures.js';
+import { validConfirmation, validRequest } from '../helpers/fixtures.js';
 
 describe('platform client', () => {
   it('sends the contract headers: a fresh X-Request-Id per attempt, the same Idempotency-Key on each', () =>

@@ -15,7 +15,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from './support/daemon-process.js';
 import { REQUEST_HEADER, dropFile, requestFile, requestRows } from './support/request-files.js';
 import { SECRETS, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { signed, statusEvent } from './support/webhook-sender.js';
 
 const header1251 = iconv.encode(`${REQUEST_HEADER.join(';')}\r\n`, 'win1251');
@@ -136,8 +136,7 @@ describe('reliability: bad input', () => {
           await waitUntil(
             () => expected.every((name) => landed(name) !== undefined && fs.existsSync(path.join(rejectedDir, `${landed(name)!}.errors.json`))),
             'every broken file in rejected/ with its report',
-            120_000,
-            200,
+            { timeoutMs: 120_000, intervalMs: 200 },
           ).catch((error: unknown) => {
             throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
           });
@@ -195,8 +194,7 @@ describe('reliability: bad input', () => {
           await waitUntil(
             () => landed() !== undefined && fs.existsSync(path.join(rejectedDir, `${landed()!}.errors.json`)),
             'the 50 MB file in rejected/ with its report',
-            90_000,
-            500,
+            { timeoutMs: 90_000, intervalMs: 500 },
           ).catch((error: unknown) => {
             throw new Error(`${(error as Error).message}\n${describeFolders(layout.inbox, layout.logDir)}`);
           });

@@ -13,7 +13,7 @@ import { acceptedCounts, keysByExternalId, storeStates } from './support/outcome
 import { createRandom } from './support/random.js';
 import { dropFile, externalIdOf, requestFile } from './support/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const REQUESTS = 200;
 const FILES = 8;
@@ -50,8 +50,7 @@ describe('reliability: SIGKILL at random moments', () => {
           await waitUntil(
             () => sandbox.requests().length >= REQUESTS && archivedFiles(layout.inbox).length + rejectedFiles(layout.inbox).length === FILES,
             'every request accepted and every file archived',
-            120_000,
-            100,
+            { timeoutMs: 120_000, intervalMs: 100 },
           );
           expect(daemon.unexpectedExits).toBe(0);
           // The kills landed while requests were flowing, not before or after.

@@ -14,7 +14,7 @@ import { acceptedCounts, keysByExternalId, storeStates } from './support/outcome
 import { createRandom } from './support/random.js';
 import { dropFile, externalIdOf, requestFile } from './support/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const REQUESTS = 200;
 const FILES = 4;
@@ -46,9 +46,15 @@ describe('reliability: a platform failing 30 % of calls', () => {
           }
           sandbox.setFaults({ create: FAULTS });
 
-          await waitUntil(() => sandbox.requests().length >= REQUESTS && archivedFiles(layout.inbox).length === FILES, 'every request accepted', 120_000, 100);
+          await waitUntil(() => sandbox.requests().length >= REQUESTS && archivedFiles(layout.inbox).length === FILES, 'every request accepted', {
+            timeoutMs: 120_000,
+            intervalMs: 100,
+          });
           // Let any retry still in flight land (it must be a replay, not a second request).
-          await waitUntil(() => storeStates(layout.stateDir).submissions.accepted === REQUESTS, 'the daemon to record every acceptance', 60_000, 200);
+          await waitUntil(() => storeStates(layout.stateDir).submissions.accepted === REQUESTS, 'the daemon to record every acceptance', {
+            timeoutMs: 60_000,
+            intervalMs: 200,
+          });
           expect(await daemon.stop()).toBe(0);
           expect(daemon.unexpectedExits).toBe(0);
 

@@ -19,7 +19,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from './support/daemon-process.js';
 import { REQUEST_HEADER, dropFile, requestFile, requestRows } from './support/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { signed } from './support/webhook-sender.js';
 
 const CHINESE_ID = '中'.repeat(100);
@@ -138,8 +138,7 @@ describe('reliability: a hostile user of the exchange folders', () => {
               [CHINESE_ID, 'JSON-AFTER-1'].every((id) => ackFor(jsonResults, id)) &&
               rejectedFiles(layout.inbox).length === 2,
             'every request accepted and acknowledged, both bad files rejected',
-            90_000,
-            200,
+            { timeoutMs: 90_000, intervalMs: 200 },
           );
 
           // Nothing planted was followed or blocked on.

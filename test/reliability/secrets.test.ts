@@ -14,7 +14,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from './support/daemon-process.js';
 import { dropFile, requestFile } from './support/request-files.js';
 import { SECRETS, findSecrets, freePort, prepareDaemon, walkFiles } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { sendAll, signed, statusEvent } from './support/webhook-sender.js';
 
 /** Rewrite the daemon's config file in place (same state, other settings). */

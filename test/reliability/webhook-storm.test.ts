@@ -17,7 +17,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from './support/daemon-process.js';
 import { createRandom } from './support/random.js';
 import { SECRETS, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { sendAll, signed, statusEvent, type WebhookSend } from './support/webhook-sender.js';
 
 const GOOD = 20_000;
@@ -82,7 +82,10 @@ describe('reliability: webhook storm', () => {
           for (const r of results) byStatus.set(`${r.send.kind}:${r.status}`, (byStatus.get(`${r.send.kind}:${r.status}`) ?? 0) + 1);
           expect(Object.fromEntries(byStatus)).toEqual({ 'good:200': GOOD + REPEATS, 'bad:401': BAD });
 
-          await waitUntil(() => exportedEventIds(layout.importFolder).length >= GOOD, 'every good event in the import folder', 120_000, 250);
+          await waitUntil(() => exportedEventIds(layout.importFolder).length >= GOOD, 'every good event in the import folder', {
+            timeoutMs: 120_000,
+            intervalMs: 250,
+          });
           expect(await daemon.stop()).toBe(0);
           expect(daemon.unexpectedExits).toBe(0);
 

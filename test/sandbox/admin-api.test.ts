@@ -1,7 +1,9 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post, validConfirmation, validRequest, waitFor, withReceiver } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post, withReceiver } from './support.js';
+import { validConfirmation, validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 async function admin(url: string, method: 'GET' | 'POST' | 'PUT' = 'GET', body?: unknown): Promise<{ status: number; json: unknown }> {
   const response = await request(url, {
@@ -42,7 +44,7 @@ describe('sandbox: admin API', () => {
           const { orderId } = await createAccepted(sandbox);
           const changed = await admin(`${sandbox.url}/_sandbox/orders/${orderId}/status`, 'POST', { status: 'shipped' });
           expect(changed).toMatchObject({ status: 200, json: { id: orderId, status: 'shipped' } });
-          const hook = await waitFor(() => receiver.received[0], 'the webhook');
+          const hook = await waitUntil(() => receiver.received[0], 'the webhook');
           expect(hook.body).toMatchObject({ orderId, status: 'shipped' });
           expect((await admin(`${sandbox.url}/_sandbox/orders/${orderId}/status`, 'POST', { status: 'lost' })).status).toBe(422);
           await sandbox.webhooksIdle();
@@ -93,7 +95,7 @@ describe('sandbox: demo mode', () => {
       async (receiver) => {
         await withSandbox({ demo: true, demoDelaysMs: 10_000, timeScale: 0.001, webhookUrl: receiver.url }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
-          await waitFor(() => receiver.received.length === 3, 'three webhooks');
+          await waitUntil(() => receiver.received.length === 3, 'three webhooks');
           expect(receiver.received.map((h) => h.body.status)).toEqual(['confirmed', 'shipped', 'delivered']);
           expect(sandbox.order(orderId)).toMatchObject({ status: 'delivered', supplierOrderId: `DEMO-${orderId}` });
         });
@@ -106,7 +108,7 @@ describe('sandbox: demo mode', () => {
       const { orderId } = await createAccepted(sandbox);
       const reply = await post(confirmUrl(sandbox, orderId), validConfirmation());
       expect(reply.status).toBe(200);
-      await waitFor(() => sandbox.order(orderId)?.status === 'delivered', 'delivery');
+      await waitUntil(() => sandbox.order(orderId)?.status === 'delivered', 'delivery');
       const order = sandbox.order(orderId);
       expect(order?.supplierOrderId).toBe('SUP-1');
       expect(order?.history.map((h) => h.status)).toEqual(['created', 'confirmed', 'shipped', 'delivered']);

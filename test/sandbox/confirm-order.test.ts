@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { orderSchema, PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { SANDBOX_PROBLEM_TYPES } from '../../src/sandbox/index.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, post, validConfirmation } from './support.js';
+import { confirmUrl, createAccepted, post } from './support.js';
+import { validConfirmation } from '../helpers/fixtures.js';
 
 describe('sandbox: supplier confirmation', () => {
   it('confirms an order with 200 and the order result', async () => {

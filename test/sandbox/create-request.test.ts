@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestResultSchema, PROBLEM_TYPES, problemDetailsSchema } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { createUrl, post, validRequest } from './support.js';
+import { createUrl, post } from './support.js';
+import { validRequest } from '../helpers/fixtures.js';
 
 describe('sandbox: create request', () => {
   it('accepts a valid request with 201, numbered ids, an order, and echoes X-Request-Id', async () => {

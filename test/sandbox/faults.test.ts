@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { pickFault, seededRandom, FaultInjector } from '../../src/sandbox/faults.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { createUrl, post, validRequest, waitFor, withReceiver, createAccepted } from './support.js';
+import { createUrl, post, withReceiver, createAccepted } from './support.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 describe('fault draws (pure)', () => {
   const faults = { status500: 0.1, status503: 0.2, status429: 0.1, drop: 0.1, dropAfterCommit: 0.1, latencyMs: 5, retryAfterSeconds: 3 };
@@ -111,7 +113,7 @@ describe('sandbox: fault injection', () => {
         await withSandbox({ webhookUrl: receiver.url, webhookRetryScheduleMs: [0, 5, 5], faults: { webhook: { dropAfterCommit: 1 } } }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
           sandbox.setOrderStatus(orderId, 'confirmed');
-          await waitFor(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
+          await waitUntil(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
           expect(receiver.received.map((h) => h.body.eventId)).toEqual(['EVT-000001', 'EVT-000001', 'EVT-000001']);
         });
       },
@@ -125,7 +127,7 @@ describe('sandbox: fault injection', () => {
         await withSandbox({ webhookUrl: receiver.url, webhookRetryScheduleMs: [0, 5], faults: { webhook: { drop: 1 } } }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
           sandbox.setOrderStatus(orderId, 'confirmed');
-          await waitFor(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
+          await waitUntil(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
           expect(receiver.received).toHaveLength(0);
           expect(sandbox.webhookAttempts().map((a) => a.error)).toEqual(['injected fault: drop', 'injected fault: drop']);
         });

@@ -3,7 +3,8 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post, validConfirmation, validRequest } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post } from './support.js';
+import { validConfirmation, validRequest } from '../helpers/fixtures.js';
 
 describe('sandbox: HTTP checks before any processing', () => {
   it('answers an unknown token with 401 and creates nothing', async () => {

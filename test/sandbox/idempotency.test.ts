@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post, validConfirmation, validRequest, waitFor } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post } from './support.js';
+import { validConfirmation, validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 describe('sandbox: idempotency', () => {
   it('replays the first answer exactly for the same key and body, with Idempotent-Replayed', async () => {
@@ -43,7 +45,7 @@ describe('sandbox: idempotency', () => {
       const slow = post(createUrl(sandbox), body, { key: 'k-busy' });
       // the body is recorded in the same synchronous step that claims the key: once it is there,
       // the first request holds the key
-      await waitFor(() => sandbox.calls()[0]?.body !== undefined, 'the first request to claim its key');
+      await waitUntil(() => sandbox.calls()[0]?.body !== undefined, 'the first request to claim its key');
       const concurrent = await post(createUrl(sandbox), body, { key: 'k-busy' });
       expect(concurrent.status).toBe(409);
       expect(concurrent.json.type).toBe(PROBLEM_TYPES.idempotencyInProgress);

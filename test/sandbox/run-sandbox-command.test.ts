@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isConnectorError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runSandboxCommand, startSandboxFromFlags } from '../../src/sandbox/run-sandbox-command.js';
-import { createUrl, post, validRequest, waitFor } from './support.js';
+import { createUrl, post } from './support.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 describe('sandbox command', () => {
   it('refuses invalid flags with CONFIG_INVALID naming each flag', async () => {
@@ -27,7 +29,7 @@ describe('sandbox command', () => {
       },
     };
     const running = runSandboxCommand({ port: '0', token: 'cli-token', supplierToken: 'cli-supplier' }, io);
-    const line = await waitFor(() => out.find((l) => l.startsWith('Sandbox listening on ')), 'the URL line');
+    const line = await waitUntil(() => out.find((l) => l.startsWith('Sandbox listening on ')), 'the URL line');
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0] as string;
     const reply = await post(createUrl({ url, token: 'cli-token' } as never), validRequest());
     expect(reply.status).toBe(201);

@@ -5,35 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { confirmOrderPath, createRequestPath } from '../../src/platform/contract.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-
-/** One valid create-request body; tests break it in exactly one way. */
-export function validRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    externalId: `ERP-${randomUUID()}`,
-    customer: { inn: '7707083893', name: 'OOO Romashka' },
-    contact: { name: 'Ivan Petrov', phone: '+7 900 000-00-00', email: 'ivan@example.com' },
-    delivery: { city: 'Moscow', address: 'Tverskaya 1', desiredDate: '2030-06-01' },
-    items: [
-      { lineId: '1', name: 'Bolt M8', quantity: 100, unit: 'pcs' },
-      { lineId: '2', name: 'Nut M8', quantity: 100, unit: 'pcs', comment: 'zinc' },
-    ],
-    comment: 'urgent',
-    ...overrides,
-  };
-}
-
-/** One valid confirmation of lines 1 and 2. */
-export function validConfirmation(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    supplierOrderId: 'SUP-1',
-    readyToShipDate: '2030-05-20',
-    items: [
-      { lineId: '1', confirmedQuantity: 100, price: 12.5, currency: 'RUB' },
-      { lineId: '2', confirmedQuantity: 90, price: 3.1, currency: 'RUB' },
-    ],
-    ...overrides,
-  };
-}
+import { validRequest } from '../helpers/fixtures.js';
 
 export interface Reply {
   status: number;
@@ -91,17 +63,6 @@ export async function createAccepted(sandbox: Sandbox, overrides: Record<string,
   const order = sandbox.requests().find((r) => r.id === requestId);
   if (!order) throw new Error('created request not found in sandbox state');
   return { requestId, orderId: order.orderId };
-}
-
-/** Poll until `check` returns a truthy value; fails after a generous bound. */
-export async function waitFor<T>(check: () => T | undefined | false | null, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 export interface ReceivedWebhook {

@@ -4,7 +4,9 @@ import { webhookEventSchema } from '../../src/platform/contract.js';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, post, validConfirmation, waitFor, withReceiver } from './support.js';
+import { confirmUrl, createAccepted, post, withReceiver } from './support.js';
+import { validConfirmation } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const SECRET = 'whsec-test-secret';
 const FAST = [0, 10, 10, 10];
@@ -29,7 +31,7 @@ describe('sandbox: webhooks', () => {
         await withSandbox({ webhookUrl: receiver.url, webhookSecret: SECRET, timeScale: 0.001 }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
           await post(confirmUrl(sandbox, orderId), validConfirmation());
-          const hook = await waitFor(() => receiver.received[0], 'the webhook');
+          const hook = await waitUntil(() => receiver.received[0], 'the webhook');
           expect(Object.keys(hook.body).sort()).toEqual(['eventDate', 'eventId', 'eventType', 'orderId', 'status']);
           expect(hook.body).toMatchObject({ eventId: 'EVT-000001', eventType: 'order.status.changed', orderId, status: 'confirmed' });
           expect(webhookEventSchema.safeParse(hook.body).success).toBe(true);
@@ -50,7 +52,7 @@ describe('sandbox: webhooks', () => {
         await withSandbox({ webhookUrl: receiver.url }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
           sandbox.setOrderStatus(orderId, 'confirmed');
-          const hook = await waitFor(() => receiver.received[0], 'the webhook');
+          const hook = await waitUntil(() => receiver.received[0], 'the webhook');
           expect(hook.headers['x-service-signature']).toBeUndefined();
         });
       },
@@ -64,7 +66,7 @@ describe('sandbox: webhooks', () => {
         await withSandbox({ webhookUrl: receiver.url, webhookSecret: SECRET, webhookRetryScheduleMs: FAST }, async (sandbox) => {
           const { orderId } = await createAccepted(sandbox);
           sandbox.setOrderStatus(orderId, 'confirmed');
-          await waitFor(() => sandbox.webhookEvents()[0]?.state === 'delivered', 'delivery');
+          await waitUntil(() => sandbox.webhookEvents()[0]?.state === 'delivered', 'delivery');
           expect(receiver.received).toHaveLength(3);
           expect(new Set(receiver.received.map((h) => h.body.eventId))).toEqual(new Set(['EVT-000001']));
           // a fresh X-Request-Id per attempt
@@ -83,7 +85,7 @@ describe('sandbox: webhooks', () => {
     await withSandbox({ webhookUrl: 'http://127.0.0.1:1/webhooks/service', webhookRetryScheduleMs: [0, 5, 5] }, async (sandbox) => {
       const { orderId } = await createAccepted(sandbox);
       sandbox.setOrderStatus(orderId, 'confirmed');
-      await waitFor(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
+      await waitUntil(() => sandbox.webhookEvents()[0]?.state === 'exhausted', 'exhaustion');
       const attempts = sandbox.webhookAttempts();
       expect(attempts).toHaveLength(3);
       expect(attempts.every((a) => a.outcome === 'failed' && a.error && a.httpStatus === undefined)).toBe(true);
@@ -99,7 +101,7 @@ describe('sandbox: webhooks', () => {
           sandbox.setOrderStatus(orderId, 'confirmed');
           sandbox.setOrderStatus(orderId, 'shipped');
           sandbox.setOrderStatus(orderId, 'delivered');
-          await waitFor(() => sandbox.webhookEvents().every((e) => e.state === 'delivered'), 'all deliveries');
+          await waitUntil(() => sandbox.webhookEvents().every((e) => e.state === 'delivered'), 'all deliveries');
           const statuses = receiver.received.map((h) => h.body.status);
           expect(statuses).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'shipped', 'delivered']);
           expect(receiver.received.map((h) => h.body.eventId)).toEqual(['EVT-000001', 'EVT-000001', 'EVT-000001', 'EVT-000001', 'EVT-000002', 'EVT-000003']);
@@ -116,7 +118,7 @@ describe('sandbox: webhooks', () => {
         try {
           const { orderId } = await createAccepted(sandbox);
           sandbox.setOrderStatus(orderId, 'confirmed');
-          await waitFor(() => sandbox.webhookAttempts().length === 1, 'first attempt');
+          await waitUntil(() => sandbox.webhookAttempts().length === 1, 'first attempt');
         } finally {
           await sandbox.stop();
           await sandbox.stop(); // idempotent

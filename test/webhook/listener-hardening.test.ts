@@ -9,7 +9,7 @@ import { Counter } from 'prom-client';
 import { getEvent } from '../../src/store/events.js';
 import { findEventConflict } from '../../src/webhook/event-conflict.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { buildEvent, postWebhook, withListener } from './with-listener.js';
+import { buildEvent, postWebhook, withListener } from '../helpers/with-listener.js';
 import { captureLogger, holdConnection, rawExchange } from './raw-client.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -3,8 +3,8 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
-import { buildEvent, countRows, withListener, SECRET } from './with-listener.js';
-import { waitFor } from '../export/with-exporter.js';
+import { buildEvent, countRows, withListener, SECRET } from '../helpers/with-listener.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 function post(body: string): string {
   return (
@@ -26,13 +26,13 @@ describe('webhook listener stop', () => {
       // A webhook whose body is still on its way when the stop begins.
       const inFlight = JSON.stringify(buildEvent());
       socket.write(post(inFlight) + inFlight.slice(0, 10));
-      await waitFor(() => lines.some((line) => line.includes('webhook request received')), 'the first webhook to be in flight');
+      await waitUntil(() => lines.some((line) => line.includes('webhook request received')), 'the first webhook to be in flight');
       const stopped = listener.stop();
 
       // The rest of its body, then a second webhook on the same connection, arriving while stopping.
       const late = JSON.stringify(buildEvent());
       socket.write(inFlight.slice(10) + post(late) + late);
-      await waitFor(() => lines.some((line) => line.includes('the listener is stopping')), 'the second webhook to be refused');
+      await waitUntil(() => lines.some((line) => line.includes('the listener is stopping')), 'the second webhook to be refused');
       await stopped;
       await closed;
 

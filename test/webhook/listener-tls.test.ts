@@ -16,7 +16,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { REQUESTS_FLOW, writeConfig } from '../helpers/with-daemon.js';
 import { createAccepted } from '../sandbox/support.js';
 import { handshakeWithTls11, httpsGet, makeCertificate, servedFingerprint } from './tls-material.js';
-import { withListener, SECRET } from './with-listener.js';
+import { withListener, SECRET } from '../helpers/with-listener.js';
 
 const defaultMinVersion = tls.DEFAULT_MIN_VERSION;
 afterEach(() => {

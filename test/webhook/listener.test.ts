@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { getEvent, getOrderStatus } from '../../src/store/events.js';
-import { buildEvent, countRows, getPath, postWebhook, withListener, SECRET } from './with-listener.js';
+import { buildEvent, countRows, getPath, postWebhook, withListener, SECRET } from '../helpers/with-listener.js';
 
 describe('webhook listener', () => {
   it('stores a valid event with its status and one export row, then answers 200 {received:true}', async () => {

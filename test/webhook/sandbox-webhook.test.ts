@@ -10,8 +10,9 @@ import { getOrderStatus } from '../../src/store/events.js';
 import { silentLogger } from '../../src/log.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { createAccepted } from '../sandbox/support.js';
-import { listFiles, waitFor } from '../export/with-exporter.js';
-import { countRows, withListener, SECRET } from './with-listener.js';
+import { countRows, withListener, SECRET } from '../helpers/with-listener.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { listFiles } from '../helpers/files.js';
 
 describe('sandbox webhooks → listener', () => {
   it('answers 503 while the store fails, takes the sandbox retry, and exports exactly once', async () => {
@@ -29,7 +30,7 @@ describe('sandbox webhooks → listener', () => {
           const { orderId } = await createAccepted(sandbox);
           db.exec('ALTER TABLE events RENAME TO events_away'); // the store fails
           sandbox.setOrderStatus(orderId, 'shipped');
-          await waitFor(() => sandbox.webhookAttempts().some((a) => a.httpStatus === 503), 'a 503 answer');
+          await waitUntil(() => sandbox.webhookAttempts().some((a) => a.httpStatus === 503), 'a 503 answer');
           db.exec('ALTER TABLE events_away RENAME TO events'); // the store recovers
           await sandbox.webhooksIdle();
 
@@ -41,7 +42,7 @@ describe('sandbox webhooks → listener', () => {
           expect(countExports(db)).toBe(1);
           expect(getOrderStatus(db, orderId)).toMatchObject({ status: 'shipped', event_id: attempts[0]!.eventId });
 
-          await waitFor(() => countExports(db, { state: 'written' }) === 1, 'the status file');
+          await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the status file');
           const files = listFiles(folder);
           expect(files).toHaveLength(1);
           const text = iconv.decode(fs.readFileSync(path.join(folder, files[0]!)), 'win1251');

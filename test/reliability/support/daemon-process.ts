@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { waitUntil } from './wait-until.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const CLI = path.resolve('dist/src/cli.js');
 

@@ -1,5 +1,4 @@
-/** Fixtures of the delivery tests: configs, outbox rows, a dispatcher that always stops, polling. */
-import { createHash, randomUUID } from 'node:crypto';
+/** Fixtures of the delivery tests: configs, a dispatcher that always stops, outbox counts. */
 import path from 'node:path';
 import { deliverySchema, type DeliveryConfig } from '../../src/config/delivery-schema.js';
 import { flowSchema, type FlowConfig } from '../../src/config/flow-schema.js';
@@ -7,9 +6,7 @@ import { platformSchema, type PlatformConfig } from '../../src/config/platform-s
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from '../../src/delivery/dispatcher.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
-import type { ConfirmOrder, CreateRequest } from '../../src/platform/contract.js';
-import { openStore, storePath, type Db } from '../../src/store/open-store.js';
-import { insertSubmission } from '../../src/store/submissions.js';
+import type { Db } from '../../src/store/open-store.js';
 
 export function flowConfig(dir: string, name = 'requests', kind: 'requests' | 'confirmations' = 'requests', token?: string): FlowConfig {
   return flowSchema.parse({
@@ -39,68 +36,6 @@ export function fastDelivery(overrides: Record<string, unknown> = {}): DeliveryC
   });
 }
 
-export function validRequest(externalId: string, overrides: Partial<CreateRequest> = {}): CreateRequest {
-  return {
-    externalId,
-    customer: { inn: '7707083893', name: 'ООО Ромашка' },
-    contact: { name: 'Иван Петров', phone: '+7 495 000-00-00' },
-    delivery: { city: 'Москва', address: 'ул. Ленина, 1', desiredDate: '2030-03-01' },
-    items: [
-      { lineId: '1', name: 'Болт М8', quantity: 10, unit: 'шт' },
-      { lineId: '2', name: 'Гайка М8', quantity: 10, unit: 'шт' },
-    ],
-    ...overrides,
-  };
-}
-
-export function validConfirmation(lineIds: string[] = ['1']): ConfirmOrder {
-  return {
-    supplierOrderId: 'SUP-1',
-    readyToShipDate: '2030-02-01',
-    items: lineIds.map((lineId) => ({ lineId, confirmedQuantity: 10, price: 12.5, currency: 'RUB' })),
-  };
-}
-
-/** Record a request in the outbox the way intake does; returns the row id. */
-export function addRequestRow(db: Db, flow: string, payload: unknown, externalId = (payload as { externalId: string }).externalId, now = Date.now()): number {
-  const text = JSON.stringify(payload);
-  return insertSubmission(db, {
-    flow,
-    kind: 'request',
-    dedupeKey: externalId,
-    externalId,
-    payload: text,
-    payloadHash: createHash('sha256').update(text).digest('hex'),
-    idempotencyKey: `erp-test:${externalId}:${randomUUID()}`,
-    now,
-  });
-}
-
-export function addConfirmationRow(db: Db, flow: string, orderId: string, payload: ConfirmOrder, now = Date.now()): number {
-  const text = JSON.stringify(payload);
-  const hash = createHash('sha256').update(text).digest('hex');
-  return insertSubmission(db, {
-    flow,
-    kind: 'confirmation',
-    dedupeKey: `${orderId}:${hash}`,
-    externalId: orderId,
-    orderId,
-    payload: text,
-    payloadHash: hash,
-    idempotencyKey: `erp-test:${orderId}:${hash.slice(0, 16)}`,
-    now,
-  });
-}
-
-export async function withStore<T>(dir: string, fn: (db: Db) => Promise<T> | T): Promise<T> {
-  const db = openStore(storePath(dir));
-  try {
-    return await fn(db);
-  } finally {
-    db.close();
-  }
-}
-
 export interface DispatcherHarness {
   dispatcher: Dispatcher;
   client: PlatformClient;
@@ -119,15 +54,6 @@ export async function withDispatcher<T>(
   } finally {
     await dispatcher.stop();
     await client.close();
-  }
-}
-
-/** Poll `condition` until it holds; fail after a generous `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 15_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

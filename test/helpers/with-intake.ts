@@ -1,7 +1,7 @@
 /**
  * `withIntake(options, fn)`: a real inbox folder, a real SQLite store and the real mapper with a
  * small requests mapping, all in a temp folder; the intake is stopped and the store closed after.
- * Fixture builders make one valid request CSV that tests break in exactly one way.
+ * The request rows and the mapping are the shared fixtures of `test/helpers/fixtures.ts`.
  */
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
@@ -16,55 +16,11 @@ import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { listFiles, type FileRow } from '../../src/store/files.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
-import { withTempDir } from '../helpers/temp-dir.js';
+import { withTempDir } from './temp-dir.js';
+import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
+import { systemClock, type Clock } from '../../src/shared/types.js';
 
 export const SOURCE_SYSTEM = 'erp1c';
-
-export const REQUESTS_MAPPING_YAML = `
-kind: requests
-csv: { encoding: utf-8, delimiter: ";" }
-groupBy: ext
-request:
-  externalId: { column: ext }
-  customer.inn: { column: inn }
-  customer.name: { column: customer }
-  contact.name: { column: contact }
-  contact.phone: { column: phone }
-  delivery.city: { column: city }
-  delivery.address: { column: address }
-  delivery.desiredDate: { column: date }
-items:
-  lineId: { column: line }
-  name: { column: item }
-  quantity: { column: qty, integer: true }
-  unit: { column: unit }
-`;
-
-const COLUMNS = ['ext', 'inn', 'customer', 'contact', 'phone', 'city', 'address', 'date', 'line', 'item', 'qty', 'unit'] as const;
-export type RequestRow = Record<(typeof COLUMNS)[number], string>;
-
-/** One valid request line; override a field to break it in one way. */
-export function requestRow(overrides: Partial<RequestRow> = {}): RequestRow {
-  return {
-    ext: 'R-1',
-    inn: '7707083893',
-    customer: 'ООО Ромашка',
-    contact: 'Иванов И.',
-    phone: '+7 495 000-00-00',
-    city: 'Москва',
-    address: 'ул. Ленина, 1',
-    date: '2099-01-15',
-    line: '1',
-    item: 'Болт М8',
-    qty: '10',
-    unit: 'шт',
-    ...overrides,
-  };
-}
-
-export function requestCsv(rows: readonly RequestRow[]): string {
-  return [COLUMNS.join(';'), ...rows.map((r) => COLUMNS.map((c) => r[c]).join(';'))].join('\n') + '\n';
-}
 
 export interface IntakeFixture {
   dir: string;
@@ -86,10 +42,13 @@ export interface IntakeFixture {
   context(overrides?: Partial<IntakeContext>): IntakeContext;
 }
 
-/** Fast stability settings for tests; each test overrides what it is about. */
-export const FAST_INTAKE: Partial<FlowIntakeConfig> = { stableForMs: 150, minAgeMs: 50, rescanIntervalMs: 100 };
+export interface IntakeSetup {
+  /** The clock the intake runs on; a `manualClock()` makes stability waits the test's to decide. Default: the system's. */
+  clock?: Clock;
+}
 
-export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn: (f: IntakeFixture) => Promise<T>): Promise<T> {
+export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn: (f: IntakeFixture) => Promise<T>, setup: IntakeSetup = {}): Promise<T> {
+  const clock = setup.clock ?? systemClock;
   return withTempDir(async (dir) => {
     const inbox = path.join(dir, 'inbox');
     await fs.mkdir(inbox, { recursive: true });
@@ -110,7 +69,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
     const logger = process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : capturingLogger(lines);
     const open = () => {
       const db = openStore(storePath(path.join(dir, 'state')));
-      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger, onRecorded: (n) => recordedCounts.push(n) });
+      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger, clock, onRecorded: (n) => recordedCounts.push(n) });
       opened.push({ db, intake });
       return { db, intake };
     };
@@ -132,9 +91,9 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
         flow,
         sourceSystem: SOURCE_SYSTEM,
         dirs: inboxDirs(inbox),
-        mapItems: (input, fileLabel) => mapFile(input, spec, { now: new Date(), rejectPastDates: true, fileLabel }),
+        mapItems: (input, fileLabel) => mapFile(input, spec, { now: new Date(clock()), rejectPastDates: true, fileLabel }),
         logger,
-        clock: Date.now,
+        clock,
         ...overrides,
       }),
     };

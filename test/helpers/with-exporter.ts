@@ -1,12 +1,11 @@
-/** Fixtures for exporter tests: a real SQLite file, a real import folder, and a polling wait. */
-import fs from 'node:fs';
+/** Fixtures for exporter tests: a real SQLite file and a real import folder. */
 import path from 'node:path';
 import { openStore, type Db } from '../../src/store/open-store.js';
 import { createExporter, type Exporter, type ExportTarget } from '../../src/export/create-exporter.js';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
 import { enqueueExport } from '../../src/store/exports.js';
 import { silentLogger, type Logger } from '../../src/log.js';
-import { withTempDir } from '../helpers/temp-dir.js';
+import { withTempDir } from './temp-dir.js';
 
 export interface ExporterContext {
   db: Db;
@@ -62,22 +61,4 @@ export function enqueueStatus(db: Db, orderId: string, status = 'shipped', chann
   const sourceKey = `EVT-${String(nextKey++).padStart(6, '0')}`;
   enqueueExport(db, { channel, sourceKey, record: { eventId: sourceKey, orderId, status, eventDate: '2026-06-12T10:15:00+03:00' }, now: 1 });
   return sourceKey;
-}
-
-/** Visible files of a folder (temp files start with a dot), sorted; [] when the folder is missing. */
-export function listFiles(folder: string, all = false): string[] {
-  if (!fs.existsSync(folder)) return [];
-  return fs
-    .readdirSync(folder)
-    .filter((name) => all || !name.startsWith('.'))
-    .sort();
-}
-
-/** Poll `check` until it returns true, or fail after `timeoutMs` (generous: this bounds a hang, it is not a speed test). */
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -6,7 +6,7 @@ import { webhookSchema, type WebhookConfig } from '../../src/config/webhook-sche
 import { createWebhookListener, type WebhookListener, type WebhookListenerDeps } from '../../src/webhook/create-webhook-listener.js';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { silentLogger } from '../../src/log.js';
-import { withTempDir } from '../helpers/temp-dir.js';
+import { withTempDir } from './temp-dir.js';
 
 export const SECRET = 'whsec-test-secret';
 

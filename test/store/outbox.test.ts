@@ -3,7 +3,8 @@ import { claimDueSubmissions, recordAttempt, releaseInFlight, requeueSubmissions
 import { getSubmission } from '../../src/store/submissions.js';
 import { readOutboxStatus, formatOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { addRequestRow, validRequest, withStore } from './delivery-fixtures.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
 
 const T = 1_000_000;
 
