@@ -18,7 +18,7 @@ import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
 import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
-import { systemClock, type Clock } from '../../src/shared/types.js';
+import { systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
 
 export const SOURCE_SYSTEM = 'erp1c';
 
@@ -36,6 +36,8 @@ export interface IntakeFixture {
   submissions(): SubmissionRow[];
   /** Names in a sub-folder of the inbox ('' for the inbox itself), recursively, sorted. */
   list(sub?: string): Promise<string[]>;
+  /** The `.errors.json` report in `rejected/` (the first one, or the first of a file whose name ends with `fileEnd`). */
+  rejectedReport(fileEnd?: string): Promise<FileReport>;
   /** Every log line so far (parsed JSON), of every intake opened. */
   logs(): Record<string, unknown>[];
   /** The context the intake stages run with, to drive one stage directly; `clock` may be fixed. */
@@ -85,6 +87,12 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
       files: () => listFiles(opened.at(-1)!.db, flow.name),
       submissions: () => listSubmissionsOfFlow(opened.at(-1)!.db, flow.name),
       list: (sub = '') => listRecursively(path.join(inbox, sub)),
+      async rejectedReport(fileEnd = '') {
+        const names = await listRecursively(path.join(inbox, 'rejected'));
+        const name = names.find((n) => n.endsWith(`${fileEnd}.errors.json`));
+        if (!name) throw new Error(`no report of ${fileEnd || 'any file'} in rejected/: ${names.join(', ')}`);
+        return JSON.parse(await fs.readFile(path.join(inbox, 'rejected', name), 'utf8')) as FileReport;
+      },
       logs: () => lines,
       context: (overrides = {}) => ({
         db: opened.at(-1)!.db,

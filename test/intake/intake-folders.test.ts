@@ -72,17 +72,7 @@ describe('intake: when a file is complete', () => {
         clock.advance(60_000);
         // The intake schedules its own re-check for when the timeout runs out; no scan is asked for.
         await waitUntil(async () => (await f.list('rejected')).length === 3, 'the empty file to be rejected');
-        const names = await f.list('rejected');
-        const report = JSON.parse(
-          await fs.readFile(
-            path.join(
-              f.inbox,
-              'rejected',
-              names.find((n) => n.endsWith('.errors.json'))!,
-            ),
-            'utf8',
-          ),
-        );
+        const report = await f.rejectedReport();
         expect(report.problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_EMPTY' })]);
         expect(f.files()).toEqual([]);
       },
@@ -138,20 +128,11 @@ describe('intake: when a file is complete', () => {
       expect(f.submissions()).toHaveLength(2);
       const rejected = await f.list('rejected');
       expect(rejected.filter((n) => n.endsWith('second.csv'))).toHaveLength(1);
-      const json = JSON.parse(
-        await fs.readFile(
-          path.join(
-            f.inbox,
-            'rejected',
-            rejected.find((n) => n.endsWith('.errors.json'))!,
-          ),
-          'utf8',
-        ),
-      );
+      const json = await f.rejectedReport();
       expect(json.file).toBe('second.csv');
-      expect(json.problems[0].code).toBe('FILE_DUPLICATE');
-      expect(json.problems[0].message).toContain('first.csv');
-      expect(json.problems[0].message).toMatch(/\d{4}-\d{2}-\d{2}T/);
+      expect(json.problems[0]!.code).toBe('FILE_DUPLICATE');
+      expect(json.problems[0]!.message).toContain('first.csv');
+      expect(json.problems[0]!.message).toMatch(/\d{4}-\d{2}-\d{2}T/);
     });
   });
 

@@ -126,16 +126,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       await f.intake.scanNow();
       const rejected = await f.list('rejected');
       expect(rejected).toHaveLength(3);
-      const report = JSON.parse(
-        await fs.readFile(
-          path.join(
-            f.inbox,
-            'rejected',
-            rejected.find((n) => n.endsWith('.errors.json'))!,
-          ),
-          'utf8',
-        ),
-      );
+      const report = await f.rejectedReport();
       expect(report).toMatchObject({ file: MIXED_255, problems: [expect.objectContaining({ code: 'FILE_DUPLICATE' })] });
       expect(await f.list('')).not.toContain(MIXED_255);
     });
