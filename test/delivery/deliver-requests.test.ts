@@ -194,6 +194,30 @@ describe('delivery of requests against the sandbox', () => {
       ),
     ));
 
+  it('wakes the exporter once per final outcome that enqueued an acknowledgement, not per retry', () =>
+    withTempDir((dir) =>
+      withSandbox({ faults: { create: { status500: 1 } } }, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-WAKE'));
+          let wakes = 0;
+          await withDispatcher(
+            {
+              db,
+              flows: [flow],
+              platform: platformConfig(sandbox.url, sandbox.token),
+              delivery: fastDelivery({ backoff: { maxAttempts: 3 } }),
+              onAcknowledged: () => (wakes += 1),
+            },
+            () => waitUntil(() => getSubmission(db, id)?.state === 'dead', 'the request dead-lettered after three 500s'),
+          );
+          expect(sandbox.calls()).toHaveLength(3);
+          expect(ackRecords(db, flow.name)).toHaveLength(1);
+          expect(wakes).toBe(1);
+        }),
+      ),
+    ));
+
   it('logs each outcome with the X-Request-Id, the externalId and the flow, never the token; start and stop are idempotent', () =>
     withTempDir((dir) =>
       withSandbox({ token: 'buyer-token-very-secret' }, (sandbox) =>

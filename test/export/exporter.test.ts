@@ -26,6 +26,25 @@ describe('createExporter', () => {
     });
   });
 
+  it('reload: the next files are written in the new format, the targets passed in stay untouched', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      const target = { channel: 'status', folder, format: csvFormat(), mode: 'perEvent' as const };
+      const exporter = makeExporter([target], { pollIntervalMs: 60_000 });
+      await exporter.start();
+      exporter.reload(
+        new Map([
+          ['status', csvFormat({ csv: { encoding: 'utf-8', delimiter: '|', lineEnding: 'lf' } })],
+          ['ack:other', csvFormat()],
+        ]),
+      );
+      enqueueStatus(db, 'ORD-2026-000001');
+      exporter.wake();
+      await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the write after the reload');
+      expect(fs.readFileSync(path.join(folder, 'status-000001.csv'), 'utf8')).toBe('order|status\nORD-2026-000001|shipped\n');
+      expect(target.format.csv.delimiter).toBe(';');
+    });
+  });
+
   it('perEvent: the fallback poll picks up rows nobody woke it for', async () => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 20 });
