@@ -18,7 +18,7 @@ import { silentLogger } from '../src/log.js';
 import { createPlatformClient } from '../src/platform/client.js';
 import { createRequestPath } from '../src/platform/contract.js';
 import { countSubmissionsByState, listLastErrors } from '../src/store/outbox.js';
-import { openStore, storePath } from '../src/store/open-store.js';
+import { createStore, storePath } from '../src/store/open-store.js';
 import type { PreparedSubmission } from '../src/intake/submission-keys.js';
 import { benchFlow, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import { preparePayloads, recordPayloads } from './payloads.js';
@@ -47,7 +47,9 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
   return withTempRoot(async (root) => {
     const warmup = await preparePayloads(root, { requests: args.warmupRequests, linesPerRequest: args.linesPerRequest, prefix: 'W' });
     const main = await preparePayloads(root, { requests: args.requests, linesPerRequest: args.linesPerRequest, prefix: 'M' });
-    const db = openStore(storePath(path.join(root, 'state')));
+    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    const store = createStore(storePath(path.join(root, 'state')));
+    const { db } = await store.start();
     const flow = benchFlow(root, {});
     const platform = platformSchema.parse({ baseUrl: args.url, token: args.token, sourceSystem: SOURCE_SYSTEM });
     const delivery = deliverySchema.parse({ concurrency: args.concurrency });
@@ -80,7 +82,7 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
     } finally {
       await dispatcher.stop();
       await client.close();
-      db.close();
+      await store.stop();
     }
   });
 }

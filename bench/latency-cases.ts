@@ -12,7 +12,7 @@ import { createDispatcher } from '../src/delivery/dispatcher.js';
 import { createIntake } from '../src/intake/index.js';
 import { silentLogger } from '../src/log.js';
 import { createPlatformClient } from '../src/platform/client.js';
-import { openStore, storePath } from '../src/store/open-store.js';
+import { createStore, storePath } from '../src/store/open-store.js';
 import { findSubmissionByDedupeKey } from '../src/store/submissions.js';
 import { benchFlow, FLOW_NAME, MAPPING_1C, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import { externalIdOf, writeRequestsCsv } from './generate-csv.js';
@@ -47,13 +47,23 @@ async function dropToPost(args: LatencyArgs): Promise<{ drops: Drop[] }> {
     const staging = path.join(root, 'staging');
     fs.mkdirSync(staging);
     fs.mkdirSync(flow.inbox);
-    const db = openStore(storePath(path.join(root, 'state')));
+    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    const store = createStore(storePath(path.join(root, 'state')));
+    const { db, durability } = await store.start();
     const spec = loadMappingSpec(MAPPING_1C);
     const platform = platformSchema.parse({ baseUrl: args.url, token: args.token, sourceSystem: SOURCE_SYSTEM });
     const delivery = deliverySchema.parse({});
     const client = createPlatformClient({ baseUrl: platform.baseUrl, connections: Math.max(4, delivery.concurrency) });
     const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger });
-    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger: silentLogger, onRecorded: () => dispatcher.wake() });
+    const intake = createIntake({
+      db,
+      flow,
+      sourceSystem: SOURCE_SYSTEM,
+      mapping: spec,
+      logger: silentLogger,
+      durable: () => durability.durable(),
+      onRecorded: () => dispatcher.wake(),
+    });
     const drops: Drop[] = [];
     try {
       await dispatcher.start();
@@ -76,7 +86,7 @@ async function dropToPost(args: LatencyArgs): Promise<{ drops: Drop[] }> {
       await intake.stop();
       await dispatcher.stop();
       await client.close();
-      db.close();
+      await store.stop();
     }
   });
 }

@@ -15,7 +15,7 @@ import { Pool } from 'undici';
 import { webhookSchema } from '../src/config/webhook-schema.js';
 import { silentLogger } from '../src/log.js';
 import { countEvents } from '../src/store/events.js';
-import { openStore, storePath } from '../src/store/open-store.js';
+import { createStore, storePath } from '../src/store/open-store.js';
 import { createWebhookListener } from '../src/webhook/index.js';
 import type { CaseChannel } from './case-channel.js';
 import { withTempRoot } from './bench-env.js';
@@ -25,9 +25,11 @@ export const WEBHOOK_PATH = '/webhooks/service';
 
 async function webhookListener(args: { secret: string }, channel: CaseChannel): Promise<{ stored: number }> {
   return withTempRoot(async (root) => {
-    const db = openStore(storePath(path.join(root, 'state')));
+    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    const store = createStore(storePath(path.join(root, 'state')));
+    const { db, durability } = await store.start();
     const config = webhookSchema.parse({ port: 0, path: WEBHOOK_PATH, secrets: [args.secret] });
-    const listener = createWebhookListener({ db, config, logger: silentLogger });
+    const listener = createWebhookListener({ db, config, logger: silentLogger, durable: () => durability.durable() });
     try {
       const { url } = await listener.start();
       channel.ready({ url });
@@ -36,7 +38,7 @@ async function webhookListener(args: { secret: string }, channel: CaseChannel): 
       await listener.stop();
     }
     const stored = countEvents(db);
-    db.close();
+    await store.stop();
     return { stored };
   });
 }

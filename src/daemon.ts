@@ -143,7 +143,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   try {
     // First taken, last released: nothing of this daemon touches the store without it.
     await lifecycle.start(createStateLock(config.stateDir));
-    const db = await lifecycle.start(createStore(storePath(config.stateDir)));
+    const { db, durability } = await lifecycle.start(createStore(storePath(config.stateDir)));
+    const durable = () => durability.durable();
     const metrics = createMetrics({ db, clock });
 
     const exportFolders = [...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)];
@@ -157,7 +158,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const urls: { webhook?: string; admin?: string; sandbox?: string } = {};
     let listener: WebhookListener | null = null;
     if (config.webhook) {
-      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, onStored: () => exporterRef?.wake() });
+      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, durable, onStored: () => exporterRef?.wake() });
       urls.webhook = (await lifecycle.start(listener)).url;
     }
 
@@ -187,7 +188,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       format: initial.ackFormats.get(ackChannel(flow.name))!,
       mode: 'perEvent',
     }));
-    const exporter = createExporter({ db, targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets], logger: log, clock, metrics });
+    const exporter = createExporter({ db, targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets], logger: log, clock, metrics, durable });
     exporterRef = exporter;
     await lifecycle.start(exporter);
 
@@ -223,6 +224,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         mapping: initial.mappings.get(flow.name)!,
         logger: log,
         clock,
+        durable,
         onRecorded: () => dispatcher.wake(),
         metrics,
       });

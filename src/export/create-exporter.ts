@@ -41,7 +41,7 @@ import { errnoCode, isPermanentNameError } from './classify-write-error.js';
 import { fallbackFileName, flowOfChannel, renderFileName, withSuffix } from './file-name.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
-import { systemClock, type Clock } from '../shared/types.js';
+import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
 /** One export channel and where and how its files are written. */
 export interface ExportTarget {
@@ -62,6 +62,12 @@ export interface ExporterDeps {
   pollIntervalMs?: number;
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'exportFiles'>;
+  /**
+   * The store's group commit, awaited before files are written: a file must never exist for a row
+   * (or a name) that a power cut could take back, or the next run would write it again under
+   * another name. Default: commits are durable already (a FULL store).
+   */
+  durable?: WaitDurable;
 }
 
 export interface Exporter extends Component, Reloadable<ReadonlyMap<string, ExportFormat>> {
@@ -87,6 +93,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'exporter' });
   const pollIntervalMs = deps.pollIntervalMs ?? 1_000;
+  const durable = deps.durable ?? alreadyDurable;
   // Own copies: `reload()` swaps a target's format without touching the caller's objects.
   const targets: ExportTarget[] = deps.targets.map((target) => ({ ...target }));
 
@@ -159,6 +166,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const writeNamed = async (target: ExportTarget): Promise<number> => {
     const rows = listNamedPendingExports(db, target.channel);
     if (rows.length === 0 || !(await folderIsWritable(target))) return 0;
+    await durable();
     const files = new Map<string, ExportRow[]>();
     for (const row of rows) files.set(row.file_name!, [...(files.get(row.file_name!) ?? []), row]);
     let written = 0;

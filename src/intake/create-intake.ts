@@ -19,7 +19,7 @@ import { recoverIntake, type RecoveryReport } from './recover.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
-import { systemClock, type Clock } from '../shared/types.js';
+import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
 export type { RecoveryReport } from './recover.js';
 
@@ -32,6 +32,8 @@ export interface IntakeDeps {
   mapping: MappingSpec;
   logger: Logger;
   clock?: Clock;
+  /** The store's group commit; awaited before a recorded file leaves `processing/`. Default: commits are durable already (a FULL store). */
+  durable?: WaitDurable;
   /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
   onRecorded?: (count: number) => void;
   /** Prometheus counters (the daemon's); optional. */
@@ -70,6 +72,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     dirs: inboxDirs(flow.inbox),
     logger: deps.logger,
     clock,
+    durable: deps.durable ?? alreadyDurable,
     mapItems: (input, fileLabel) => mapFile(input, mapping, { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
     onRecorded: (count) => {
       try {

@@ -9,7 +9,7 @@ import type { MappedItem } from '../mapping/types.js';
 import type { Db } from '../store/open-store.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import { storedName } from './inbox-names.js';
-import { type Clock } from '../shared/types.js';
+import type { Clock, WaitDurable } from '../shared/types.js';
 
 export interface InboxDirs {
   inbox: string;
@@ -31,6 +31,8 @@ export interface IntakeContext {
   logger: Logger;
   clock: Clock;
   onRecorded?: (count: number) => void;
+  /** Awaited before a recorded file is moved out of `processing/`: the move must never outrun its commit. */
+  durable: WaitDurable;
   /** Counts files by outcome (archived, rejected, duplicate). */
   metrics?: Pick<Metrics, 'files'>;
 }

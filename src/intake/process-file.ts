@@ -136,6 +136,9 @@ export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void
   if (row.state === FILE_STATE.processing || !row.current_path) return;
   const log = fileLogger(ctx, row.original_name);
   const from = processingPathOf(ctx.dirs, row.id, row.original_name);
+  // The row says where the file goes; if the move outran the commit and the power failed, the file
+  // would sit in archive/ while the store still says `processing`: lost. So the commit first.
+  await ctx.durable();
   await fs.mkdir(path.dirname(row.current_path), { recursive: true });
   try {
     await fs.rename(from, row.current_path);

@@ -5,6 +5,16 @@
  */
 import type { ErrorCode } from '../errors.js';
 
+/**
+ * Resolves once every commit made before the call is on disk (the store's group commit,
+ * `store/durability.ts`). A stage awaits it before an effect outside the store that depends on a
+ * commit: answering a webhook, moving a file, writing an export file.
+ */
+export type WaitDurable = () => Promise<void>;
+
+/** For stores that fsync every commit themselves (`synchronous=FULL`): already durable. */
+export const alreadyDurable: WaitDurable = () => Promise.resolve();
+
 /** Current time in epoch milliseconds; times are stored as integers so that they sort and compare cheaply. */
 export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createDurability, type Durability } from './durability.js';
 
 export type Db = Database.Database;
 
@@ -20,6 +21,12 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Open read-only (for `status`); skips migrations. */
   readonly?: boolean;
+  /**
+   * `FULL` (default): every commit is fsynced before it returns; right for the CLI (`retry`), whose
+   * process may end right after. `NORMAL`: commits return without an fsync and the caller makes
+   * them durable in groups where it matters (`durability.ts`); the daemon's connection.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** The database file inside the configured state folder. */
@@ -35,9 +42,9 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
-      // FULL: a commit is on disk before we answer a webhook or move a file; the cost is an fsync
-      // per transaction, which the webhook inbox amortises by grouping events into one commit.
-      db.pragma('synchronous = FULL');
+      // WAL with NORMAL never corrupts on a power cut; it may lose the last commits, which is why
+      // the daemon awaits `durable()` (one shared fsync) before any effect outside the store.
+      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
       db.pragma('foreign_keys = ON');
       migrate(db);
     }
@@ -47,19 +54,31 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
   }
 }
 
-/** The store as a component: opened (and migrated) at start, closed at stop. */
-export function createStore(file: string): Component<Db> {
-  let db: Db | null = null;
+/** The daemon's store: the connection, and the group commit that makes its commits durable. */
+export interface Store {
+  db: Db;
+  durability: Durability;
+}
+
+/** The store as a component: opened (and migrated) with `synchronous=NORMAL` and group commit at start, closed at stop. */
+export function createStore(file: string): Component<Store> {
+  let store: Store | null = null;
   return {
     name: 'store',
     start() {
-      db ??= openStore(file);
-      return Promise.resolve(db);
+      if (!store) {
+        const db = openStore(file, { synchronous: 'NORMAL' });
+        store = { db, durability: createDurability(db) };
+      }
+      return Promise.resolve(store);
     },
-    stop() {
-      db?.close();
-      db = null;
-      return Promise.resolve();
+    async stop() {
+      const closing = store;
+      store = null;
+      if (!closing) return;
+      await closing.durability.durable();
+      await closing.durability.close();
+      closing.db.close();
     },
   };
 }

@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
-import { systemClock, type Clock } from '../shared/types.js';
+import { systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { Db } from '../store/open-store.js';
 import { admitWebhook, type AdmissionPolicy, type RequestHead } from './admit-webhook.js';
 import { parseAllowList } from './allow-from.js';
@@ -37,6 +37,8 @@ export interface WebhookListenerDeps {
   onStored?: () => void;
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'webhookEvents'>;
+  /** The store's group commit: no event is answered 200 before it resolves. Default: commits are durable already. */
+  durable?: WaitDurable;
 }
 
 export interface WebhookListener extends Component<{ url: string }>, Reloadable<TlsMaterial> {
@@ -68,7 +70,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     requireSignature: config.requireSignature,
     secrets: config.secrets,
   };
-  const batcher = createEventBatcher({ db, now: clock, onCommitted: () => deps.onStored?.() });
+  const batcher = createEventBatcher({ db, now: clock, onCommitted: () => deps.onStored?.(), ...(deps.durable ? { durable: deps.durable } : {}) });
 
   let server: ListenerServer | null = null;
   let tlsInUse = config.tls;

@@ -1,11 +1,14 @@
 /**
- * Groups the events that arrive within one tick into one store transaction: one commit, one fsync
- * (the store runs with synchronous=FULL), then every response of the group. The store records
- * each event in its own savepoint, so one failing event answers 503 without failing the others.
+ * Groups the events that arrive within one tick into one store transaction, then waits for the
+ * store's group commit (`durable()`: one fsync off the event loop, shared with whatever else
+ * committed meanwhile) before any event of the group gets its answer: a 200 means the event
+ * survives a power cut. The store records each event in its own savepoint, so one failing event
+ * answers 503 without failing the others.
  */
 import type { WebhookEvent } from '../platform/contract.js';
 import { recordEvents, type EventOutcome, type EventResult } from '../store/events.js';
 import type { Db } from '../store/open-store.js';
+import { alreadyDurable, type WaitDurable } from '../shared/types.js';
 import { eventToStore, supersedes } from './status-change.js';
 
 /** A committed event's outcome (a duplicate carries the stored body), or why it was not stored. */
@@ -27,16 +30,19 @@ interface Waiting {
 export interface EventBatcherOptions {
   db: Db;
   now: () => number;
-  /** Called after a commit that stored at least one new event. */
+  /** Called after a commit that stored at least one new event (once it is durable). */
   onCommitted?: (outcomes: EventOutcome[]) => void;
+  /** The store's group commit. Default: commits are durable already (a FULL store). */
+  durable?: WaitDurable;
 }
 
 export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   let queue: Waiting[] = [];
   let scheduled = false;
   let inFlight = Promise.resolve();
+  const durable = options.durable ?? alreadyDurable;
 
-  const runBatch = (): void => {
+  const runBatch = async (): Promise<void> => {
     scheduled = false;
     const batch = queue;
     queue = [];
@@ -50,8 +56,9 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         now,
         supersedes,
       );
+      await durable();
     } catch (error) {
-      // The commit itself failed: nothing of the batch is durable.
+      // The commit, or the fsync that makes it durable, failed: the batch is not known to be on disk.
       for (const item of batch) item.resolve({ ok: false, error });
       return;
     }
@@ -76,12 +83,11 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         queue.push({ event, body, resolve });
         if (!scheduled) {
           scheduled = true;
-          inFlight = new Promise<void>((done) =>
-            setImmediate(() => {
-              runBatch();
-              done();
-            }),
-          );
+          // Each batch is committed in its own tick; the durability waits of consecutive batches
+          // overlap, and `drain()` waits for the last one.
+          const previous = inFlight;
+          const batch = new Promise<void>((resolve) => setImmediate(resolve)).then(runBatch);
+          inFlight = Promise.all([previous, batch]).then(() => undefined);
         }
       });
     },

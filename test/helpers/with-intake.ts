@@ -18,7 +18,7 @@ import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
 import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
-import { systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
+import { alreadyDurable, systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
 
 export const SOURCE_SYSTEM = 'erp1c';
 
@@ -102,6 +102,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
         mapItems: (input, fileLabel) => mapFile(input, spec, { now: new Date(clock()), rejectPastDates: true, fileLabel }),
         logger,
         clock,
+        durable: alreadyDurable,
         ...overrides,
       }),
     };
