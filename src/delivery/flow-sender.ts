@@ -2,6 +2,12 @@
  * One flow's sending loop: claim due rows under a lease, send up to `concurrency` at once (and at
  * most `ratePerSecond`), record each outcome in one transaction with the row's state change.
  * The loop never throws: each tick catches at its boundary and logs.
+ *
+ * State changes are grouped (docs/performance.md): while the circuit is closed and no rate limit
+ * spaces the starts, one claim takes up to `CLAIM_GROUP` due rows at once and the loop feeds them to
+ * free slots; outcomes that arrive in the same turn of the event loop are recorded in one
+ * transaction. Neither needs to be durable at once: a lost claim only makes its rows due again, a
+ * lost outcome only sends the request again under the same Idempotency-Key.
  */
 import { randomUUID } from 'node:crypto';
 import type { DeliveryConfig } from '../config/delivery-schema.js';
@@ -14,7 +20,16 @@ import { classifyOutcome, type AttemptOutcome, type Classification } from '../pl
 import type { PlatformClient } from '../platform/client.js';
 import { ackChannel } from '../store/exports.js';
 import type { Db } from '../store/open-store.js';
-import { claimDueSubmissions, countUnsettled, nextDueAt, recordAttempt, releaseInFlight } from '../store/outbox.js';
+import {
+  claimDueSubmissions,
+  countOutstanding,
+  nextDueAt,
+  recordAttempt,
+  recordAttempts,
+  releaseInFlight,
+  type AttemptToRecord,
+  type RecordedAttempt,
+} from '../store/outbox.js';
 import type { SubmissionRow } from '../store/submissions.js';
 import { abandonedUpdate, buildAckRecord, decideTransition } from './decide-transition.js';
 import { gateAllowance, initialGate, markProbeStarted, updateGate, type GatePolicy, type GateSignal, type GateState } from './flow-gate.js';
@@ -40,9 +55,27 @@ export interface FlowSender {
   start(): void;
   stop(timeoutMs: number): Promise<void>;
   wake(): void;
-  /** True when nothing is in flight and nothing is due that the gate would let through. */
+  /**
+   * True when the flow has nothing left to do on its own: nothing in flight and no row pending,
+   * including rows waiting out a backoff or an open circuit. A paused flow (its token refused)
+   * counts as idle whatever it holds: only a person can move it on.
+   */
   isIdle(): boolean;
   gate(): Readonly<GateState>;
+}
+
+/** Rows one claim takes while the circuit is closed and no rate limit applies. */
+const CLAIM_GROUP = 32;
+
+/** An answer waiting to be recorded with the others of its turn. */
+interface PendingOutcome extends AttemptToRecord {
+  row: SubmissionRow;
+  c: Classification;
+  probe: boolean;
+  itemLog: Logger;
+  finalState: string | null;
+  attemptOutcome: string;
+  resolve: () => void;
 }
 
 export function createFlowSender(deps: FlowSenderDeps): FlowSender {
@@ -61,6 +94,9 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   const stopLoop = new AbortController();
   const abortRequests = new AbortController();
   const inFlight = new Map<number, Promise<void>>();
+  /** Rows claimed as a group, waiting for a free slot (in flight in the store, under their lease). */
+  let queued: SubmissionRow[] = [];
+  let outcomes: PendingOutcome[] = [];
   let gate = initialGate(policy);
   let nextStartAt = 0;
   let loop: Promise<void> | null = null;
@@ -69,6 +105,17 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   function tick(): number {
     const now = clock();
     const free = delivery.concurrency - inFlight.size;
+    if (gate.mode === 'closed' && minSpacingMs === 0) {
+      if (free > 0 && queued.length < free) {
+        const excludeIds = [...inFlight.keys(), ...queued.map((row) => row.id)];
+        queued.push(...claimDueSubmissions(db, { flow: flow.name, now, leaseMs: delivery.leaseMs, limit: CLAIM_GROUP - queued.length, excludeIds }));
+      }
+      while (inFlight.size < delivery.concurrency && queued.length > 0) begin(queued.shift()!, false, now);
+      return sleepFor(clock());
+    }
+    // Probes and rate limits take one row at a time, straight from the store; rows claimed while
+    // the circuit was closed go back to pending instead of waiting out an open circuit in flight.
+    releaseQueued(now);
     const allowance = gateAllowance(gate, now, free);
     let limit = allowance.limit;
     if (minSpacingMs > 0) limit = now >= nextStartAt ? Math.min(limit, 1) : 0;
@@ -77,14 +124,26 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       for (const row of rows) {
         if (allowance.probe) gate = markProbeStarted(gate);
         if (minSpacingMs > 0) nextStartAt = Math.max(now, nextStartAt) + minSpacingMs;
-        const sending = send(row, allowance.probe, now).finally(() => {
-          inFlight.delete(row.id);
-          wakeable.wake();
-        });
-        inFlight.set(row.id, sending);
+        begin(row, allowance.probe, now);
       }
     }
     return sleepFor(clock());
+  }
+
+  function begin(row: SubmissionRow, probe: boolean, now: number): void {
+    const sending = send(row, probe, now).finally(() => {
+      inFlight.delete(row.id);
+      wakeable.wake();
+    });
+    inFlight.set(row.id, sending);
+  }
+
+  /** Hand rows claimed but not started back to pending (no attempt counted). */
+  function releaseQueued(now: number): void {
+    if (queued.length === 0) return;
+    const ids = queued.map((row) => row.id);
+    queued = [];
+    releaseInFlight(db, flow.name, now, ids);
   }
 
   /** How long the loop may sleep: until the next due row, probe or rate slot, at most one poll interval. */
@@ -134,44 +193,85 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       }
       attempt = { type: 'error', error };
     }
+    const now = clock();
+    let c: Classification;
     try {
-      const now = clock();
-      const c = classifyOutcome(row.kind, attempt, now);
-      record(row, c, requestId, startedAt, now, itemLog);
-      applyGate(c, probe, now);
+      c = classifyOutcome(row.kind, attempt, now);
     } catch (error) {
-      // The answer could not be recorded (store failure). The row stays in flight and its lease
-      // hands it back later; the same Idempotency-Key makes the repeat safe.
-      itemLog.error({ err: error }, 'Could not record the outcome of a delivery attempt');
+      itemLog.error({ err: error }, 'Could not classify the outcome of a delivery attempt; the lease hands the row back');
       if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;
+      return;
     }
-  }
-
-  function record(row: SubmissionRow, c: Classification, requestId: string, startedAt: number, now: number, itemLog: Logger): void {
     const t = decideTransition(row, c, { backoff: delivery.backoff, startedAt, now, random });
     const ack = t.finalState
       ? { channel: ackChannel(flow.name), sourceKey: `${row.id}:${t.finalState}:${t.update.attempts}`, record: buildAckRecord(flow.name, row, c, t), now }
       : undefined;
     const attemptRecord = { requestId, startedAt, finishedAt: now, httpStatus: c.httpStatus, outcome: t.attemptOutcome, error: c.code ? c.reason : null };
-    const written = recordAttempt(db, row.id, attemptRecord, t.update, ack);
-    const fields = {
-      outcome: t.attemptOutcome,
-      httpStatus: c.httpStatus,
-      code: t.update.lastErrorCode,
-      attempts: t.update.attempts,
-      platformId: t.update.platformId,
-    };
-    if (written) {
-      if (ack) deps.onAcknowledged?.();
-      deps.metrics?.submissions.inc({ flow: flow.name, outcome: t.attemptOutcome });
-      if (t.attemptOutcome === 'retry') deps.metrics?.retries.inc({ flow: flow.name });
+    await new Promise<void>((resolve) => {
+      outcomes.push({
+        submissionId: row.id,
+        attempt: attemptRecord,
+        update: t.update,
+        ack,
+        row,
+        c,
+        probe,
+        itemLog,
+        finalState: t.finalState,
+        attemptOutcome: t.attemptOutcome,
+        resolve,
+      });
+      if (outcomes.length === 1) setImmediate(recordOutcomes);
+    });
+  }
+
+  /** Record the answers of one turn in one transaction, then log them and move the gate. */
+  function recordOutcomes(): void {
+    const batch = outcomes;
+    outcomes = [];
+    let results: RecordedAttempt[] | null = null;
+    try {
+      results = recordAttempts(db, batch);
+    } catch (error) {
+      // The answers could not be recorded (store failure). The rows stay in flight and their lease
+      // hands them back later; the same Idempotency-Key makes the repeat safe.
+      for (const item of batch) item.itemLog.error({ err: error }, 'Could not record the outcome of a delivery attempt');
     }
-    if (!written) itemLog.warn(fields, 'The row left the in-flight state while it was being sent; outcome not recorded');
-    else if (t.attemptOutcome === 'accepted') itemLog.info(fields, c.reason);
-    else if (t.attemptOutcome === 'retry')
-      itemLog.info({ ...fields, nextAttemptAt: new Date(t.update.nextAttemptAt).toISOString() }, `Will retry: ${c.reason}`);
-    else if (t.attemptOutcome === 'paused') itemLog.debug(fields, c.reason);
-    else itemLog.warn(fields, t.update.lastError ?? c.reason);
+    for (const [index, item] of batch.entries()) {
+      try {
+        const result = results?.[index];
+        if (result && 'error' in result) item.itemLog.error({ err: result.error }, 'Could not record the outcome of a delivery attempt');
+        else if (result) report(item, result.written);
+        applyGate(item.c, item.probe, clock(), result !== undefined && 'written' in result);
+      } catch (error) {
+        item.itemLog.error({ err: error }, 'Could not report the outcome of a delivery attempt');
+      } finally {
+        item.resolve();
+      }
+    }
+  }
+
+  function report(item: PendingOutcome, written: boolean): void {
+    const { update } = item;
+    const fields = {
+      outcome: item.attemptOutcome,
+      httpStatus: item.c.httpStatus,
+      code: update.lastErrorCode,
+      attempts: update.attempts,
+      platformId: update.platformId,
+    };
+    if (!written) {
+      item.itemLog.warn(fields, 'The row left the in-flight state while it was being sent; outcome not recorded');
+      return;
+    }
+    if (item.ack) deps.onAcknowledged?.();
+    deps.metrics?.submissions.inc({ flow: flow.name, outcome: item.attemptOutcome });
+    if (item.attemptOutcome === 'retry') deps.metrics?.retries.inc({ flow: flow.name });
+    if (item.attemptOutcome === 'accepted') item.itemLog.info(fields, item.c.reason);
+    else if (item.attemptOutcome === 'retry')
+      item.itemLog.info({ ...fields, nextAttemptAt: new Date(update.nextAttemptAt).toISOString() }, `Will retry: ${item.c.reason}`);
+    else if (item.attemptOutcome === 'paused') item.itemLog.debug(fields, item.c.reason);
+    else item.itemLog.warn(fields, update.lastError ?? item.c.reason);
   }
 
   function recordAbandoned(row: SubmissionRow, requestId: string, startedAt: number, itemLog: Logger): void {
@@ -185,8 +285,17 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     }
   }
 
-  function applyGate(c: Classification, probe: boolean, now: number): void {
-    const signal: GateSignal = c.outcome === 'paused' ? 'unauthorized' : c.countsAsPlatformFailure ? 'failure' : c.outcome === 'retry' ? 'neutral' : 'success';
+  /** Move the gate by an answer; an answer that could not be recorded only frees a probe slot. */
+  function applyGate(c: Classification, probe: boolean, now: number, recorded: boolean): void {
+    const signal: GateSignal = !recorded
+      ? 'neutral'
+      : c.outcome === 'paused'
+        ? 'unauthorized'
+        : c.countsAsPlatformFailure
+          ? 'failure'
+          : c.outcome === 'retry'
+            ? 'neutral'
+            : 'success';
     const { state, transition } = updateGate(gate, signal, probe, now, policy);
     gate = state;
     if (transition === 'paused') {
@@ -225,14 +334,15 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
         }
         abortRequests.abort();
         await Promise.allSettled([...inFlight.values()]);
+        releaseQueued(clock());
       })();
       return stopping;
     },
     wake: () => wakeable.wake(),
     isIdle() {
-      if (inFlight.size > 0) return false;
-      if (gate.mode !== 'closed') return true;
-      return countUnsettled(db, flow.name, clock()) === 0;
+      if (inFlight.size > 0 || queued.length > 0) return false;
+      if (gate.mode === 'paused') return true;
+      return countOutstanding(db, flow.name) === 0;
     },
     gate: () => gate,
   };

@@ -102,6 +102,33 @@ export function recordAttempt(db: Db, submissionId: number, attempt: AttemptReco
   })();
 }
 
+/** One attempt to record with its row's new state (and, for a final state, its acknowledgement). */
+export interface AttemptToRecord {
+  submissionId: number;
+  attempt: AttemptRecord;
+  update: SubmissionUpdate;
+  ack?: NewExport | undefined;
+}
+
+/** Per attempt: written, not written (the row was no longer in flight), or the error that stopped it. */
+export type RecordedAttempt = { written: boolean } | { error: unknown };
+
+/**
+ * Record the attempts that came back in one turn in ONE transaction, each in its own savepoint, so
+ * one that fails does not take the others with it. Throws only when the transaction itself fails.
+ */
+export function recordAttempts(db: Db, items: readonly AttemptToRecord[]): RecordedAttempt[] {
+  return db.transaction(() =>
+    items.map((item): RecordedAttempt => {
+      try {
+        return { written: recordAttempt(db, item.submissionId, item.attempt, item.update, item.ack) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  )();
+}
+
 /**
  * Return in-flight rows of a flow to pending, due now: the dispatcher gave them up without an
  * answer (`ids`), or it is starting and rows left in flight by a crash belong to nobody (no `ids`:
@@ -122,13 +149,9 @@ export function nextDueAt(db: Db, flow: string): number | null {
   return row.at;
 }
 
-/** Rows of a flow that are due now or in flight. */
-export function countUnsettled(db: Db, flow: string, now: number): number {
-  const row = statement(
-    db,
-    `SELECT COUNT(*) AS n FROM submissions
-       WHERE flow = ? AND ((state = 'pending' AND next_attempt_at <= ?) OR state = 'in_flight')`,
-  ).get(flow, now) as { n: number };
+/** Rows of a flow that are not finished: pending (due or waiting out a backoff) or in flight. */
+export function countOutstanding(db: Db, flow: string): number {
+  const row = statement(db, `SELECT COUNT(*) AS n FROM submissions WHERE flow = ? AND state IN ('pending', 'in_flight')`).get(flow) as { n: number };
   return row.n;
 }
 
