@@ -35,6 +35,11 @@ export interface FigureInput {
   value: number;
   unit: string;
   ceiling?: number;
+  /**
+   * The ratio when it is not simply value / ceiling: the median of per-round ratios of alternating
+   * rounds (ceiling, daemon, ceiling, …), which one noisy round cannot decide.
+   */
+  ratio?: number;
   conditions?: Condition[];
   notes?: string;
 }
@@ -61,7 +66,7 @@ function describeCondition(c: Condition, unit: string): string {
 /** Build a result: computes the ratio and whether every condition holds. */
 export function figure(input: FigureInput): BenchResult {
   const ceiling = input.ceiling ?? null;
-  const ratio = ceiling !== null && ceiling > 0 ? input.value / ceiling : null;
+  const ratio = input.ratio ?? (ceiling !== null && ceiling > 0 ? input.value / ceiling : null);
   const conditions = input.conditions ?? [];
   return {
     name: input.name,

@@ -28,7 +28,8 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       ...INTAKE_STABILITY,
       log,
     }),
-  delivery: () => runDeliveryBench({ requests: 10_000, warmupRequests: 200, linesPerRequest: LINES_PER_REQUEST, concurrency: 4, deadlineMs: 60_000, log }),
+  delivery: () =>
+    runDeliveryBench({ requests: 10_000, warmupRequests: 200, linesPerRequest: LINES_PER_REQUEST, concurrency: 4, deadlineMs: 60_000, rounds: 3, log }),
   webhook: () => runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, log }),
   latency: () => runLatencyBench({ files: 30, stableForMs: 300, minAgeMs: 200, pollIntervalMs: 250, gapMs: 100, log }),
 };
