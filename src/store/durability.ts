@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from './open-store.js';
+import type Database from 'better-sqlite3';
 
 export interface Durability {
   /** Resolves once every commit made on the connection before this call is on disk. */
@@ -29,7 +29,7 @@ export interface Durability {
 }
 
 /** For `:memory:` and read-only stores there is nothing to sync: `durable()` resolves at once. */
-export function createDurability(db: Db): Durability {
+export function createDurability(db: Database.Database): Durability {
   const file = db.name;
   const inert = file === '' || file === ':memory:' || db.readonly;
   let handle: fs.FileHandle | null = null;
