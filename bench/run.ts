@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { REPO_ROOT } from './bench-env.js';
 import { runDeliveryBench } from './delivery-bench.js';
+import { runExportBench } from './export-bench.js';
 import { INTAKE_STABILITY, runIntakeBench } from './intake-bench.js';
 import { runLatencyBench } from './latency-bench.js';
 import { renderTable, writeResults, type BenchResult } from './results.js';
@@ -30,7 +31,18 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
     }),
   delivery: () =>
     runDeliveryBench({ requests: 10_000, warmupRequests: 200, linesPerRequest: LINES_PER_REQUEST, concurrency: 4, deadlineMs: 60_000, rounds: 3, log }),
-  webhook: () => runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, log }),
+  webhook: () => runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, rounds: 3, log }),
+  export: () =>
+    runExportBench({
+      files: 10_000,
+      burstEvents: 10_000,
+      concurrency: 32,
+      batchRows: [10_000, 50_000],
+      bareGroup: 64,
+      bareConcurrency: 4,
+      rounds: 3,
+      log,
+    }),
   latency: () => runLatencyBench({ files: 30, stableForMs: 300, minAgeMs: 200, pollIntervalMs: 250, gapMs: 100, log }),
 };
 

@@ -18,3 +18,25 @@ export function median(values: readonly number[]): number {
 export function max(values: readonly number[]): number {
   return values.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
 }
+
+/**
+ * Run the steps of a round in the order given (ceiling, daemon), `rounds` times: ceiling, daemon,
+ * ceiling, daemon, … On a shared machine a noisy second then spoils one round of each side, not
+ * all of one, and the medians of the rounds decide. Returns each step's results in round order.
+ */
+export async function alternatingRounds<K extends string, T>(
+  rounds: number,
+  steps: Readonly<Record<K, (round: number) => Promise<T>>>,
+): Promise<Record<K, T[]>> {
+  const names = Object.keys(steps) as K[];
+  const results = Object.fromEntries(names.map((name) => [name, [] as T[]])) as Record<K, T[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) results[name].push(await steps[name](round));
+  }
+  return results;
+}
+
+/** `values[i] / ceilings[i]` for rounds that ran side by side, each rounded to two decimals (for notes and logs). */
+export function roundRatios(values: readonly number[], ceilings: readonly number[]): number[] {
+  return values.map((value, i) => Math.round((value / ceilings[i]!) * 100) / 100);
+}

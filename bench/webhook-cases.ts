@@ -1,45 +1,148 @@
 /**
- * Child-side cases of the webhook bench.
+ * Child-side cases of the webhook bench (and of the export bench's burst).
  *
- * - `webhook-listener`: the real listener on a real SQLite file (synchronous FULL), until stopped.
+ * - `webhook-listener`: the daemon's webhook side, wired as `daemon.ts` wires it: the store opened
+ *   by `createStore` (synchronous=NORMAL, group commit), the real listener and, unless
+ *   `exporter: false`, the real exporter writing the default `perEvent` status files
+ *   (`config/mappings/status-export.yaml`) into an import folder, woken by `onStored`. It logs at
+ *   `info` (to /dev/null), as the daemon does. Runs until stopped.
  * - `webhook-bare`: the ceiling: node:http that reads the body, checks the HMAC, answers 200.
  * - `webhook-load`: the load generator: undici, `concurrency` loops, pre-signed distinct events;
  *   reports events/s and the latency of each POST (send → full answer).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pino } from 'pino';
 import { Pool } from 'undici';
 import { webhookSchema } from '../src/config/webhook-schema.js';
-import { silentLogger } from '../src/log.js';
+import { createExporter } from '../src/export/index.js';
+import { loadExportFormat } from '../src/export/load-export-format.js';
+import { createLogger } from '../src/log.js';
+import type { Metrics } from '../src/metrics/metrics.js';
 import { countEvents } from '../src/store/events.js';
+import { STATUS_CHANNEL } from '../src/store/exports.js';
 import { createStore, storePath } from '../src/store/open-store.js';
 import { createWebhookListener } from '../src/webhook/index.js';
 import type { CaseChannel } from './case-channel.js';
-import { withTempRoot } from './bench-env.js';
+import { deferred, REPO_ROOT, withTempRoot } from './bench-env.js';
 import { percentile } from './stats.js';
 
 export const WEBHOOK_PATH = '/webhooks/service';
+/** The daemon's default status export mapping. */
+export const STATUS_MAPPING = path.join(REPO_ROOT, 'config/mappings/status-export.yaml');
 
-async function webhookListener(args: { secret: string }, channel: CaseChannel): Promise<{ stored: number }> {
+/** Time to wait, once stopped, for the export files a case expects (the burst). */
+const FILES_TIMEOUT_MS = 180_000;
+
+export interface ListenerArgs {
+  secret: string;
+  /** Run the exporter as the daemon does (default true). */
+  exporter?: boolean;
+  /** Once asked to stop, wait until this many export files exist (the burst case). Default: stop at once. */
+  expectedFiles?: number;
+}
+
+export interface ListenerInfo {
+  url: string;
+  /** The import folder the status files go to. */
+  folder: string;
+}
+
+export interface ListenerRun {
+  stored: number;
+  /** Export files written when the case stopped. */
+  files: number;
+  /** Epoch ms when the last of them was in the import folder (renamed and the folder fsynced), or null. */
+  lastFileAt: number | null;
+}
+
+/** A logger like the daemon's (`info`, pino's asynchronous destination), writing to /dev/null. */
+export function daemonLikeLogger() {
+  return createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: false }) });
+}
+
+/** A stand-in for the daemon's export counter that also notes when each file was written. */
+export function fileCounter(): {
+  metrics: Pick<Metrics, 'exportFiles'>;
+  files: () => number;
+  lastFileAt: () => number | null;
+  reached: (n: number) => Promise<void>;
+} {
+  let files = 0;
+  let lastFileAt: number | null = null;
+  const waiting: { n: number; resolve: () => void }[] = [];
+  const metrics = {
+    exportFiles: {
+      inc: () => {
+        files += 1;
+        lastFileAt = Date.now();
+        for (const w of waiting.filter((w) => files >= w.n)) w.resolve();
+      },
+    },
+  } as unknown as Pick<Metrics, 'exportFiles'>;
+  return {
+    metrics,
+    files: () => files,
+    lastFileAt: () => lastFileAt,
+    reached: (n) => {
+      if (files >= n) return Promise.resolve();
+      const done = deferred<void>();
+      waiting.push({ n, resolve: () => done.resolve() });
+      return done.promise;
+    },
+  };
+}
+
+async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promise<ListenerRun> {
   return withTempRoot(async (root) => {
+    const logger = daemonLikeLogger();
     // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
+    const durable = () => durability.durable();
+    const folder = path.join(root, 'import');
+    fs.mkdirSync(folder, { recursive: true });
+    const counter = fileCounter();
+    const exporter =
+      args.exporter === false
+        ? null
+        : createExporter({
+            db,
+            targets: [{ channel: STATUS_CHANNEL, folder, format: loadExportFormat(STATUS_MAPPING), mode: 'perEvent' }],
+            logger,
+            metrics: counter.metrics,
+            durable,
+          });
     const config = webhookSchema.parse({ port: 0, path: WEBHOOK_PATH, secrets: [args.secret] });
-    const listener = createWebhookListener({ db, config, logger: silentLogger, durable: () => durability.durable() });
+    const listener = createWebhookListener({ db, config, logger, durable, onStored: () => exporter?.wake() });
     try {
       const { url } = await listener.start();
-      channel.ready({ url });
+      await exporter?.start();
+      channel.ready({ url, folder } satisfies ListenerInfo);
       await channel.stopRequested();
+      await listener.stop();
+      if (exporter && args.expectedFiles !== undefined) {
+        // No flush: the figure is how long the exporter, woken as in the daemon, takes by itself.
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`only ${counter.files()} of ${args.expectedFiles} export files after ${FILES_TIMEOUT_MS} ms`)),
+            FILES_TIMEOUT_MS,
+          );
+        });
+        await Promise.race([counter.reached(args.expectedFiles), timeout]).finally(() => clearTimeout(timer));
+      }
     } finally {
       await listener.stop();
+      await exporter?.stop();
     }
     const stored = countEvents(db);
     await store.stop();
-    return { stored };
+    return { stored, files: counter.files(), lastFileAt: counter.lastFileAt() };
   });
 }
 
@@ -75,6 +178,11 @@ export interface LoadArgs {
   events: number;
   warmupEvents: number;
   concurrency: number;
+  /**
+   * Before the measured events, wait until this folder holds this many files (the burst waits for
+   * the warm-up's export files, so that it is measured alone). Default: no wait.
+   */
+  afterWarmup?: { folder: string; files: number };
 }
 
 export interface LoadRun {
@@ -82,6 +190,14 @@ export interface LoadRun {
   events: number;
   p50Ms: number;
   p99Ms: number;
+  /** Epoch ms of the first measured send and of the last answer. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** Files (not dot files: temp files are hidden) in `folder`. */
+function countFiles(folder: string): number {
+  return fs.readdirSync(folder).filter((name) => !name.startsWith('.')).length;
 }
 
 interface SignedEvent {
@@ -133,11 +249,20 @@ async function webhookLoad(args: LoadArgs): Promise<LoadRun> {
   const pool = new Pool(url.origin, { connections: args.concurrency, pipelining: 1 });
   try {
     await sendAll(pool, url.pathname, warmup, args.concurrency, null);
+    const settle = args.afterWarmup;
+    if (settle) {
+      const deadline = Date.now() + 120_000;
+      while (countFiles(settle.folder) < settle.files) {
+        if (Date.now() > deadline) throw new Error(`the warm-up's ${settle.files} export files did not appear in ${settle.folder}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
     const latencies: number[] = [];
+    const startedAt = Date.now();
     const started = performance.now();
     await sendAll(pool, url.pathname, events, args.concurrency, latencies);
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, events: events.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+    return { seconds, events: events.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), startedAt, endedAt: Date.now() };
   } finally {
     await pool.close();
   }

@@ -4,12 +4,13 @@
  */
 import type { CaseChannel, CaseFn, FromChild, ToChild } from './case-channel.js';
 import { deliveryCases } from './delivery-cases.js';
+import { exportCases } from './export-cases.js';
 import { intakeCases } from './intake-cases.js';
 import { latencyCases } from './latency-cases.js';
 import { sandboxCases } from './sandbox-cases.js';
 import { webhookCases } from './webhook-cases.js';
 
-const CASES: Record<string, CaseFn> = { ...intakeCases, ...deliveryCases, ...webhookCases, ...latencyCases, ...sandboxCases };
+const CASES: Record<string, CaseFn> = { ...intakeCases, ...deliveryCases, ...webhookCases, ...exportCases, ...latencyCases, ...sandboxCases };
 
 function send(message: FromChild): Promise<void> {
   return new Promise((resolve) => {

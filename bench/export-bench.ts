@@ -1,0 +1,148 @@
+/**
+ * Bench 5, export: how fast status changes reach the ERP's import folder.
+ *
+ * - `export.per_event.files_per_s`: pending `perEvent` rows → files, through the real exporter on
+ *   the daemon's store; ceiling: a bare write-fsync-rename loop (one folder fsync per group) in a
+ *   folder of the same file system, the same number of files of the same size.
+ * - `export.burst.*`: end to end, as the daemon runs: a burst of signed events into the listener
+ *   with the exporter running; the time from the first send until the last file is in the import
+ *   folder (after a warm-up whose files are waited for first).
+ * - `export.batch.*`: `batch` mode, 10,000 and 50,000 pending rows into one file by `flush()`;
+ *   the time per row must not grow with the size.
+ * Rounds alternate (ceiling, exporter, …; 10k, 50k, …); figures are medians of the rounds.
+ */
+import { runCase, withServerCase } from './child.js';
+import type { BareLoopArgs, BatchArgs, ExportRun, PerEventArgs } from './export-cases.js';
+import { figure, type BenchResult } from './results.js';
+import { alternatingRounds, median, roundRatios } from './stats.js';
+import type { ListenerInfo, ListenerRun, LoadArgs, LoadRun } from './webhook-cases.js';
+
+export interface ExportBenchOptions {
+  /** Files of the perEvent case (and of its ceiling). */
+  files: number;
+  /** Events of the burst. */
+  burstEvents: number;
+  /** Concurrent senders of the burst. */
+  concurrency: number;
+  /** Row counts of the batch case: the small and the large one. */
+  batchRows: readonly [number, number];
+  /** Files per folder fsync, and files at once, of the bare loop. */
+  bareGroup: number;
+  bareConcurrency: number;
+  rounds: number;
+  log: (line: string) => void;
+}
+
+const SECRET = 'bench-export-secret';
+const WARMUP = 500;
+
+async function burst(options: ExportBenchOptions): Promise<{ lastFileS: number; answeredS: number }> {
+  const expectedFiles = WARMUP + options.burstEvents;
+  const { value, server } = await withServerCase<ListenerInfo, ListenerRun, LoadRun>('webhook-listener', { secret: SECRET, expectedFiles }, async (info) => {
+    const args: LoadArgs = {
+      url: info.url,
+      secret: SECRET,
+      events: options.burstEvents,
+      warmupEvents: WARMUP,
+      concurrency: options.concurrency,
+      afterWarmup: { folder: info.folder, files: WARMUP },
+    };
+    return (await runCase<LoadRun>('webhook-load', args)).data;
+  });
+  if (server.data.files !== expectedFiles) throw new Error(`the burst wrote ${server.data.files} export files, expected ${expectedFiles}`);
+  const lastFileS = (server.data.lastFileAt! - value.startedAt) / 1000;
+  const answeredS = (value.endedAt - value.startedAt) / 1000;
+  options.log(`  export burst: ${options.burstEvents} events answered in ${answeredS.toFixed(2)} s, last file after ${lastFileS.toFixed(2)} s`);
+  return { lastFileS, answeredS };
+}
+
+export async function runExportBench(options: ExportBenchOptions): Promise<BenchResult[]> {
+  const bareArgs: BareLoopArgs = { files: options.files, warmupFiles: WARMUP, group: options.bareGroup, concurrency: options.bareConcurrency };
+  const perEventArgs: PerEventArgs = { files: options.files, warmupFiles: WARMUP };
+  const perEvent = await alternatingRounds(options.rounds, {
+    bare: async () => {
+      const { data } = await runCase<ExportRun>('export-bare-loop', bareArgs);
+      options.log(`  export bare loop: ${options.files} files in ${data.seconds.toFixed(2)} s (${Math.round(options.files / data.seconds)}/s)`);
+      return data;
+    },
+    exporter: async () => {
+      const { data } = await runCase<ExportRun>('export-per-event', perEventArgs);
+      options.log(`  export perEvent: ${options.files} files in ${data.seconds.toFixed(2)} s (${Math.round(options.files / data.seconds)}/s)`);
+      return data;
+    },
+  });
+  const bareRates = perEvent.bare.map((r) => options.files / r.seconds);
+  const exporterRates = perEvent.exporter.map((r) => options.files / r.seconds);
+  const ratios = roundRatios(exporterRates, bareRates);
+  options.log(`  export perEvent: ratio per round ${ratios.join(', ')}`);
+
+  const bursts = await alternatingRounds(options.rounds, { burst: () => burst(options) });
+
+  const [small, large] = options.batchRows;
+  const batches = await alternatingRounds(options.rounds, {
+    small: async () => batch(small, options),
+    large: async () => batch(large, options),
+  });
+  const perRow = (seconds: number, rows: number) => seconds / rows;
+  const growth = roundRatios(
+    batches.large.map((s) => perRow(s, large)),
+    batches.small.map((s) => perRow(s, small)),
+  );
+  options.log(`  export batch: time per row at ${large} / at ${small}, per round: ${growth.join(', ')}`);
+
+  const bytes = median(perEvent.exporter.map((r) => r.bytesPerFile ?? Number.NaN));
+  const rounds = `median of ${options.rounds} alternating rounds`;
+  return [
+    figure({
+      name: 'export.per_event.files_per_s',
+      value: median(exporterRates),
+      unit: 'files/s',
+      ceiling: median(bareRates),
+      conditions: [{ of: 'ratio', op: '>=', threshold: 0.6 }],
+      notes:
+        `${options.files} pending status rows → files (real exporter, default status mapping, ~${Math.round(bytes)} B each, daemon's store); ` +
+        `ceiling: bare temp-write-fsync-rename loop, ${options.bareConcurrency} files at once, one folder fsync per ${options.bareGroup}; ${rounds} (ratios ${ratios.join(', ')})`,
+    }),
+    figure({
+      name: 'export.burst.last_file_s',
+      value: median(bursts.burst.map((b) => b.lastFileS)),
+      unit: 's',
+      notes:
+        `${options.burstEvents} signed events from ${options.concurrency} senders into the listener with the perEvent export (as the daemon runs): ` +
+        `first send → last file in the import folder; all answered after ${median(bursts.burst.map((b) => b.answeredS)).toFixed(2)} s; median of ${options.rounds} rounds`,
+    }),
+    figure({
+      name: 'export.burst.files_per_s',
+      value: options.burstEvents / median(bursts.burst.map((b) => b.lastFileS)),
+      unit: 'files/s',
+      ceiling: median(bareRates),
+      notes: 'the burst as files per second from the first send to the last file; ceiling: the bare loop above',
+    }),
+    figure({
+      name: `export.batch.${small / 1000}k_s`,
+      value: median(batches.small),
+      unit: 's',
+      notes: `${small} pending rows → one batch file by flush(); ${rounds}`,
+    }),
+    figure({
+      name: `export.batch.${large / 1000}k_s`,
+      value: median(batches.large),
+      unit: 's',
+      notes: `${large} pending rows → one batch file by flush(); ${rounds}`,
+    }),
+    figure({
+      name: 'export.batch.per_row_growth',
+      value: median(growth),
+      unit: 'x',
+      conditions: [{ of: 'value', op: '<=', threshold: 1.5 }],
+      notes: `time per row at ${large} rows / at ${small} rows (1 = linear; 5 = quadratic); ${rounds} (per round ${growth.join(', ')})`,
+    }),
+  ];
+}
+
+async function batch(rows: number, options: ExportBenchOptions): Promise<number> {
+  const args: BatchArgs = { rows, warmupRows: 1_000 };
+  const { data } = await runCase<ExportRun>('export-batch', args);
+  options.log(`  export batch: ${rows} rows in ${data.seconds.toFixed(2)} s`);
+  return data.seconds;
+}
