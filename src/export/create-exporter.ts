@@ -10,48 +10,33 @@
  * second file. `perEvent` targets are written whenever woken (and on a 1 s poll); `batch` targets
  * gather every pending row into one file on `flush()` (the daemon calls it on `export.batchCron`).
  *
- * No file holds up the others of its channel. Each file has its own name, so the order in which
- * they are written does not matter, and a failed file is skipped for the next:
- * - a transient failure (rights, space, a locked file) leaves its rows pending, retried next pass;
- * - a permanent one (`classify-write-error.ts`: the name itself is refused) moves the rows to a
- *   plain fallback name, stored like the first, written on the next pass; if that fails for good
- *   too, the rows are set aside (`set_aside`, with the reason) and logged as `EXPORT_SET_ASIDE`.
- * A folder that cannot be written at all is checked once per pass, so it costs one log line, not
- * one per file.
+ * Files go in groups (`GROUP_FILES`): a group is named in one transaction, waits once for the
+ * store's group commit, is written with one folder fsync and marked in one transaction
+ * (`write-export-files.ts`). A pass goes on, a group of each target in turn, until nothing is
+ * left, so a burst is written at the pace of the disk rather than a group per wake-up; between
+ * groups it awaits file system work, so the event loop (the webhook listener) is never held for
+ * more than one group's naming, rendering or marking.
+ *
+ * No file holds up the others of its channel: each file has its own name, so the order in which
+ * they are written does not matter, and a failed file is skipped (retried next pass, or moved to
+ * a fallback name and then set aside: `write-export-files.ts`). A folder that cannot be written at
+ * all is checked once per pass, so it costs one log line, not one per file.
  */
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { scrubDeep, scrubSecrets, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Db } from '../store/open-store.js';
 import type { ExportFormat } from '../config/export-format-schema.js';
-import { ConnectorError, describeError } from '../errors.js';
-import {
-  isExportFileNameTaken,
-  listNamedPendingExports,
-  nameUnnamedExports,
-  markExportsWritten,
-  moveExportsToFallbackName,
-  setExportsAside,
-  type ExportRow,
-} from '../store/exports.js';
-import { renderExportFile, type ExportMode } from './render-file.js';
-import { errnoCode, isPermanentNameError } from './classify-write-error.js';
-import { fallbackFileName, flowOfChannel, renderFileName, withSuffix } from './file-name.js';
-import { writeFileAtomic } from '../shared/write-file-atomic.js';
+import { describeError } from '../errors.js';
+import { listNamedPendingExports, nameUnnamedExports, type ExportRow, type NamedExportFile } from '../store/exports.js';
+import type { ExportTarget } from './export-target.js';
+import { chooseFreeName } from './choose-name.js';
+import { recordOf } from './export-record.js';
+import { flowOfChannel, renderFileName } from './file-name.js';
+import { createExportWriter } from './write-export-files.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
-/** One export channel and where and how its files are written. */
-export interface ExportTarget {
-  /** `STATUS_CHANNEL`, or `ackChannel(flow.name)`. */
-  channel: string;
-  /** The ERP import folder; created when missing. */
-  folder: string;
-  format: ExportFormat;
-  mode: ExportMode;
-}
+export type { ExportTarget };
 
 export interface ExporterDeps {
   db: Db;
@@ -83,17 +68,32 @@ export interface Exporter extends Component, Reloadable<ReadonlyMap<string, Expo
   reload(formats: ReadonlyMap<string, ExportFormat>): void;
 }
 
-/** Rows named per pass of a perEvent target (the rest waits for the next pass). */
-const NAME_LIMIT = 500;
+/**
+ * Files per group: named in one transaction, written with one folder fsync, marked in one
+ * transaction. Bounds the work done on the event loop between two waits (naming, rendering and
+ * marking a group take a few milliseconds), so that the listener's requests are not held up.
+ */
+const GROUP_FILES = 32;
 /** Rows gathered into one batch file; beyond this a flush writes several files. */
 const BATCH_LIMIT = 50_000;
+/** Files of a group written at the same time; the thread pool keeps threads for the store's fsync. */
+const WRITE_CONCURRENCY = 3;
+
+/** One target's work in a pass: files named before it, then the rows it names as it goes. */
+interface TargetPass {
+  target: ExportTarget;
+  /** Named files waiting to be written in this pass. */
+  queue: NamedExportFile[];
+  started: boolean;
+  done: boolean;
+}
 
 export function createExporter(deps: ExporterDeps): Exporter {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'exporter' });
   const pollIntervalMs = deps.pollIntervalMs ?? 1_000;
-  const durable = deps.durable ?? alreadyDurable;
+  const writer = createExportWriter({ db, log, clock, durable: deps.durable ?? alreadyDurable, metrics: deps.metrics, concurrency: WRITE_CONCURRENCY });
   // Own copies: `reload()` swaps a target's format without touching the caller's objects.
   const targets: ExportTarget[] = deps.targets.map((target) => ({ ...target }));
 
@@ -104,114 +104,63 @@ export function createExporter(deps: ExporterDeps): Exporter {
   let chain: Promise<unknown> = Promise.resolve();
   let tickQueued = false;
 
-  /** Choose names for the target's unnamed rows: one per row (perEvent) or one for all (batch). */
-  const nameRows = (target: ExportTarget, includeBatch: boolean): void => {
-    if (target.mode === 'batch' && !includeBatch) return;
+  /** Name the target's next unnamed rows in one transaction: a group of one-row files (perEvent) or one batch file. */
+  const nameNext = (target: ExportTarget): NamedExportFile[] => {
+    const batch = target.mode === 'batch';
     const now = clock();
-    nameUnnamedExports(db, target.channel, target.mode === 'batch' ? BATCH_LIMIT : NAME_LIMIT, {
-      group: (rows) => (target.mode === 'batch' ? [rows] : rows.map((row) => [row])),
+    return nameUnnamedExports(db, target.channel, batch ? BATCH_LIMIT : GROUP_FILES, {
+      group: (rows) => (batch ? [rows] : rows.map((row) => [row])),
       name: (group) => {
         const first = group[0]!;
-        return chooseFreeName(
-          target,
-          renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) }),
-        );
+        const base = renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) });
+        return chooseFreeName(db, target.folder, base);
       },
     });
   };
 
-  /** The template's name, or `name-2.csv`, `name-3.csv`… when another row or an existing entry (of any kind) holds it. */
-  const chooseFreeName = (target: ExportTarget, base: string): string => {
-    for (let n = 1; ; n += 1) {
-      const candidate = n === 1 ? base : withSuffix(base, n);
-      if (!isExportFileNameTaken(db, candidate) && !entryExists(path.join(target.folder, candidate))) return candidate;
+  /**
+   * One step of a target's pass: write the next group of named files, naming the next rows when
+   * none are waiting. The first step takes the files named before the pass (a restart, a file
+   * that failed for now, a fallback name) and checks the folder once. Returns rows written.
+   */
+  const step = async (work: TargetPass, includeBatch: boolean): Promise<number> => {
+    const { target } = work;
+    const mayName = target.mode === 'perEvent' || includeBatch;
+    if (!work.started) {
+      work.started = true;
+      work.queue = groupByName(listNamedPendingExports(db, target.channel));
+      if (mayName) work.queue.push(...nameNext(target));
+      if (work.queue.length === 0 || !(await writer.folderIsWritable(target))) {
+        work.done = true;
+        return 0;
+      }
+    } else if (work.queue.length === 0 && mayName) {
+      work.queue = nameNext(target);
     }
-  };
-
-  /** The folder exists (made if missing) and takes writes; else one EXPORT_WRITE_FAILED line for the whole target. */
-  const folderIsWritable = async (target: ExportTarget): Promise<boolean> => {
-    try {
-      await fsp.mkdir(target.folder, { recursive: true });
-      await fsp.access(target.folder, fs.constants.W_OK);
-      return true;
-    } catch (error) {
-      const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write into ${target.folder}: ${describeError(error)}`, {
-        cause: error,
-        details: { channel: target.channel, folder: target.folder },
-      });
-      log.error({ channel: target.channel, code: failure.code, err: failure }, `${failure.message}; its files are retried on the next pass`);
-      return false;
+    if (work.queue.length === 0) {
+      work.done = true;
+      return 0;
     }
+    return writer.writeFiles(target, work.queue.splice(0, GROUP_FILES));
   };
 
   /**
-   * A file whose name failed for good: move its rows to the fallback name (written next pass),
-   * or, when they already carry one (`error` is set), set them aside with the reason.
+   * One pass: a group of each target in turn, so that no channel waits for another's backlog,
+   * until every target has nothing left (or `keepGoing` says stop). Catches everything so no
+   * error leaves a background loop; a failed target is left for the next pass.
    */
-  const handlePermanentFailure = (target: ExportTarget, name: string, group: readonly ExportRow[], error: unknown): void => {
-    const ids = group.map((row) => row.id);
-    const reason = scrubSecrets(`${errnoCode(error)}: cannot write ${path.join(target.folder, name)}: ${describeError(error)}`);
-    const fileLog = log.child({ channel: target.channel, file: name, rows: group.length });
-    if (group.some((row) => row.error !== null)) {
-      setExportsAside(db, ids, reason);
-      fileLog.error({ code: 'EXPORT_SET_ASIDE', reason, firstError: group[0]!.error }, `export rows ${ids.join(', ')} set aside: ${reason}`);
-      return;
-    }
-    const fallback = chooseFreeName(target, fallbackFileName(target.channel, ids[0]!, target.format.format));
-    moveExportsToFallbackName(db, ids, fallback, reason);
-    fileLog.warn({ code: 'EXPORT_WRITE_FAILED', reason, fallback }, `${reason}; written as ${fallback} instead`);
-  };
-
-  /** Write every named pending file of the target; a failed file is skipped, never stops the others. */
-  const writeNamed = async (target: ExportTarget): Promise<number> => {
-    const rows = listNamedPendingExports(db, target.channel);
-    if (rows.length === 0 || !(await folderIsWritable(target))) return 0;
-    await durable();
-    const files = new Map<string, ExportRow[]>();
-    for (const row of rows) files.set(row.file_name!, [...(files.get(row.file_name!) ?? []), row]);
+  const pass = async (includeBatch: boolean, keepGoing: () => boolean): Promise<number> => {
+    const work: TargetPass[] = targets.map((target) => ({ target, queue: [], started: false, done: false }));
     let written = 0;
-    for (const [name, group] of files) {
-      const fileLog = log.child({ channel: target.channel, file: name, rows: group.length });
-      try {
-        const bytes = renderExportFile(group.map(recordOf), target.format, target.mode);
-        await writeFileAtomic(target.folder, name, bytes);
-      } catch (error) {
-        let cause = error;
+    while (work.some((w) => !w.done) && keepGoing()) {
+      for (const w of work) {
+        if (w.done) continue;
         try {
-          if (isPermanentNameError(error)) {
-            handlePermanentFailure(target, name, group, error);
-            continue;
-          }
-        } catch (fallbackError) {
-          cause = fallbackError; // the fallback could not be chosen or stored: retried like any transient failure
+          written += await step(w, includeBatch);
+        } catch (error) {
+          w.done = true;
+          log.error({ channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
         }
-        const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${path.join(target.folder, name)}: ${describeError(cause)}`, {
-          cause,
-          details: { channel: target.channel, file: name },
-        });
-        fileLog.error({ code: failure.code, err: failure }, `${failure.message}; retried on the next pass`);
-        continue;
-      }
-      written += markExportsWritten(
-        db,
-        group.map((row) => row.id),
-        clock(),
-      );
-      fileLog.info({ folder: target.folder }, 'export file written');
-      deps.metrics?.exportFiles.inc({ channel: target.channel });
-    }
-    return written;
-  };
-
-  /** One pass over every target; catches everything so no error leaves a background loop. */
-  const pass = async (includeBatch: boolean): Promise<number> => {
-    let written = 0;
-    for (const target of targets) {
-      try {
-        nameRows(target, includeBatch);
-        written += await writeNamed(target);
-      } catch (error) {
-        log.error({ channel: target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
       }
     }
     return written;
@@ -223,13 +172,13 @@ export function createExporter(deps: ExporterDeps): Exporter {
     return next;
   };
 
-  /** A background pass; a tick already waiting covers this one (overlapping ticks are skipped). */
+  /** A background pass (it ends early when stopped); a tick already waiting covers this one. */
   const tick = (): void => {
     if (!running || tickQueued) return;
     tickQueued = true;
     void enqueue(async () => {
       tickQueued = false;
-      if (running) await pass(false);
+      if (running) await pass(false, () => running);
     });
   };
 
@@ -240,7 +189,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       running = true;
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
-      await enqueue(() => pass(false));
+      await enqueue(() => pass(false, () => running));
     },
     async stop() {
       running = false;
@@ -249,7 +198,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       await chain;
     },
     flush() {
-      return enqueue(() => pass(true));
+      return enqueue(() => pass(true, () => true));
     },
     reload(formats) {
       for (const target of targets) target.format = formats.get(target.channel) ?? target.format;
@@ -265,33 +214,14 @@ export function createExporter(deps: ExporterDeps): Exporter {
   };
 }
 
-/**
- * Whether anything (a file, a folder, a link, dangling or not) holds `file`. A name the file system
- * refuses outright holds nothing: the write then fails for good and the row moves to its fallback.
- */
-function entryExists(file: string): boolean {
-  try {
-    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-  } catch (error) {
-    // ENOTDIR: the folder's path is broken, so nothing is there; the write will say so.
-    if (isPermanentNameError(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
-    throw error;
+/** Named pending rows (oldest first) as files: one pass over the rows, a file's rows in their order. */
+function groupByName(rows: readonly ExportRow[]): NamedExportFile[] {
+  const files = new Map<string, ExportRow[]>();
+  for (const row of rows) {
+    const name = row.file_name!;
+    const group = files.get(name);
+    if (group) group.push(row);
+    else files.set(name, [row]);
   }
-}
-
-/**
- * The record as names and files may show it: secrets scrubbed. Producers scrub what they store,
- * but this is the last point before bytes reach a folder ERP users read, so it is done here too.
- */
-function recordOf(row: ExportRow): Record<string, unknown> {
-  return scrubDeep(parseRecord(row));
-}
-
-function parseRecord(row: ExportRow): Record<string, unknown> {
-  try {
-    const value = JSON.parse(row.record) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-  } catch {
-    return { record: row.record };
-  }
+  return [...files].map(([fileName, group]) => ({ fileName, rows: group }));
 }

@@ -69,7 +69,7 @@ export function listNamedPendingExports(db: Db, channel: string): ExportRow[] {
   return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id").all(channel) as ExportRow[];
 }
 
-/** True when some export row (any channel, any state) already holds this file name. */
+/** True when some export row (any channel, any state) already holds this file name. Uses `exports_file_name` (migration 3). */
 export function isExportFileNameTaken(db: Db, fileName: string): boolean {
   return statement(db, 'SELECT 1 FROM exports WHERE file_name = ? LIMIT 1').get(fileName) !== undefined;
 }
@@ -81,20 +81,30 @@ export interface NamingPolicy {
   name(group: readonly ExportRow[]): string;
 }
 
-/** Name the oldest `limit` unnamed pending rows of a channel, by `policy`, in one transaction. Returns the rows named. */
-export function nameUnnamedExports(db: Db, channel: string, limit: number, policy: NamingPolicy): number {
+/** A file the exporter named: its name and its rows, oldest first. */
+export interface NamedExportFile {
+  fileName: string;
+  rows: readonly ExportRow[];
+}
+
+/**
+ * Name the oldest `limit` unnamed pending rows of a channel, by `policy`, in one transaction.
+ * Returns the files named, in order (their rows carry the name).
+ */
+export function nameUnnamedExports(db: Db, channel: string, limit: number, policy: NamingPolicy): NamedExportFile[] {
   return db.transaction(() => {
     const rows = listUnnamedExports(db, channel, limit);
-    let named = 0;
+    const files: NamedExportFile[] = [];
     for (const group of rows.length === 0 ? [] : policy.group(rows)) {
+      const fileName = policy.name(group);
       assignExportFileName(
         db,
         group.map((row) => row.id),
-        policy.name(group),
+        fileName,
       );
-      named += group.length;
+      files.push({ fileName, rows: group.map((row) => ({ ...row, file_name: fileName })) });
     }
-    return named;
+    return files;
   })();
 }
 
@@ -121,7 +131,10 @@ export function setExportsAside(db: Db, ids: readonly number[], reason: string):
   return db.transaction(() => ids.reduce((n, id) => n + update.run(reason, id).changes, 0))();
 }
 
-/** Mark the rows of a written file as written, in one transaction. Returns rows changed. */
+/**
+ * Mark the rows of written files as written, in one transaction (the exporter passes a whole
+ * group of files: one commit for the group). Returns rows changed.
+ */
 export function markExportsWritten(db: Db, ids: readonly number[], now: number): number {
   const update = statement(db, "UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
   return db.transaction(() => ids.reduce((n, id) => n + update.run(now, id).changes, 0))();

@@ -1,10 +1,10 @@
 /** Fixtures for exporter tests: a real SQLite file and a real import folder. */
 import path from 'node:path';
 import { openStore, type Db } from '../../src/store/open-store.js';
-import { createExporter, type Exporter, type ExportTarget } from '../../src/export/create-exporter.js';
+import { createExporter, type Exporter, type ExporterDeps, type ExportTarget } from '../../src/export/create-exporter.js';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
 import { enqueueExport } from '../../src/store/exports.js';
-import { silentLogger, type Logger } from '../../src/log.js';
+import { silentLogger } from '../../src/log.js';
 import { withTempDir } from './temp-dir.js';
 
 export interface ExporterContext {
@@ -13,7 +13,7 @@ export interface ExporterContext {
   folder: string;
   dbFile: string;
   /** Create (and track, for cleanup) an exporter over the test's db. */
-  makeExporter(targets: ExportTarget[], options?: { clock?: () => number; logger?: Logger; pollIntervalMs?: number }): Exporter;
+  makeExporter(targets: ExportTarget[], options?: Partial<Pick<ExporterDeps, 'clock' | 'logger' | 'pollIntervalMs' | 'durable' | 'metrics'>>): Exporter;
 }
 
 export async function withExportStore<T>(fn: (ctx: ExporterContext) => Promise<T>): Promise<T> {
@@ -35,6 +35,8 @@ export async function withExportStore<T>(fn: (ctx: ExporterContext) => Promise<T
             logger: options.logger ?? silentLogger,
             clock: options.clock,
             pollIntervalMs: options.pollIntervalMs,
+            durable: options.durable,
+            metrics: options.metrics,
           });
           exporters.push(exporter);
           return exporter;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
-import { MAX_TARGET_NAME_BYTES, TEMP_NAME_EXTRA_BYTES, tempNameFor, writeFileAtomic } from '../../src/shared/write-file-atomic.js';
+import { MAX_TARGET_NAME_BYTES, TEMP_NAME_EXTRA_BYTES, tempNameFor, writeFileAtomic, writeFilesAtomic } from '../../src/shared/write-file-atomic.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 /** The daemon's own file an attacker would like us to overwrite. */
@@ -139,5 +139,73 @@ describe('writeFileAtomic', () => {
 
   it('names temp files `.<name>.<random>.tmp`: hidden from ERP patterns, and ending .tmp', () => {
     expect(tempNameFor('ack-1.csv', '0123456789ab')).toBe('.ack-1.csv.0123456789ab.tmp');
+  });
+});
+
+describe('writeFilesAtomic (a group of files, one folder fsync)', () => {
+  it('writes every file of the group, several at a time, and answers in the order given', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      const files = Array.from({ length: 12 }, (_, i) => ({ name: `status-${i}.csv`, bytes: Buffer.from(`row ${i}\n`) }));
+      const outcomes = await writeFilesAtomic(folder, files, { concurrency: 3 });
+      expect(outcomes).toEqual(files.map((file) => ({ ok: true, path: path.join(folder, file.name) })));
+      expect(entries(folder)).toEqual(files.map((file) => file.name).sort());
+      for (const file of files) expect(fs.readFileSync(path.join(folder, file.name), 'utf8')).toBe(file.bytes.toString());
+    });
+  });
+
+  it('a file that fails (a folder holds its name) fails alone: the others land, and no temp file is left', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(path.join(folder, 'status-2.csv'), { recursive: true });
+      const files = [1, 2, 3].map((n) => ({ name: `status-${n}.csv`, bytes: Buffer.from(`row ${n}\n`) }));
+      const outcomes = await writeFilesAtomic(folder, files, { concurrency: 2 });
+      expect(outcomes[0]).toEqual({ ok: true, path: path.join(folder, 'status-1.csv') });
+      expect(outcomes[1]).toMatchObject({ ok: false, error: { code: 'EISDIR' } });
+      expect(outcomes[2]).toEqual({ ok: true, path: path.join(folder, 'status-3.csv') });
+      expect(entries(folder)).toEqual(['status-1.csv', 'status-2.csv', 'status-3.csv']);
+      expect(fs.readdirSync(path.join(folder, 'status-2.csv'))).toEqual([]);
+    });
+  });
+
+  it('keeps the temp-file hardening for every file of a group: planted links and FIFOs are skipped, never followed', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const victim = plantVictim(dir);
+      const link = path.join(folder, tempNameFor('ack-1.csv', 'aaaaaaaaaaaa'));
+      const fifo = path.join(folder, tempNameFor('ack-2.csv', 'bbbbbbbbbbbb'));
+      fs.symlinkSync(victim, link);
+      execFileSync('mkfifo', [fifo]);
+      // One at a time, so the suffixes go to the files in order: ack-1 draws aaaa (taken) then cccc, ack-2 bbbb (taken) then dddd.
+      const outcomes = await writeFilesAtomic(
+        folder,
+        [
+          { name: 'ack-1.csv', bytes: Buffer.from('one') },
+          { name: 'ack-2.csv', bytes: Buffer.from('two') },
+        ],
+        { concurrency: 1, randomSuffix: suffixes('aaaaaaaaaaaa', 'cccccccccccc', 'bbbbbbbbbbbb', 'dddddddddddd') },
+      );
+      expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+      expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
+      expect(fs.readFileSync(path.join(folder, 'ack-1.csv'), 'utf8')).toBe('one');
+      expect(fs.readFileSync(path.join(folder, 'ack-2.csv'), 'utf8')).toBe('two');
+      expect(entries(folder)).toEqual([path.basename(link), path.basename(fifo), 'ack-1.csv', 'ack-2.csv'].sort());
+    });
+  });
+
+  it('reports every file failed, and writes none, when the folder cannot be made', async () => {
+    await withTempDir(async (dir) => {
+      const blocker = path.join(dir, 'not-a-folder');
+      fs.writeFileSync(blocker, 'x');
+      const outcomes = await writeFilesAtomic(path.join(blocker, 'import'), [
+        { name: 'a.csv', bytes: Buffer.from('a') },
+        { name: 'b.csv', bytes: Buffer.from('b') },
+      ]);
+      expect(outcomes).toMatchObject([
+        { ok: false, error: { code: 'ENOTDIR' } },
+        { ok: false, error: { code: 'ENOTDIR' } },
+      ]);
+    });
   });
 });

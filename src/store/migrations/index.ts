@@ -1,5 +1,6 @@
 /** Migration N is `MIGRATIONS[N - 1]`. Append only. */
 import { INITIAL_SCHEMA } from './001-initial.js';
 import { HARDENING_SCHEMA } from './002-hardening.js';
+import { EXPORT_NAMES_SCHEMA } from './003-export-names.js';
 
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA, EXPORT_NAMES_SCHEMA];
