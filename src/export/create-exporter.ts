@@ -22,6 +22,8 @@
  * a fallback name and then set aside: `write-export-files.ts`). A folder that cannot be written at
  * all is checked once per pass, so it costs one log line, not one per file.
  */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Db } from '../store/open-store.js';
@@ -33,6 +35,7 @@ import { chooseFreeName } from './choose-name.js';
 import { recordOf } from './export-record.js';
 import { flowOfChannel, renderFileName } from './file-name.js';
 import { createExportWriter } from './write-export-files.js';
+import { GIVE_WAY, giveWayMs } from './give-way.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
@@ -103,6 +106,21 @@ export function createExporter(deps: ExporterDeps): Exporter {
   /** Serialises passes: a tick, a flush and stop never overlap. */
   let chain: Promise<unknown> = Promise.resolve();
   let tickQueued = false;
+  /** Monotonic times (not `clock`, which tests may stop) of the last wake-up and the last group written. */
+  let lastWakeAt = Number.NEGATIVE_INFINITY;
+  let lastGroupAt = Number.NEGATIVE_INFINITY;
+
+  /** Aborted by `stop()`, so that a pass giving way ends at once. */
+  let stopSignal = new AbortController();
+
+  /** Wait while producers are busy, as `give-way.ts` decides. */
+  const giveWay = async (): Promise<void> => {
+    const { signal } = stopSignal;
+    for (let wait = giveWayMs(GIVE_WAY, performance.now(), lastWakeAt, lastGroupAt); wait > 0 && !signal.aborted;) {
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      wait = giveWayMs(GIVE_WAY, performance.now(), lastWakeAt, lastGroupAt);
+    }
+  };
 
   /** Name the target's next unnamed rows in one transaction: a group of one-row files (perEvent) or one batch file. */
   const nameNext = (target: ExportTarget): NamedExportFile[] => {
@@ -146,21 +164,24 @@ export function createExporter(deps: ExporterDeps): Exporter {
 
   /**
    * One pass: a group of each target in turn, so that no channel waits for another's backlog,
-   * until every target has nothing left (or `keepGoing` says stop). Catches everything so no
+   * until every target has nothing left (or `keepGoing` says stop). A background pass gives way
+   * to busy producers between groups (`give-way.ts`); a flush does not. Catches everything so no
    * error leaves a background loop; a failed target is left for the next pass.
    */
-  const pass = async (includeBatch: boolean, keepGoing: () => boolean): Promise<number> => {
+  const pass = async (includeBatch: boolean, background: boolean): Promise<number> => {
     const work: TargetPass[] = targets.map((target) => ({ target, queue: [], started: false, done: false }));
     let written = 0;
-    while (work.some((w) => !w.done) && keepGoing()) {
+    while (work.some((w) => !w.done) && (running || !background)) {
       for (const w of work) {
         if (w.done) continue;
+        if (background) await giveWay();
         try {
           written += await step(w, includeBatch);
         } catch (error) {
           w.done = true;
           log.error({ channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
         }
+        lastGroupAt = performance.now();
       }
     }
     return written;
@@ -178,7 +199,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
     tickQueued = true;
     void enqueue(async () => {
       tickQueued = false;
-      if (running) await pass(false, () => running);
+      if (running) await pass(false, true);
     });
   };
 
@@ -187,24 +208,28 @@ export function createExporter(deps: ExporterDeps): Exporter {
     async start() {
       if (running) return;
       running = true;
+      stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
-      await enqueue(() => pass(false, () => running));
+      await enqueue(() => pass(false, true));
     },
     async stop() {
       running = false;
+      stopSignal.abort();
       if (timer) clearInterval(timer);
       timer = null;
       await chain;
     },
     flush() {
-      return enqueue(() => pass(true, () => true));
+      return enqueue(() => pass(true, false));
     },
     reload(formats) {
       for (const target of targets) target.format = formats.get(target.channel) ?? target.format;
     },
     wake() {
-      if (!running || wakeScheduled) return;
+      if (!running) return;
+      lastWakeAt = performance.now();
+      if (wakeScheduled) return;
       wakeScheduled = true;
       setImmediate(() => {
         wakeScheduled = false;

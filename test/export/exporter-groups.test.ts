@@ -95,4 +95,21 @@ describe('exporter groups', () => {
       expect(plan.map((step) => step.detail).join('; ')).toMatch(/USING (COVERING )?INDEX exports_file_name/);
     });
   });
+
+  it('keeps writing while wake-ups never stop (a storm): giving way to producers slows the files, never stops them', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 60_000 });
+      await exporter.start();
+      db.transaction(() => {
+        for (let n = 1; n <= 100; n += 1) enqueueStatus(db, `ORD-${n}`);
+      })();
+      const storm = setInterval(() => exporter.wake(), 2);
+      try {
+        await waitUntil(() => countExports(db, { state: 'written' }) === 100, 'every file written during the storm', 20_000);
+      } finally {
+        clearInterval(storm);
+      }
+      expect(listFiles(folder)).toHaveLength(100);
+    });
+  });
 });

@@ -1,0 +1,31 @@
+/**
+ * How the exporter shares the disk with the stages that wake it. A power-safe file costs fsyncs,
+ * and fsyncs queue behind each other on one disk (ext4 commits its journal for each), so export
+ * files written flat out during a webhook storm make every commit the listener waits for (one
+ * WAL fsync before a 200) several times slower; with a fixed number of senders the listener then
+ * answers several times fewer events, and the exporter gains nothing by it, since the storm lasts
+ * longer. So while wake-ups keep coming (producers are committing), a background pass writes one
+ * group per `busyGroupIntervalMs`, and the rest when they stop for `quietMs`. A group per interval
+ * keeps the files moving under any load; an explicit `flush()` never waits. Pure.
+ */
+
+export interface GiveWayPolicy {
+  /** No wake-up for this long: producers are quiet, write flat out. */
+  quietMs: number;
+  /** While they are busy: at most one group per this interval. */
+  busyGroupIntervalMs: number;
+}
+
+/** The exporter's policy: about 160 files/s for as long as a storm lasts, flat out as soon as it stops. */
+export const GIVE_WAY: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 200 };
+
+/**
+ * Milliseconds to wait before writing the next group (0: write now), from monotonic times: now,
+ * the last wake-up and the end of the last group written.
+ */
+export function giveWayMs(policy: GiveWayPolicy, now: number, lastWakeAt: number, lastGroupAt: number): number {
+  const quietIn = lastWakeAt + policy.quietMs - now;
+  const groupDueIn = lastGroupAt + policy.busyGroupIntervalMs - now;
+  if (quietIn <= 0 || groupDueIn <= 0) return 0;
+  return Math.min(quietIn, groupDueIn);
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { GIVE_WAY, giveWayMs, type GiveWayPolicy } from '../../src/export/give-way.js';
+
+const policy: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 200 };
+const never = Number.NEGATIVE_INFINITY;
+
+describe('giveWayMs', () => {
+  it.each([
+    ['never woken: write now', 1_000, never, never, 0],
+    ['woken long ago: write now', 1_000, 900, 990, 0],
+    ['woken just now, no group written yet: write now (a first group always goes)', 1_000, 999, never, 0],
+    ['woken just now, a group written just now: wait for the quiet, 50 ms', 1_000, 1_000, 1_000, 50],
+    ['woken 30 ms ago, a group 10 ms ago: wait 20 ms more for the quiet', 1_000, 970, 990, 20],
+    ['woken just now, the last group 180 ms ago: the next is due in 20 ms', 1_000, 1_000, 820, 20],
+    ['woken just now, the last group 200 ms ago: it is due, write now', 1_000, 1_000, 800, 0],
+  ])('%s', (_, now, lastWakeAt, lastGroupAt, expected) => {
+    expect(giveWayMs(policy, now, lastWakeAt, lastGroupAt)).toBe(expected);
+  });
+
+  it('under wake-ups that never stop, still lets a group through every busyGroupIntervalMs', () => {
+    let lastGroupAt = 0;
+    const groups: number[] = [];
+    for (let now = 0; now <= 1_000; now += 1) {
+      if (giveWayMs(GIVE_WAY, now, now, lastGroupAt) === 0) {
+        groups.push(now);
+        lastGroupAt = now;
+      }
+    }
+    expect(groups).toEqual([200, 400, 600, 800, 1_000]);
+  });
+});
