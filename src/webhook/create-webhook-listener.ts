@@ -3,8 +3,8 @@
  * `POST webhook.path`. It does one job: read a request, admit it (`admit-webhook.ts`, the pure
  * ladder of checks), store the event, answer.
  *
- * `200 {"received":true}` is sent only after the event's transaction committed with
- * synchronous=FULL, so a 200 means the event survives a power cut; anything else makes the
+ * `200 {"received":true}` is sent only once the event's transaction is durable (the batcher awaits
+ * the store's group commit), so a 200 means the event survives a power cut; anything else makes the
  * platform send it again, and the eventId makes the repeat harmless (a repeat whose body differs
  * is logged as `WEBHOOK_EVENT_CONFLICT` and still answered 200: the first one is kept). The
  * readiness probe lives on the admin listener; `/healthz` is answered here too, for a reverse
@@ -70,7 +70,13 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     requireSignature: config.requireSignature,
     secrets: config.secrets,
   };
-  const batcher = createEventBatcher({ db, now: clock, onCommitted: () => deps.onStored?.(), ...(deps.durable ? { durable: deps.durable } : {}) });
+  const batcher = createEventBatcher({
+    db,
+    now: clock,
+    logger: log,
+    onCommitted: () => deps.onStored?.(),
+    ...(deps.durable ? { durable: deps.durable } : {}),
+  });
 
   let server: ListenerServer | null = null;
   let tlsInUse = config.tls;
@@ -116,27 +122,26 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     if (admission.verdict !== 'accept') throw new ConnectorError('WEBHOOK_INTERNAL_ERROR', 'The admission ladder asked for the body twice');
     const { event } = admission;
     const body = raw!.toString('utf8');
-    const eventLog = log.child({ eventId: event.eventId });
     const result = await batcher.submit(event, body);
     if (!result.ok) {
       const error = new ConnectorError('WEBHOOK_STORE_FAILED', `Event ${event.eventId} could not be stored: ${describeError(result.error)}`, {
         cause: result.error,
         details: { eventId: event.eventId },
       });
-      eventLog.error({ code: error.code, err: error }, error.message);
+      log.error({ eventId: event.eventId, code: error.code, err: error }, error.message);
       count(error.code);
       return sendJson(res, 503, { received: false, code: error.code, message: 'event not stored; send again' });
     }
     const conflict = result.outcome === 'duplicate' ? findEventConflict(result.storedBody, body) : null;
     if (conflict) {
-      eventLog.warn(
-        { code: 'WEBHOOK_EVENT_CONFLICT', eventType: event.eventType, orderId: event.orderId, ...conflict },
+      log.warn(
+        { eventId: event.eventId, code: 'WEBHOOK_EVENT_CONFLICT', eventType: event.eventType, orderId: event.orderId, ...conflict },
         `webhook event ${event.eventId} arrived again with a different body; the first one is kept`,
       );
       count('WEBHOOK_EVENT_CONFLICT');
       return sendJson(res, 200, { received: true });
     }
-    eventLog.info({ eventType: event.eventType, orderId: event.orderId, status: event.status, outcome: result.outcome }, `webhook event ${result.outcome}`);
+    // Logged with its group by the batcher, once durable.
     count(result.outcome);
     sendJson(res, 200, { received: true });
   };

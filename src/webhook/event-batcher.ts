@@ -4,7 +4,12 @@
  * committed meanwhile) before any event of the group gets its answer: a 200 means the event
  * survives a power cut. The store records each event in its own savepoint, so one failing event
  * answers 503 without failing the others.
+ *
+ * The group is logged as one line, once durable, listing each event with its outcome: each state
+ * change is logged once, at a fraction of the cost of a line (and a child logger) per event, which
+ * was a tenth of the listener's work per event under load.
  */
+import type { Logger } from '../log.js';
 import type { WebhookEvent } from '../platform/contract.js';
 import { recordEvents, type EventOutcome, type EventResult } from '../store/events.js';
 import type { Db } from '../store/open-store.js';
@@ -34,6 +39,8 @@ export interface EventBatcherOptions {
   onCommitted?: (outcomes: EventOutcome[]) => void;
   /** The store's group commit. Default: commits are durable already (a FULL store). */
   durable?: WaitDurable;
+  /** Where each durable group is logged (`info`, one line). Default: not logged. */
+  logger?: Logger;
 }
 
 export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
@@ -63,11 +70,17 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
       return;
     }
     const outcomes: EventOutcome[] = [];
+    const stored: StoredEventLine[] = [];
     batch.forEach((item, index) => {
       const result = results[index]!;
-      if (result.ok) outcomes.push(result.outcome);
+      if (result.ok) {
+        outcomes.push(result.outcome);
+        const { eventId, eventType, orderId, status } = item.event;
+        stored.push({ eventId, eventType, orderId, status, outcome: result.outcome });
+      }
       item.resolve(result);
     });
+    if (stored.length > 0) options.logger?.info({ events: stored }, `${describeOutcomes(outcomes)} webhook event(s) stored`);
     if (outcomes.some((o) => o !== 'duplicate')) {
       try {
         options.onCommitted?.(outcomes);
@@ -95,4 +108,20 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
       return inFlight;
     },
   };
+}
+
+/** What the group's log line says of each stored event. */
+interface StoredEventLine {
+  eventId: string;
+  eventType: string;
+  orderId: string | undefined;
+  status: string | undefined;
+  outcome: EventOutcome;
+}
+
+/** `3 applied, 1 duplicate` */
+function describeOutcomes(outcomes: readonly EventOutcome[]): string {
+  const counts = new Map<EventOutcome, number>();
+  for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
 }

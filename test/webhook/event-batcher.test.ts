@@ -4,6 +4,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { createEventBatcher } from '../../src/webhook/event-batcher.js';
 import { deleteEventsOlderThan, getEvent } from '../../src/store/events.js';
 import type { WebhookEvent } from '../../src/platform/contract.js';
+import { createLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 /** An event and its raw body, as the listener hands them to the batcher. */
@@ -61,6 +62,27 @@ describe('createEventBatcher', () => {
       expect(deleteEventsOlderThan(db, 2_000)).toBe(1);
       expect(getEvent(db, 'EVT-000001')).toBeUndefined();
       expect(getEvent(db, 'EVT-000002')).toBeDefined();
+      db.close();
+    });
+  });
+
+  it('logs a durable group as one line naming each stored event and its outcome', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+      const batcher = createEventBatcher({ db, now: () => 1_000, logger });
+      await Promise.all([batcher.submit(...event(1)), batcher.submit(...event(2)), batcher.submit(...event(1))]);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 'info',
+        msg: '2 applied, 1 duplicate webhook event(s) stored',
+        events: [
+          { eventId: 'EVT-000001', orderId: 'ORD-2026-000001', status: 'shipped', outcome: 'applied' },
+          { eventId: 'EVT-000002', orderId: 'ORD-2026-000002', status: 'shipped', outcome: 'applied' },
+          { eventId: 'EVT-000001', outcome: 'duplicate' },
+        ],
+      });
       db.close();
     });
   });
