@@ -44,6 +44,8 @@ export interface ListenerArgs {
   exporter?: boolean;
   /** Once asked to stop, wait until this many export files exist (the burst case). Default: stop at once. */
   expectedFiles?: number;
+  /** Log level (default `info`, the daemon's default); to measure what logging costs. */
+  logLevel?: string;
 }
 
 export interface ListenerInfo {
@@ -54,15 +56,23 @@ export interface ListenerInfo {
 
 export interface ListenerRun {
   stored: number;
+  /** CPU time of the whole server process (every thread, user and system) while the load ran. */
+  cpuMs: number;
   /** Export files written when the case stopped. */
   files: number;
   /** Epoch ms when the last of them was in the import folder (renamed and the folder fsynced), or null. */
   lastFileAt: number | null;
 }
 
+/** CPU time of this process (all threads, user + system) since `start`, in ms. */
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 /** A logger like the daemon's (`info`, pino's asynchronous destination), writing to /dev/null. */
-export function daemonLikeLogger() {
-  return createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: false }) });
+export function daemonLikeLogger(level = 'info') {
+  return createLogger({ level, destination: pino.destination({ dest: '/dev/null', sync: false }) });
 }
 
 /** A stand-in for the daemon's export counter that also notes when each file was written. */
@@ -99,7 +109,7 @@ export function fileCounter(): {
 
 async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promise<ListenerRun> {
   return withTempRoot(async (root) => {
-    const logger = daemonLikeLogger();
+    const logger = daemonLikeLogger(args.logLevel);
     // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
@@ -107,6 +117,7 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
     const folder = path.join(root, 'import');
     fs.mkdirSync(folder, { recursive: true });
     const counter = fileCounter();
+    let cpuMs = 0;
     const exporter =
       args.exporter === false
         ? null
@@ -123,7 +134,9 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
       const { url } = await listener.start();
       await exporter?.start();
       channel.ready({ url, folder } satisfies ListenerInfo);
+      const cpu = process.cpuUsage();
       await channel.stopRequested();
+      cpuMs = cpuMsSince(cpu);
       await listener.stop();
       if (exporter && args.expectedFiles !== undefined) {
         // No flush: the figure is how long the exporter, woken as in the daemon, takes by itself.
@@ -142,11 +155,11 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
     }
     const stored = countEvents(db);
     await store.stop();
-    return { stored, files: counter.files(), lastFileAt: counter.lastFileAt() };
+    return { stored, files: counter.files(), lastFileAt: counter.lastFileAt(), cpuMs };
   });
 }
 
-async function webhookBare(args: { secret: string }, channel: CaseChannel): Promise<{ verified: number }> {
+async function webhookBare(args: { secret: string }, channel: CaseChannel): Promise<{ verified: number; cpuMs: number }> {
   let verified = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -165,11 +178,13 @@ async function webhookBare(args: { secret: string }, channel: CaseChannel): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   channel.ready({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` });
+  const cpu = process.cpuUsage();
   await channel.stopRequested();
+  const cpuMs = cpuMsSince(cpu);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await closed;
-  return { verified };
+  return { verified, cpuMs };
 }
 
 export interface LoadArgs {
