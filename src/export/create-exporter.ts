@@ -139,9 +139,10 @@ export function createExporter(deps: ExporterDeps): Exporter {
   /**
    * One step of a target's pass: write the next group of named files, naming the next rows when
    * none are waiting. The first step takes the files named before the pass (a restart, a file
-   * that failed for now, a fallback name) and checks the folder once. Returns rows written.
+   * that failed for now, a fallback name) and checks the folder once. In a background pass the
+   * group first gives way to busy producers (`give-way.ts`). Returns rows written.
    */
-  const step = async (work: TargetPass, includeBatch: boolean): Promise<number> => {
+  const step = async (work: TargetPass, includeBatch: boolean, background: boolean): Promise<number> => {
     const { target } = work;
     const mayName = target.mode === 'perEvent' || includeBatch;
     if (!work.started) {
@@ -159,14 +160,22 @@ export function createExporter(deps: ExporterDeps): Exporter {
       work.done = true;
       return 0;
     }
-    return writer.writeFiles(target, work.queue.splice(0, GROUP_FILES));
+    if (background) {
+      await giveWay();
+      if (!running) return 0; // stopped meanwhile: the named files are written on the next start
+    }
+    try {
+      return await writer.writeFiles(target, work.queue.splice(0, GROUP_FILES));
+    } finally {
+      lastGroupAt = performance.now();
+    }
   };
 
   /**
    * One pass: a group of each target in turn, so that no channel waits for another's backlog,
-   * until every target has nothing left (or `keepGoing` says stop). A background pass gives way
-   * to busy producers between groups (`give-way.ts`); a flush does not. Catches everything so no
-   * error leaves a background loop; a failed target is left for the next pass.
+   * until every target has nothing left. A background pass (a tick) ends early when stopped and
+   * gives way to busy producers; a flush does neither. Catches everything so no error leaves a
+   * background loop; a failed target is left for the next pass.
    */
   const pass = async (includeBatch: boolean, background: boolean): Promise<number> => {
     const work: TargetPass[] = targets.map((target) => ({ target, queue: [], started: false, done: false }));
@@ -174,14 +183,12 @@ export function createExporter(deps: ExporterDeps): Exporter {
     while (work.some((w) => !w.done) && (running || !background)) {
       for (const w of work) {
         if (w.done) continue;
-        if (background) await giveWay();
         try {
-          written += await step(w, includeBatch);
+          written += await step(w, includeBatch, background);
         } catch (error) {
           w.done = true;
           log.error({ channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
         }
-        lastGroupAt = performance.now();
       }
     }
     return written;
