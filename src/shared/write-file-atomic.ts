@@ -11,6 +11,9 @@
  * this call made the file itself, never follows a link and never waits on a FIFO. A name someone
  * else holds (`EEXIST`) is skipped for another random one. The final rename replaces whatever
  * entry holds the final name (a link is replaced, not followed).
+ *
+ * `writeFilesAtomic` writes a group of files into one folder the same way, each file on its own,
+ * and shares one folder fsync among them.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
