@@ -59,7 +59,11 @@ export interface ExporterDeps {
 }
 
 export interface Exporter extends Component, Reloadable<ReadonlyMap<string, ExportFormat>> {
-  /** Write what is pending (perEvent targets, and files named before a restart), then keep polling. Idempotent. */
+  /**
+   * Write what is pending (perEvent targets, and files named before a restart), then keep polling.
+   * Resolves once the first groups of each target are written; a larger backlog goes on in the
+   * background. Idempotent.
+   */
   start(): Promise<void>;
   /** Stop polling and wait for the pass in progress. Idempotent. */
   stop(): Promise<void>;
@@ -79,6 +83,12 @@ export interface Exporter extends Component, Reloadable<ReadonlyMap<string, Expo
 const GROUP_FILES = 32;
 /** Rows gathered into one batch file; beyond this a flush writes several files. */
 const BATCH_LIMIT = 50_000;
+/**
+ * Groups per target that `start()` waits for (about the 500 rows the exporter used to name per
+ * pass): a backlog left by a long outage is written after start, in the background, so that it
+ * does not hold up the stages that start after the exporter.
+ */
+const START_GROUPS = 16;
 /** Files of a group written at the same time; the thread pool keeps threads for the store's fsync. */
 const WRITE_CONCURRENCY = 3;
 
@@ -89,6 +99,8 @@ interface TargetPass {
   queue: NamedExportFile[];
   started: boolean;
   done: boolean;
+  /** Groups written (or tried) in this pass. */
+  groups: number;
 }
 
 export function createExporter(deps: ExporterDeps): Exporter {
@@ -177,21 +189,22 @@ export function createExporter(deps: ExporterDeps): Exporter {
    * gives way to busy producers; a flush does neither. Catches everything so no error leaves a
    * background loop; a failed target is left for the next pass.
    */
-  const pass = async (includeBatch: boolean, background: boolean): Promise<number> => {
-    const work: TargetPass[] = targets.map((target) => ({ target, queue: [], started: false, done: false }));
+  const pass = async (includeBatch: boolean, background: boolean, groupLimit = Number.POSITIVE_INFINITY): Promise<{ written: number; more: boolean }> => {
+    const work: TargetPass[] = targets.map((target) => ({ target, queue: [], started: false, done: false, groups: 0 }));
     let written = 0;
-    while (work.some((w) => !w.done) && (running || !background)) {
-      for (const w of work) {
-        if (w.done) continue;
+    const open = () => work.filter((w) => !w.done && w.groups < groupLimit);
+    while (open().length > 0 && (running || !background)) {
+      for (const w of open()) {
         try {
           written += await step(w, includeBatch, background);
         } catch (error) {
           w.done = true;
           log.error({ channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
         }
+        w.groups += 1;
       }
     }
-    return written;
+    return { written, more: work.some((w) => !w.done) };
   };
 
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
@@ -218,7 +231,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
       stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
-      await enqueue(() => pass(false, true));
+      const { more } = await enqueue(() => pass(false, true, START_GROUPS));
+      if (more) tick();
     },
     async stop() {
       running = false;
@@ -228,7 +242,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       await chain;
     },
     flush() {
-      return enqueue(() => pass(true, false));
+      return enqueue(async () => (await pass(true, false)).written);
     },
     reload(formats) {
       for (const target of targets) target.format = formats.get(target.channel) ?? target.format;
