@@ -35,7 +35,7 @@ import { chooseFreeName } from './choose-name.js';
 import { recordOf } from './export-record.js';
 import { flowOfChannel, renderFileName } from './file-name.js';
 import { createExportWriter } from './write-export-files.js';
-import { GIVE_WAY, giveWayMs } from './give-way.js';
+import { GIVE_WAY, giveWayMs, writeConcurrency } from './give-way.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
@@ -89,8 +89,6 @@ const BATCH_LIMIT = 50_000;
  * does not hold up the stages that start after the exporter.
  */
 const START_GROUPS = 16;
-/** Files of a group written at the same time; the thread pool keeps threads for the store's fsync. */
-const WRITE_CONCURRENCY = 3;
 
 /** One target's work in a pass: files named before it, then the rows it names as it goes. */
 interface TargetPass {
@@ -108,7 +106,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   const clock = deps.clock ?? systemClock;
   const log = deps.logger.child({ component: 'exporter' });
   const pollIntervalMs = deps.pollIntervalMs ?? 1_000;
-  const writer = createExportWriter({ db, log, clock, durable: deps.durable ?? alreadyDurable, metrics: deps.metrics, concurrency: WRITE_CONCURRENCY });
+  const writer = createExportWriter({ db, log, clock, durable: deps.durable ?? alreadyDurable, metrics: deps.metrics });
   // Own copies: `reload()` swaps a target's format without touching the caller's objects.
   const targets: ExportTarget[] = deps.targets.map((target) => ({ ...target }));
 
@@ -177,7 +175,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
       if (!running) return 0; // stopped meanwhile: the named files are written on the next start
     }
     try {
-      return await writer.writeFiles(target, work.queue.splice(0, GROUP_FILES));
+      const concurrency = writeConcurrency(GIVE_WAY, performance.now(), lastWakeAt);
+      return await writer.writeFiles(target, work.queue.splice(0, GROUP_FILES), concurrency);
     } finally {
       lastGroupAt = performance.now();
     }

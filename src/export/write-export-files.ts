@@ -38,15 +38,16 @@ export interface ExportWriterDeps {
   clock: Clock;
   durable: WaitDurable;
   metrics?: Pick<Metrics, 'exportFiles'> | undefined;
-  /** Files of a group written at the same time (`writeFilesAtomic`). */
-  concurrency: number;
 }
 
 export interface ExportWriter {
   /** The folder exists (made if missing) and takes writes; else one EXPORT_WRITE_FAILED line for the whole target. */
   folderIsWritable(target: ExportTarget): Promise<boolean>;
-  /** Write a group of named files (see the module comment). Resolves with the rows written; rejects only when the store fails. */
-  writeFiles(target: ExportTarget, files: readonly NamedExportFile[]): Promise<number>;
+  /**
+   * Write a group of named files (see the module comment), `concurrency` at a time. Resolves with
+   * the rows written; rejects only when the store fails.
+   */
+  writeFiles(target: ExportTarget, files: readonly NamedExportFile[], concurrency: number): Promise<number>;
 }
 
 export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
@@ -105,7 +106,7 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       }
     },
 
-    async writeFiles(target, files) {
+    async writeFiles(target, files, concurrency) {
       if (files.length === 0) return 0;
       // The wait for the group commit runs on the thread pool while the files are rendered here.
       const namesDurable = deps.durable();
@@ -121,7 +122,7 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       const outcomes = await writeFilesAtomic(
         target.folder,
         rendered.map(({ file, bytes }) => ({ name: file.fileName, bytes })),
-        { concurrency: deps.concurrency },
+        { concurrency },
       );
       const done: NamedExportFile[] = [];
       outcomes.forEach((outcome, index) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GIVE_WAY, giveWayMs, type GiveWayPolicy } from '../../src/export/give-way.js';
+import { GIVE_WAY, giveWayMs, writeConcurrency, type GiveWayPolicy } from '../../src/export/give-way.js';
 
-const policy: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 200 };
+const policy: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 200, busyConcurrency: 2, quietConcurrency: 4 };
 const never = Number.NEGATIVE_INFINITY;
 
 describe('giveWayMs', () => {
@@ -27,5 +27,15 @@ describe('giveWayMs', () => {
       }
     }
     expect(groups).toEqual([200, 400, 600, 800, 1_000]);
+  });
+});
+
+describe('writeConcurrency', () => {
+  it.each([
+    ['never woken: four at a time', 1_000, Number.NEGATIVE_INFINITY, 4],
+    ['woken 49 ms ago: producers are busy, two at a time', 1_000, 951, 2],
+    ['woken 50 ms ago: quiet, four at a time', 1_000, 950, 4],
+  ])('%s', (_, now, lastWakeAt, expected) => {
+    expect(writeConcurrency(policy, now, lastWakeAt)).toBe(expected);
   });
 });
