@@ -143,7 +143,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   try {
     // First taken, last released: nothing of this daemon touches the store without it.
     await lifecycle.start(createStateLock(config.stateDir));
-    const { db, durability } = await lifecycle.start(createStore(storePath(config.stateDir)));
+    const { db, durability } = await lifecycle.start(
+      createStore(storePath(config.stateDir), {
+        onCheckpointerFailure: (error) => log.error({ err: error, component: 'store' }, 'the checkpoint worker failed; checkpoints run in commits again'),
+      }),
+    );
     const durable = () => durability.durable();
     const metrics = createMetrics({ db, clock });
 

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import type { Component } from '../shared/lifecycle.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { createDurability, type Durability } from './durability.js';
 
 export type Db = Database.Database;
@@ -54,21 +55,36 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
   }
 }
 
-/** The daemon's store: the connection, and the group commit that makes its commits durable. */
+/** The daemon's store: the connection, the group commit that makes its commits durable, and the checkpoints off the event loop. */
 export interface Store {
   db: Db;
   durability: Durability;
+  checkpointer: Checkpointer;
 }
 
-/** The store as a component: opened (and migrated) with `synchronous=NORMAL` and group commit at start, closed at stop. */
-export function createStore(file: string): Component<Store> {
+export interface CreateStoreOptions {
+  /** Told when the checkpoint worker failed (checkpoints then run in commits again). */
+  onCheckpointerFailure?: (error: unknown) => void;
+  /** Time between two checkpoints of the worker. Default 1000 ms. */
+  checkpointIntervalMs?: number;
+}
+
+/**
+ * The store as a component: opened (and migrated) with `synchronous=NORMAL`, group commit
+ * (`durability.ts`) and checkpoints in a worker thread (`checkpointer.ts`) at start, closed at stop.
+ */
+export function createStore(file: string, options: CreateStoreOptions = {}): Component<Store> {
   let store: Store | null = null;
   return {
     name: 'store',
     start() {
       if (!store) {
         const db = openStore(file, { synchronous: 'NORMAL' });
-        store = { db, durability: createDurability(db) };
+        const checkpointer = startCheckpointer(db, {
+          ...(options.onCheckpointerFailure ? { onFailure: options.onCheckpointerFailure } : {}),
+          ...(options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs } : {}),
+        });
+        store = { db, durability: createDurability(db), checkpointer };
       }
       return Promise.resolve(store);
     },
@@ -78,6 +94,7 @@ export function createStore(file: string): Component<Store> {
       if (!closing) return;
       await closing.durability.durable();
       await closing.durability.close();
+      await closing.checkpointer.stop();
       closing.db.close();
     },
   };

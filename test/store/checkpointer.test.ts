@@ -1,0 +1,36 @@
+/** Checkpoints run in a worker thread, not inside the daemon's commits, and still bound the WAL. */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createStore, storePath } from '../../src/store/open-store.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+describe('checkpointer', () => {
+  it('turns the automatic checkpoint off in the connection and keeps the WAL small from its worker', async () => {
+    await withTempDir(async (dir) => {
+      const file = storePath(dir);
+      const component = createStore(file, { checkpointIntervalMs: 20 });
+      const { db, checkpointer } = await component.start();
+      try {
+        expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+        db.exec('CREATE TABLE blob (b BLOB)');
+        const insert = db.prepare('INSERT INTO blob VALUES (?)');
+        const chunk = Buffer.alloc(64 * 1024, 7);
+        let largestWal = 0;
+        // 48 MiB written in commits of 1 MiB; without checkpoints the WAL would hold all of it.
+        for (let round = 0; round < 48; round += 1) {
+          db.transaction(() => {
+            for (let i = 0; i < 16; i += 1) insert.run(chunk);
+          })();
+          const runs = checkpointer.runs;
+          await waitUntil(() => checkpointer.runs > runs, 'a checkpoint by the worker');
+          largestWal = Math.max(largestWal, fs.statSync(`${file}-wal`).size);
+        }
+        expect(checkpointer.runs).toBeGreaterThanOrEqual(48);
+        expect(largestWal).toBeLessThan(8 * 1024 * 1024);
+      } finally {
+        await component.stop();
+      }
+    });
+  });
+});
