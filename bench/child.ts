@@ -23,7 +23,11 @@ export interface RunningCase<R> {
 
 /** Start a case in a fresh child process. The child is killed when it exceeds `timeoutMs`. */
 export function startCase<R>(name: string, args: object, timeoutMs = 180_000): RunningCase<R> {
-  const child: ChildProcess = fork(WORKER, [name, JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(WORKER, [name, JSON.stringify(args)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // BENCH_PROF=<folder>: every case writes a CPU profile there (docs/performance.md, "How to reproduce").
+    execArgv: process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
+  });
   let markReady: (info: unknown) => void = () => undefined;
   let failReady: (error: Error) => void = () => undefined;
   const ready = new Promise<unknown>((resolve, reject) => {

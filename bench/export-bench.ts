@@ -98,6 +98,8 @@ export async function runExportBench(options: ExportBenchOptions): Promise<Bench
       value: median(exporterRates),
       unit: 'files/s',
       ceiling: median(bareRates),
+      // The median of the per-round ratios: each round's pair ran back to back, under the same load.
+      ratio: median(ratios),
       conditions: [{ of: 'ratio', op: '>=', threshold: 0.6 }],
       notes:
         `${options.files} pending status rows → files (real exporter, default status mapping, ~${Math.round(bytes)} B each, daemon's store); ` +

@@ -64,6 +64,8 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Ben
       value: median(daemon),
       unit: 'events/s',
       ceiling: median(bare),
+      // The median of the per-round ratios: each round's pair ran back to back, under the same load.
+      ratio: median(ratios),
       conditions: [{ of: 'ratio', op: '>=', threshold: 0.6 }],
       notes:
         `real listener + the default perEvent status export (one fsynced file per status change), on the daemon's store ` +
