@@ -5,7 +5,7 @@
  * - `intake-drop`: the real `createIntake`: time from the rename of the file into the inbox to the
  *   `onRecorded` callback (every request committed in SQLite, the file archived).
  * - `intake-map-record`: the same work without the watcher and the stability wait: `mapFile` →
- *   `prepareSubmission` → `recordMappedFile` (one transaction), as `processClaimedFile` does it.
+ *   `recordMappedFile` (prepared and recorded in chunks as it is mapped), as `processClaimedFile` does it.
  * - `intake-csv-parse`: the ceiling: read stream → iconv-lite windows-1251 decode → csv-parse,
  *   counting records, nothing else.
  */
@@ -17,15 +17,12 @@ import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { loadMappingSpec } from '../src/config/load-mapping.js';
 import { createIntake } from '../src/intake/index.js';
-import { prepareSubmission } from '../src/intake/submission-keys.js';
 import { silentLogger } from '../src/log.js';
 import { mapFile } from '../src/mapping/index.js';
-import type { MappedSubmission } from '../src/mapping/types.js';
 import { claimFile, listFiles, readFileReport } from '../src/store/files.js';
 import { openStore, storePath, type Db } from '../src/store/open-store.js';
 import { recordMappedFile } from '../src/intake/record-mapped-file.js';
 import { benchFlow, deferred, FLOW_NAME, MAPPING_1C, SOURCE_SYSTEM, withTempRoot } from './bench-env.js';
-import { type MappingProblem } from '../src/shared/types.js';
 
 export interface IntakeFiles {
   /** A small file of other externalIds, processed first. */
@@ -75,7 +72,8 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
         fs.copyFileSync(source, staged);
         waiter = deferred<number>();
         const timeout = new Promise<never>((_, reject) => {
-          const t = setTimeout(() => reject(new Error(`intake did not record ${describeFileOutcome(db, name)} within 120 s`)), 120_000);
+          const limitMs = Math.max(120_000, args.rows);
+          const t = setTimeout(() => reject(new Error(`intake did not record ${describeFileOutcome(db, name)} within ${limitMs / 1000} s`)), limitMs);
           void waiter.promise.then(() => clearTimeout(t));
         });
         const started = performance.now();
@@ -98,25 +96,19 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
 async function mapAndRecord(db: Db, file: string, name: string): Promise<number> {
   const spec = loadMappingSpec(MAPPING_1C);
   const now = Date.now();
-  const submissions: MappedSubmission[] = [];
-  const problems: MappingProblem[] = [];
-  for await (const item of mapFile(file, spec, { now: new Date(now), rejectPastDates: true, fileLabel: name })) {
-    if (item.type === 'submission') submissions.push(item.submission);
-    else problems.push(item.problem);
-  }
-  const prepared = submissions.map((s) => prepareSubmission(s, SOURCE_SYSTEM));
   const claim = claimFile(db, { flow: FLOW_NAME, sha256: `${name}-${now}`, originalName: name, sizeBytes: fs.statSync(file).size, now }, () => file);
   if (!claim.claimed) throw new Error(`${name} was claimed before`);
-  const result = recordMappedFile(db, {
+  const result = await recordMappedFile(db, {
     flow: FLOW_NAME,
     fileId: claim.row.id,
-    submissions: prepared,
-    problems,
+    fileLabel: name,
+    items: mapFile(file, spec, { now: new Date(now), rejectPastDates: true, fileLabel: name }),
+    sourceSystem: SOURCE_SYSTEM,
     rejectWholeFile: false,
-    now,
+    clock: Date.now,
     destinationFor: () => file,
   });
-  if (result.state !== 'archived') throw new Error(`${name} was rejected: ${problems[0]?.message ?? result.report.problems[0]?.message ?? '?'}`);
+  if (result.state !== 'archived') throw new Error(`${name} was rejected: ${result.report.problems[0]?.message ?? '?'}`);
   return result.recorded;
 }
 

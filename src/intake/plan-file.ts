@@ -8,9 +8,16 @@
  *   `rejectWholeFile` is on and anything is wrong; archived otherwise;
  * - the report: the problems in row order, and the notes.
  * Pure: what the outbox holds comes in as `existing`.
+ *
+ * A file is decided chunk by chunk (`planChunk`), as it is recorded, and finished once
+ * (`planOutcome`); `planFile` is the same for a whole file at once. Between chunks the plan keeps
+ * only what the store cannot tell: the earlier submissions of the file that were not inserted, and
+ * counts. Those that were are in the outbox as `staged` rows of this file, and come back in
+ * `existing` with that state; so memory does not grow with the number of requests in a file.
  */
 import type { FileRow } from '../store/files.js';
-import type { ExistingSubmission, FilePlan, PreparedSubmission } from '../store/record-file.js';
+import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PreparedSubmission } from '../store/record-file.js';
+import { SUBMISSION_STATE } from '../store/submissions.js';
 import type { FileReport, MappingProblem, ReportNote } from '../shared/types.js';
 
 export interface PlanInput {
@@ -23,26 +30,47 @@ export interface PlanInput {
   rejectWholeFile: boolean;
 }
 
+/** The first submission of a file under a dedupe key, as later ones are compared with it. */
+export interface Occurrence {
+  payloadHash: string;
+  firstRow: number;
+}
+
 export type Decision =
   | { action: 'insert'; s: PreparedSubmission }
   | { action: 'correct'; s: PreparedSubmission; existing: ExistingSubmission }
   | { action: 'duplicate'; s: PreparedSubmission }
   | { action: 'conflict'; s: PreparedSubmission; problem: MappingProblem };
 
+/** The whole plan of one file: what to insert and correct, its outcome and its report. */
+export interface FilePlan extends ChunkPlan, OutcomePlan {}
+
+/** Conflicts listed in a report, and notes; past these, one closing line counts the rest (a report must stay small enough to build and store). */
+export const MAX_LISTED_CONFLICTS = 1_000;
+export const MAX_LISTED_NOTES = 1_000;
+
 /** Final states a changed request may correct (a new payload under a new key); others are conflicts. */
 const CORRECTABLE = new Set<string>(['rejected', 'dead']);
 
-/** Decide each submission against the outbox (`existing`, by dedupe key) and against earlier submissions of the same file. */
-export function decideSubmissions(submissions: readonly PreparedSubmission[], existing: ReadonlyMap<string, ExistingSubmission>): Decision[] {
-  const inThisFile = new Map<string, PreparedSubmission>();
+/**
+ * Decide each submission against the outbox (`existing`, by dedupe key) and against earlier
+ * submissions of the same file: those of this batch, those in `earlier`, and the outbox's `staged`
+ * rows (staged rows are this file's: a flow records one file at a time).
+ */
+export function decideSubmissions(
+  submissions: readonly PreparedSubmission[],
+  existing: ReadonlyMap<string, ExistingSubmission>,
+  earlier: ReadonlyMap<string, Occurrence> = new Map(),
+): Decision[] {
+  const inThisBatch = new Map<string, Occurrence>();
   return submissions.map((s): Decision => {
-    const earlier = inThisFile.get(s.dedupeKey);
-    if (earlier) {
-      if (earlier.payloadHash === s.payloadHash) return { action: 'duplicate', s };
-      return { action: 'conflict', s, problem: conflictProblem(s, `row ${earlier.firstRow} of this file`) };
-    }
-    inThisFile.set(s.dedupeKey, s);
     const found = existing.get(s.dedupeKey);
+    const first = inThisBatch.get(s.dedupeKey) ?? earlier.get(s.dedupeKey) ?? stagedOccurrence(found);
+    if (first) {
+      if (first.payloadHash === s.payloadHash) return { action: 'duplicate', s };
+      return { action: 'conflict', s, problem: conflictProblem(s, `row ${first.firstRow} of this file`) };
+    }
+    inThisBatch.set(s.dedupeKey, s);
     if (!found) return { action: 'insert', s };
     if (found.payloadHash === s.payloadHash) return { action: 'duplicate', s };
     if (s.kind === 'request' && CORRECTABLE.has(found.state)) return { action: 'correct', s, existing: found };
@@ -50,18 +78,101 @@ export function decideSubmissions(submissions: readonly PreparedSubmission[], ex
   });
 }
 
-/** The whole plan of one file: what to insert and correct, its outcome and its report. */
-export function planFile(input: PlanInput, file: Pick<FileRow, 'original_name' | 'sha256'>, existing: ReadonlyMap<string, ExistingSubmission>): FilePlan {
-  const decisions = decideSubmissions(input.submissions, existing);
-  const problems: MappingProblem[] = [...input.problems];
-  const notes: ReportNote[] = [];
+function stagedOccurrence(found: ExistingSubmission | undefined): Occurrence | undefined {
+  if (found?.state !== SUBMISSION_STATE.staged) return undefined;
+  return { payloadHash: found.payloadHash, firstRow: found.sourceRow ?? 0 };
+}
+
+/** What a file's plan carries from chunk to chunk. */
+export interface FilePlanState {
+  /** First submissions under their key that were not inserted (duplicates, corrections, conflicts): the store does not hold them for this file. */
+  readonly unstaged: Map<string, Occurrence>;
+  submissions: number;
+  /** Submissions that are not conflicts (inserted, corrected or duplicates). */
+  usable: number;
+  duplicates: number;
+  readonly conflicts: CappedList<MappingProblem>;
+  readonly duplicateNotes: CappedList<ReportNote>;
+}
+
+/** The first `limit` items, and how many more there were from which row on. */
+interface CappedList<T> {
+  items: T[];
+  omitted: number;
+  firstOmittedRow: number | null;
+}
+
+export function startFilePlan(): FilePlanState {
+  const capped = <T>(): CappedList<T> => ({ items: [], omitted: 0, firstOmittedRow: null });
+  return { unstaged: new Map(), submissions: 0, usable: 0, duplicates: 0, conflicts: capped(), duplicateNotes: capped() };
+}
+
+function keep<T>(list: CappedList<T>, limit: number, item: T, row: number): void {
+  if (list.items.length < limit) list.items.push(item);
+  else {
+    list.omitted += 1;
+    list.firstOmittedRow ??= row;
+  }
+}
+
+/** Decide one chunk of a file, in file order, against what the outbox holds for its keys; `state` carries over to the next chunk. */
+export function planChunk(state: FilePlanState, chunk: readonly PreparedSubmission[], existing: ReadonlyMap<string, ExistingSubmission>): ChunkPlan {
+  const decisions = decideSubmissions(chunk, existing, state.unstaged);
+  const inserts: PreparedSubmission[] = [];
+  const corrections: { id: number; submission: PreparedSubmission }[] = [];
+  const seen = new Set<string>();
   for (const d of decisions) {
-    if (d.action === 'conflict') problems.push(d.problem);
-    if (d.action === 'duplicate') notes.push(duplicateNote(d.s));
+    const key = d.s.dedupeKey;
+    const first = !seen.has(key) && !state.unstaged.has(key) && existing.get(key)?.state !== SUBMISSION_STATE.staged;
+    seen.add(key);
+    state.submissions += 1;
+    if (d.action === 'conflict') keep(state.conflicts, MAX_LISTED_CONFLICTS, d.problem, d.s.firstRow);
+    else state.usable += 1;
+    if (d.action === 'duplicate') {
+      state.duplicates += 1;
+      keep(state.duplicateNotes, MAX_LISTED_NOTES, duplicateNote(d.s), d.s.firstRow);
+    }
+    if (d.action === 'insert') inserts.push(d.s);
+    if (d.action === 'correct') corrections.push({ id: d.existing.id, submission: d.s });
+    // The store will not hold this key for the file (it is not staged): the later ones compare with it here.
+    if (first && d.action !== 'insert') state.unstaged.set(key, { payloadHash: d.s.payloadHash, firstRow: d.s.firstRow });
+  }
+  return { inserts, corrections };
+}
+
+export interface OutcomeInput {
+  flow: string;
+  /** Problems found by mapping (already capped by the caller); `row: null` ones are file-level. */
+  problems: readonly MappingProblem[];
+  rejectWholeFile: boolean;
+  /** Corrections the store could no longer apply: their row left `rejected`/`dead` meanwhile (a `retry`). */
+  lapsed?: readonly LapsedCorrection[];
+}
+
+/** The file's outcome and report, once every chunk is decided. */
+export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pick<FileRow, 'original_name' | 'sha256'>): OutcomePlan {
+  const lapsed = (input.lapsed ?? []).map((c) =>
+    conflictProblem({ firstRow: c.sourceRow ?? 0, externalId: c.externalId }, `submission ${c.submissionId} (state ${c.state})`),
+  );
+  const usable = state.usable - lapsed.length;
+  const problems: MappingProblem[] = [...input.problems, ...state.conflicts.items, ...lapsed];
+  if (state.conflicts.omitted > 0) {
+    problems.push({
+      row: state.conflicts.firstOmittedRow,
+      field: 'externalId',
+      code: 'EXTERNAL_ID_CONFLICT',
+      message: `${file.original_name}: ${state.conflicts.omitted} more externalId conflicts from row ${state.conflicts.firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_CONFLICTS})`,
+    });
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  const usable = decisions.filter((d) => d.action !== 'conflict').length;
-  if (input.submissions.length === 0 && problems.length === 0) {
+  const notes: ReportNote[] = [...state.duplicateNotes.items];
+  if (state.duplicateNotes.omitted > 0) {
+    notes.push({
+      row: state.duplicateNotes.firstOmittedRow,
+      message: `${state.duplicateNotes.omitted} more requests from row ${state.duplicateNotes.firstOmittedRow} on are already in the outbox with the same content; not listed, not recorded again`,
+    });
+  }
+  if (state.submissions === 0 && problems.length === 0) {
     problems.push({
       row: null,
       field: null,
@@ -73,16 +184,19 @@ export function planFile(input: PlanInput, file: Pick<FileRow, 'original_name' |
   const reject = fileLevel || usable === 0 || (input.rejectWholeFile && problems.length > 0);
   if (reject && usable > 0) notes.push({ row: null, message: `The file was rejected as a whole: none of its ${usable} valid record(s) was recorded` });
   const report: FileReport = { file: file.original_name, sha256: file.sha256, problems, notes };
-  return {
-    state: reject ? 'rejected' : 'archived',
-    inserts: reject ? [] : decisions.flatMap((d) => (d.action === 'insert' ? [d.s] : [])),
-    corrections: reject ? [] : decisions.flatMap((d) => (d.action === 'correct' ? [{ id: d.existing.id, submission: d.s }] : [])),
-    duplicates: decisions.filter((d) => d.action === 'duplicate').length,
-    report,
-  };
+  return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report };
 }
 
-export function conflictProblem(s: PreparedSubmission, where: string): MappingProblem {
+/** The plan of a whole file decided at once: `planChunk` over all of it, then `planOutcome`. */
+export function planFile(input: PlanInput, file: Pick<FileRow, 'original_name' | 'sha256'>, existing: ReadonlyMap<string, ExistingSubmission>): FilePlan {
+  const state = startFilePlan();
+  const chunk = planChunk(state, input.submissions, existing);
+  const outcome = planOutcome(state, input, file);
+  const recorded = outcome.state === 'archived';
+  return { ...outcome, inserts: recorded ? chunk.inserts : [], corrections: recorded ? chunk.corrections : [] };
+}
+
+export function conflictProblem(s: Pick<PreparedSubmission, 'firstRow' | 'externalId'>, where: string): MappingProblem {
   return {
     row: s.firstRow,
     field: 'externalId',

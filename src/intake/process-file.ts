@@ -1,13 +1,13 @@
 /**
  * A claimed file, sitting in `processing/`: map it (from the descriptor opened when it was taken,
- * never by its name again), record it (one transaction), move it to the archive or to `rejected/`
- * with its report. The move comes after the commit; if the process dies between the two,
- * `finishMove` completes it on restart from the row alone.
+ * never by its name again) and record it as it is read (in chunks, made real in one last
+ * transaction: `record-mapped-file.ts`), then move it to the archive or to `rejected/` with its
+ * report. The move comes after the commit; if the process dies between the two, `finishMove`
+ * completes it on restart from the row alone.
  */
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError, isConnectorError } from '../errors.js';
-import type { MappedSubmission } from '../mapping/types.js';
+import type { MappedItem } from '../mapping/types.js';
 import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { recordMappedFile } from './record-mapped-file.js';
@@ -15,73 +15,13 @@ import { archiveDayFolder } from '../shared/inbox-layout.js';
 import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeFileReport } from './pending-reports.js';
-import { prepareSubmission } from './submission-keys.js';
-import { type MappingProblem } from '../shared/types.js';
-
-interface MappedFile {
-  submissions: MappedSubmission[];
-  problems: MappingProblem[];
-}
-
-/** Problems listed in a report; the rest are counted in one closing line. */
-export const MAX_LISTED_PROBLEMS = 1_000;
-/** Past this many problems the file is not read further and is rejected whole: it is not the export the mapping expects. */
-export const MAX_PROBLEMS = 10_000;
-
-/**
- * Stream the mapper over the file; a failure of the mapper itself is one file-level problem.
- * Problems are bounded: a large file of garbage must end in `rejected/` with a readable report,
- * not in a report too large to build (and so retried forever).
- */
-async function mapWholeFile(ctx: IntakeContext, handle: FileHandle, originalName: string): Promise<MappedFile> {
-  const submissions: MappedSubmission[] = [];
-  const problems: MappingProblem[] = [];
-  let total = 0;
-  let firstOmittedRow: number | null = null;
-  try {
-    for await (const item of ctx.mapItems({ handle, name: originalName }, originalName)) {
-      if (item.type === 'submission') {
-        submissions.push(item.submission);
-        continue;
-      }
-      total += 1;
-      if (problems.length < MAX_LISTED_PROBLEMS || item.problem.row === null) problems.push(item.problem);
-      else firstOmittedRow ??= item.problem.row;
-      if (total > MAX_PROBLEMS) {
-        problems.push({
-          row: null,
-          field: null,
-          code: 'MAPPING_FAILED',
-          message: `${originalName}: more than ${MAX_PROBLEMS} problems; the file was not read further and nothing in it was submitted (check that the mapping fits this export)`,
-        });
-        break;
-      }
-    }
-    if (total > problems.length && total <= MAX_PROBLEMS) {
-      problems.push({
-        row: firstOmittedRow,
-        field: null,
-        code: 'MAPPING_FAILED',
-        message: `${originalName}: ${total - MAX_LISTED_PROBLEMS} more problems from row ${firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_PROBLEMS})`,
-      });
-    }
-  } catch (error) {
-    problems.push({
-      row: null,
-      field: null,
-      code: isConnectorError(error) ? error.code : 'FILE_UNREADABLE',
-      message: `${originalName}: ${describeError(error)}`,
-    });
-  }
-  return { submissions, problems };
-}
 
 /**
  * Map, record and move one claimed file, read from `handle`: the file the caller opened and found
  * to be the one in `processing/` (the caller closes it). Returns the recording result.
  */
 export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, await mapWholeFile(ctx, handle, row.original_name));
+  return recordAndMove(ctx, row, ctx.mapItems({ handle, name: row.original_name }, row.original_name));
 }
 
 /**
@@ -90,22 +30,25 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handl
  * report and the entry is moved beside it, so nothing stays stuck in `processing/`.
  */
 export async function rejectClaimedUnread(ctx: IntakeContext, row: FileRow, message: string): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, { submissions: [], problems: [{ row: null, field: null, code: 'FILE_NOT_REGULAR', message }] });
+  return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code: 'FILE_NOT_REGULAR', message } }));
 }
 
-async function recordAndMove(ctx: IntakeContext, row: FileRow, mapped: MappedFile): Promise<RecordFileResult> {
+async function* oneItem(item: MappedItem): AsyncGenerator<MappedItem> {
+  yield item;
+}
+
+async function recordAndMove(ctx: IntakeContext, row: FileRow, items: AsyncIterable<MappedItem>): Promise<RecordFileResult> {
   const log = fileLogger(ctx, row.original_name);
-  const submissions = mapped.submissions.map((s) => prepareSubmission(s, ctx.sourceSystem));
-  const now = ctx.clock();
   const name = storedName(row.id, row.original_name);
-  const result = recordMappedFile(ctx.db, {
+  const result = await recordMappedFile(ctx.db, {
     flow: ctx.flow.name,
     fileId: row.id,
-    submissions,
-    problems: mapped.problems,
+    fileLabel: row.original_name,
+    items,
+    sourceSystem: ctx.sourceSystem,
     rejectWholeFile: ctx.flow.intake.rejectWholeFile,
-    now,
-    destinationFor: (state) => uniquePath(state === 'archived' ? archiveDayFolder(ctx.dirs.inbox, now) : ctx.dirs.rejected, name),
+    clock: ctx.clock,
+    destinationFor: (state) => uniquePath(state === 'archived' ? archiveDayFolder(ctx.dirs.inbox, ctx.clock()) : ctx.dirs.rejected, name),
   });
   if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
   else

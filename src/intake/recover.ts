@@ -1,6 +1,8 @@
 /**
- * Restart after a crash: the `files` row is the truth. Each entry found in `processing/` is matched
- * to its row by its name (`storedName`):
+ * Restart after a crash: the `files` row is the truth. First the rows a recording interrupted by
+ * the crash left staged are settled by their file's row: deleted when it is still `processing`
+ * (they were never visible; the file is recorded again whole), released when it was recorded
+ * `archived`. Then each entry found in `processing/` is matched to its row by its name (`storedName`):
  * - recorded (row archived/rejected): only the move is missing; finish it, record nothing again;
  * - claimed but not recorded (row processing): map and record it again (nothing was committed),
  *   read from one descriptor opened without following a symlink; an entry that is not a regular
@@ -13,6 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeEntry, openRegularFile } from '../shared/input-file.js';
 import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/files.js';
+import { settleUnfinishedRecordings } from './settle-staged.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
 import { finishMove, processClaimedFile, rejectClaimedUnread } from './process-file.js';
@@ -20,6 +23,9 @@ import { takeFile } from './take-file.js';
 
 /** What `recover()` did, for the start-up log. */
 export interface RecoveryReport {
+  /** Staged rows of interrupted recordings: deleted (file not recorded) and released (file recorded archived). */
+  stagedDiscarded: number;
+  stagedReleased: number;
   /** Recorded files whose move into archive/rejected was finished. */
   movesFinished: number;
   /** Claimed files mapped and recorded again. */
@@ -34,8 +40,20 @@ export interface RecoveryReport {
 }
 
 export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport> {
-  const report: RecoveryReport = { movesFinished: 0, reprocessed: 0, orphansTaken: 0, claimsWithoutFile: 0, staleMarkersRemoved: 0, failures: 0 };
+  const report: RecoveryReport = {
+    stagedDiscarded: 0,
+    stagedReleased: 0,
+    movesFinished: 0,
+    reprocessed: 0,
+    orphansTaken: 0,
+    claimsWithoutFile: 0,
+    staleMarkersRemoved: 0,
+    failures: 0,
+  };
   await ensureInboxDirs(ctx.dirs);
+  const settled = await settleUnfinishedRecordings(ctx.db, ctx.flow.name, ctx.clock);
+  report.stagedDiscarded = settled.discarded;
+  report.stagedReleased = settled.released;
   const names = (await fs.readdir(ctx.dirs.processing)).sort();
   const seen = new Set<number>();
 

@@ -199,8 +199,12 @@ export interface SubmissionBrief {
   createdAt: number;
 }
 
+/** Rows per flow and state. Staged rows are not counted: they belong to a file still being recorded and may yet vanish with it. */
 export function countSubmissionsByState(db: Db): StateCount[] {
-  return statement(db, `SELECT flow, state, COUNT(*) AS count FROM submissions GROUP BY flow, state ORDER BY flow, state`).all() as StateCount[];
+  return statement(
+    db,
+    `SELECT flow, state, COUNT(*) AS count FROM submissions WHERE state != 'staged' GROUP BY flow, state ORDER BY flow, state`,
+  ).all() as StateCount[];
 }
 
 /** Creation time of the oldest pending (or in-flight) row per flow. */

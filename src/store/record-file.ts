@@ -1,16 +1,37 @@
 /**
- * The recording transaction: everything one input file puts into the outbox, and the file's own
- * outcome, in ONE SQLite transaction, executed from a plan the intake stage makes
- * (`intake/plan-file.ts`); the store reads what the plan needs and writes what it says. Either all of a file's submissions and its `archived` /
- * `rejected` row are on disk, or none are; a crash before the commit re-runs the file, a crash after
- * it only has to finish moving the file (the row names where it goes).
+ * Recording a file: everything one input file puts into the outbox, and the file's own outcome,
+ * decided in ONE transaction, executed from a plan the intake stage makes (`intake/plan-file.ts`);
+ * the store reads what the plan needs and writes what it says.
+ *
+ * A large file is written in chunks, each in its own short transaction:
+ * - `stageChunk` inserts a chunk's new submissions as `staged` rows of the file and its
+ *   corrections into `staged_corrections`; nothing but the recording reads, counts or sends either;
+ * - `finishRecording`, the one transaction that decides, applies the corrections and finishes the
+ *   file row (`archived` or `rejected`); from its commit on, the file's staged rows are its
+ *   requests (archived) or garbage (rejected);
+ * - `releaseStagedSubmissions` / `deleteStagedSubmissions` (`submissions.ts`) then turn them
+ *   `pending` or delete them, a batch per transaction; each refuses the other outcome's rows.
+ * Why not one transaction around the whole stream: the daemon has one SQLite connection for every
+ * stage, and a better-sqlite3 transaction cannot span an `await` without taking in the writes of
+ * the webhook listener and of delivery made meanwhile; a second connection would instead lock them
+ * out for as long as the file takes. Short transactions let the others commit in between, and the
+ * release is batched for the same reason (turning 100,000 rows `pending` at once took 1.7 s).
+ *
+ * Crash safety: before `finishRecording` commits, the file row is `processing` and its rows are
+ * staged: nothing of it can be sent, and the next run deletes them (`listUnsettledFiles`) and
+ * records the file again from the start. After the commit, the row's state says what every staged
+ * row of the file becomes, so an interrupted release is finished from the row alone, like the move.
  */
 
 import type { Db } from './open-store.js';
 import { FILE_STATE, finishFile, getFile, type FileRow } from './files.js';
-import { correctFailedSubmission, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
+import { countStagedSubmissions, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
+import { applyStagedCorrections, deleteStagedCorrectionsOfFile, listLapsedCorrections, stageCorrection, type LapsedCorrection } from './staged-corrections.js';
+import { statement } from './statement.js';
 import type { FileReport } from '../shared/types.js';
 import { ConnectorError } from '../errors.js';
+
+export type { LapsedCorrection } from './staged-corrections.js';
 
 /** A mapped submission with its body, hash and keys (see `intake/submission-keys.ts`). */
 export interface PreparedSubmission {
@@ -30,34 +51,47 @@ export interface PreparedSubmission {
   correctionKey: string;
 }
 
-/** What the outbox holds under a dedupe key, as the plan needs it. */
+/** What the outbox holds under a dedupe key, as the plan needs it. A `staged` row was recorded earlier in the same file. */
 export interface ExistingSubmission {
   id: number;
   payloadHash: string;
   state: SubmissionState;
+  /** The row of its file where it starts (the plan reads it for a `staged` row, to name it). */
+  sourceRow?: number | null;
 }
 
-/** What recording one file does: decided by intake (`intake/plan-file.ts`), executed here. */
-export interface FilePlan {
-  state: 'archived' | 'rejected';
-  /** New rows to insert. */
+/** What one chunk of a file writes: decided by intake (`intake/plan-file.ts`), executed here. */
+export interface ChunkPlan {
+  /** New rows, staged until the file is finished. */
   inserts: readonly PreparedSubmission[];
-  /** Rows that ended rejected or dead, to update in place to a corrected payload (under its correction key). */
+  /** Rows that ended rejected or dead, to update to a corrected payload (under its correction key) when the file is finished. */
   corrections: readonly { id: number; submission: PreparedSubmission }[];
+}
+
+/** What finishing a file does: decided by intake, executed here. */
+export interface OutcomePlan {
+  state: 'archived' | 'rejected';
   /** Submissions already in the outbox with the same payload (not recorded again). */
   duplicates: number;
   /** Stored on the row when it has problems or notes; written beside the file when it has problems. */
   report: FileReport;
 }
 
-export interface RecordFileInput {
+export interface StageChunkInput {
   flow: string;
   fileId: number;
   now: number;
-  /** The dedupe keys of the file's submissions: the outbox rows the plan is made against. */
+  /** The dedupe keys of the chunk's submissions: the outbox rows the plan is made against. */
   dedupeKeys: readonly string[];
-  /** The plan, made inside the transaction from the file's row and what the outbox holds. */
-  plan: (file: FileRow, existing: ReadonlyMap<string, ExistingSubmission>) => FilePlan;
+  /** The chunk's plan, made inside the transaction from what the outbox holds. */
+  plan: (existing: ReadonlyMap<string, ExistingSubmission>) => ChunkPlan;
+}
+
+export interface FinishRecordingInput {
+  fileId: number;
+  now: number;
+  /** The outcome, made inside the transaction from the file's row and its corrections that can no longer be applied. */
+  plan: (file: FileRow, lapsed: readonly LapsedCorrection[]) => OutcomePlan;
   /** Where the file goes for an outcome; called inside the transaction, once. */
   destinationFor: (state: 'archived' | 'rejected') => string;
 }
@@ -65,7 +99,7 @@ export interface RecordFileInput {
 export interface RecordFileResult {
   state: 'archived' | 'rejected';
   currentPath: string;
-  /** New rows inserted. */
+  /** New rows recorded. */
   recorded: number;
   /** Failed rows updated in place to a corrected payload. */
   corrected: number;
@@ -76,20 +110,35 @@ export interface RecordFileResult {
   alreadyRecorded: boolean;
 }
 
-/** Record one file's submissions and outcome in one transaction, by the plan. Idempotent per file. */
-export function recordFile(db: Db, input: RecordFileInput): RecordFileResult {
-  return db.transaction((): RecordFileResult => {
-    const file = getFile(db, input.fileId);
-    if (!file) throw new ConnectorError('INTERNAL_ERROR', `files row ${input.fileId} does not exist`);
-    if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
+/** A file with staged rows or corrections left to settle, and its state (what they become). */
+export interface UnsettledFile {
+  id: number;
+  state: FileRow['state'];
+}
 
+/**
+ * A flow's files that still have staged rows or staged corrections: the one being recorded, or
+ * those a crash or a failed write interrupted before (or after) `finishRecording`.
+ */
+export function listUnsettledFiles(db: Db, flow: string): UnsettledFile[] {
+  return statement(
+    db,
+    `SELECT id, state FROM files
+       WHERE flow = ? AND id IN (SELECT file_id FROM submissions WHERE state = 'staged' UNION SELECT file_id FROM staged_corrections)
+       ORDER BY id`,
+  ).all(flow) as UnsettledFile[];
+}
+
+/** Stage one chunk of a file by its plan, in one short transaction. */
+export function stageChunk(db: Db, input: StageChunkInput): void {
+  db.transaction(() => {
     const existing = new Map<string, ExistingSubmission>();
-    for (const key of new Set(input.dedupeKeys)) {
+    for (const key of input.dedupeKeys) {
+      if (existing.has(key)) continue;
       const row = findSubmissionByDedupeKey(db, input.flow, key);
-      if (row) existing.set(key, { id: row.id, payloadHash: row.payload_hash, state: row.state });
+      if (row) existing.set(key, { id: row.id, payloadHash: row.payload_hash, state: row.state, sourceRow: row.source_row });
     }
-    const plan = input.plan(file, existing);
-
+    const plan = input.plan(existing);
     for (const s of plan.inserts) {
       insertSubmission(db, {
         flow: input.flow,
@@ -102,43 +151,53 @@ export function recordFile(db: Db, input: RecordFileInput): RecordFileResult {
         idempotencyKey: s.idempotencyKey,
         fileId: input.fileId,
         sourceRow: s.firstRow,
+        state: 'staged',
         now: input.now,
       });
     }
-    let corrected = 0;
     for (const { id, submission: s } of plan.corrections) {
-      const ok = correctFailedSubmission(db, id, {
+      stageCorrection(db, {
+        submissionId: id,
+        fileId: input.fileId,
         payload: s.payload,
         payloadHash: s.payloadHash,
         idempotencyKey: s.correctionKey,
-        fileId: input.fileId,
         sourceRow: s.firstRow,
-        now: input.now,
       });
-      if (ok) corrected += 1;
     }
+  })();
+}
+
+/**
+ * Decide a file's outcome in one transaction, by its plan: apply its staged corrections and finish
+ * its row. Its staged rows stay staged; the caller then releases (archived) or deletes (rejected)
+ * them. Idempotent per file.
+ */
+export function finishRecording(db: Db, input: FinishRecordingInput): RecordFileResult {
+  return db.transaction((): RecordFileResult => {
+    const { fileId, now } = input;
+    const file = getFile(db, fileId);
+    if (!file) throw new ConnectorError('INTERNAL_ERROR', `files row ${fileId} does not exist`);
+    if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
+    const plan = input.plan(file, listLapsedCorrections(db, fileId));
+    const archived = plan.state === FILE_STATE.archived;
+    const corrected = archived ? applyStagedCorrections(db, fileId, now) : 0;
+    deleteStagedCorrectionsOfFile(db, fileId);
+    const recorded = archived ? countStagedSubmissions(db, fileId) : 0;
 
     const currentPath = input.destinationFor(plan.state);
     const { problems, notes } = plan.report;
-    finishFile(db, input.fileId, {
+    finishFile(db, fileId, {
       state: plan.state,
       currentPath,
-      requestCount: plan.inserts.length + corrected,
+      requestCount: recorded + corrected,
       problemCount: problems.length,
       report: problems.length > 0 || notes.length > 0 ? plan.report : null,
       // Report files are written only for problems; a report of notes alone stays in the store.
       reportPending: problems.length > 0,
-      now: input.now,
+      now,
     });
-    return {
-      state: plan.state,
-      currentPath,
-      recorded: plan.inserts.length,
-      corrected,
-      duplicates: plan.duplicates,
-      report: plan.report,
-      alreadyRecorded: false,
-    };
+    return { state: plan.state, currentPath, recorded, corrected, duplicates: plan.duplicates, report: plan.report, alreadyRecorded: false };
   })();
 }
 

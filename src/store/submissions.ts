@@ -5,8 +5,13 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 
-/** Life of a submission. `pending` rows are due at `next_attempt_at`; finished states never change on their own. */
+/**
+ * Life of a submission. `pending` rows are due at `next_attempt_at`; finished states never change on
+ * their own. `staged` rows belong to a file still being recorded (`record-file.ts`): nothing but that
+ * recording reads, counts or changes them, and they become `pending` or vanish with its outcome.
+ */
 export const SUBMISSION_STATE = {
+  staged: 'staged',
   pending: 'pending',
   inFlight: 'in_flight',
   accepted: 'accepted',
@@ -58,18 +63,20 @@ export interface NewSubmission {
   idempotencyKey: string;
   fileId?: number | null;
   sourceRow?: number | null;
+  /** `staged` while its file is still being recorded (it then needs `fileId`). Default `pending`. */
+  state?: 'pending' | 'staged';
   now: number;
 }
 
-/** Insert a pending row, due now. Throws on a UNIQUE conflict: call inside the recording transaction. */
+/** Insert a row, due now (pending unless staged). Throws on a UNIQUE conflict: call inside a recording transaction. */
 export function insertSubmission(db: Db, s: NewSubmission): number {
   const info = statement(
     db,
     `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
                                 file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at)
        VALUES (@flow, @kind, @dedupeKey, @externalId, @orderId, @payload, @payloadHash, @idempotencyKey,
-               @fileId, @sourceRow, 'pending', 0, @now, @now, @now)`,
-  ).run({ ...s, orderId: s.orderId ?? null, fileId: s.fileId ?? null, sourceRow: s.sourceRow ?? null });
+               @fileId, @sourceRow, @state, 0, @now, @now, @now)`,
+  ).run({ ...s, orderId: s.orderId ?? null, fileId: s.fileId ?? null, sourceRow: s.sourceRow ?? null, state: s.state ?? 'pending' });
   return Number(info.lastInsertRowid);
 }
 
@@ -81,32 +88,31 @@ export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
   return statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 }
 
-export interface SubmissionCorrection {
-  payload: string;
-  payloadHash: string;
-  /** A new key: a changed payload must never be sent under the key of the old one. */
-  idempotencyKey: string;
-  fileId: number | null;
-  sourceRow: number | null;
-  now: number;
+/**
+ * Make up to `limit` of a file's staged rows real: `pending`, due from when they were staged.
+ * Only for a file recorded `archived` (anything else keeps them staged). Returns how many.
+ */
+export function releaseStagedSubmissions(db: Db, fileId: number, limit: number, now: number): number {
+  return statement(
+    db,
+    `UPDATE submissions SET state = 'pending', updated_at = @now
+       WHERE id IN (SELECT id FROM submissions WHERE file_id = @fileId AND state = 'staged' LIMIT @limit)
+         AND EXISTS (SELECT 1 FROM files WHERE id = @fileId AND state = 'archived')`,
+  ).run({ fileId, limit, now }).changes;
 }
 
-/**
- * Replace the payload of a row that ended `rejected` or `dead` (a corrected file dropped again):
- * it becomes a fresh `pending` row, due now, attempts 0, with a new idempotency key. Returns false
- * when the row is no longer final-and-failed. Call inside the recording transaction.
- */
-export function correctFailedSubmission(db: Db, id: number, c: SubmissionCorrection): boolean {
-  const info = statement(
+/** Delete up to `limit` of a file's staged rows; never those of a file recorded `archived` (they are its requests). Returns how many. */
+export function deleteStagedSubmissions(db: Db, fileId: number, limit: number): number {
+  return statement(
     db,
-    `UPDATE submissions SET payload = @payload, payload_hash = @payloadHash, idempotency_key = @idempotencyKey,
-              file_id = @fileId, source_row = @sourceRow, state = 'pending', attempts = 0, next_attempt_at = @now,
-              lease_until = NULL, first_attempt_at = NULL, last_attempt_at = NULL, last_status = NULL,
-              last_error_code = NULL, last_error = NULL, result = NULL, platform_id = NULL,
-              updated_at = @now, finished_at = NULL
-       WHERE id = @id AND state IN ('rejected', 'dead')`,
-  ).run({ ...c, id });
-  return info.changes === 1;
+    `DELETE FROM submissions
+       WHERE id IN (SELECT id FROM submissions WHERE file_id = @fileId AND state = 'staged' LIMIT @limit)
+         AND NOT EXISTS (SELECT 1 FROM files WHERE id = @fileId AND state = 'archived')`,
+  ).run({ fileId, limit }).changes;
+}
+
+export function countStagedSubmissions(db: Db, fileId: number): number {
+  return (statement(db, `SELECT COUNT(*) AS n FROM submissions WHERE file_id = ? AND state = 'staged'`).get(fileId) as { n: number }).n;
 }
 
 /** Submissions recorded (or last corrected) from one file, in file order. */

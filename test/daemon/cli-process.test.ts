@@ -1,12 +1,16 @@
 /**
  * The built CLI as systemd runs it: a stop past its bound exits 1 by itself, a second daemon on
- * one stateDir refuses to start, and a config that cannot be read exits 2.
+ * one stateDir refuses to start, a SIGKILL while a large file is recorded leaves none of it
+ * visible, and a config that cannot be read exits 2.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, storePath } from '../../src/store/open-store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
+import { withSandbox } from '../helpers/with-sandbox.js';
+import { dropFile, requestFile } from '../reliability/support/request-files.js';
 import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
@@ -115,6 +119,71 @@ describe('run: one daemon per stateDir', () => {
       } finally {
         await first.kill();
       }
+    });
+  });
+});
+
+describe('run: SIGKILL while a large file is recorded in chunks', () => {
+  it('leaves nothing of the file visible or sent; the next run records it once', async () => {
+    const requests = 10_000; // about 20,000 rows: dozens of chunks
+    await withTempDir(async (dir) => {
+      await withSandbox({}, async (sandbox) => {
+        const config = path.join(dir, 'connector.yaml');
+        fs.writeFileSync(
+          config,
+          `
+stateDir: ${dir}/state
+platform: { baseUrl: "${sandbox.url}", token: ${sandbox.token}, sourceSystem: erp-test }
+flows:
+${REQUESTS_FLOW.replaceAll('{dir}', dir).replaceAll('{repo}', REPO)}
+delivery: { pollIntervalMs: 20 }
+webhook: { port: 0, secrets: [cli-test-webhook-secret] }
+export: { folder: ${dir}/status, mapping: ${REPO}/config/mappings/status-export.yaml }
+metrics: { enabled: false }
+`,
+        );
+        const count = (sql: string) => {
+          const db = openStore(storePath(path.join(dir, 'state')), { readonly: true });
+          try {
+            return Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+          } finally {
+            db.close();
+          }
+        };
+        const submissions = () => count('SELECT state AS k, COUNT(*) AS n FROM submissions GROUP BY state');
+        const files = () => count('SELECT state AS k, COUNT(*) AS n FROM files GROUP BY state');
+
+        const first = spawnCli(built, ['run', '-c', config]);
+        try {
+          await first.started();
+          dropFile(path.join(dir, 'inbox'), 'big.csv', requestFile('KILL', 0, requests));
+          await waitUntil(() => (submissions().staged ?? 0) > 0, 'the first chunks staged', { timeoutMs: 20_000, intervalMs: 2 });
+          await first.kill();
+        } finally {
+          await first.kill();
+        }
+        // Killed between chunks: staged rows of a file still processing, nothing deliverable, nothing sent.
+        expect(files()).toEqual({ processing: 1 });
+        expect(Object.keys(submissions())).toEqual(['staged']);
+        expect(sandbox.requests()).toEqual([]);
+
+        const second = spawnCli(built, ['run', '-c', config]);
+        try {
+          await second.started();
+          await waitUntil(() => files().archived === 1, 'the file recorded after the restart', 30_000);
+          second.child.kill('SIGTERM');
+          expect(await second.exited).toEqual({ code: 0, signal: null });
+        } finally {
+          await second.kill();
+        }
+        const after = submissions();
+        expect(after.staged).toBeUndefined();
+        expect(Object.values(after).reduce((a, b) => a + b, 0)).toBe(requests);
+        // Whatever was delivered after the restart went once per request, under one key.
+        const sent = sandbox.requests().map((r) => r.externalId);
+        expect(new Set(sent).size).toBe(sent.length);
+        expect(sent.every((id) => id.startsWith('KILL-'))).toBe(true);
+      });
     });
   });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { createPlatformClient } from '../../src/platform/client.js';
-import { getSubmission } from '../../src/store/submissions.js';
+import { getSubmission, releaseStagedSubmissions } from '../../src/store/submissions.js';
 import { listAttempts } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { ackRecords, fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
-import { addRequestRow, withStore } from '../helpers/store.js';
+import { addRequestRow, stageRequestRows, withStore } from '../helpers/store.js';
 import { validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -261,6 +261,33 @@ describe('delivery of requests against the sandbox', () => {
           );
           expect(starts).toHaveLength(3);
           for (let i = 1; i < starts.length; i += 1) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(200);
+        }),
+      ),
+    ));
+
+  it('never sends a staged row (a file still being recorded), older and due as it is; sends it once the file is recorded', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const fileId = stageRequestRows(db, flow.name, ['STAGED-1'], Date.now() - 60_000);
+          const pending = addRequestRow(db, flow.name, validRequest('PENDING-1'));
+          await withDispatcher(
+            { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
+            async ({ dispatcher }) => {
+              await waitUntil(() => getSubmission(db, pending)?.state === 'accepted', 'the pending row accepted', 15_000);
+              // The staged row is older and was due at the same claim: a claim that took staged rows took it first.
+              await dispatcher.drain();
+              expect(sandbox.requests().map((r) => r.externalId)).toEqual(['PENDING-1']);
+              expect(rowsByState(db, flow.name)).toEqual({ accepted: 1, staged: 1 });
+
+              // The file is recorded: its row is released, and only now sent.
+              db.prepare(`UPDATE files SET state = 'archived' WHERE id = ?`).run(fileId);
+              expect(releaseStagedSubmissions(db, fileId, 10, Date.now())).toBe(1);
+              await waitUntil(() => rowsByState(db, flow.name).accepted === 2, 'the released row accepted', 15_000);
+            },
+          );
+          expect(sandbox.requests().map((r) => r.externalId)).toEqual(['PENDING-1', 'STAGED-1']);
         }),
       ),
     ));

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { localDate } from '../../src/shared/local-time.js';
-import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/process-file.js';
-import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
-import { loadMappingSpec, mapFile, type MappedSubmission } from '../../src/mapping/index.js';
+import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
+import { sha256Hex } from '../../src/intake/submission-keys.js';
+import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { claimFile, getFile } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
@@ -192,18 +192,15 @@ describe('intake: crash recovery', () => {
       const row = await claimAndMove(f, 'crash.csv', content);
       // Map and record exactly as the intake does, then "crash": close the store without moving.
       const spec = loadMappingSpec(f.flow.mapping);
-      const submissions: MappedSubmission[] = [];
-      for await (const item of mapFile(row.current_path!, spec, { now: new Date(), rejectPastDates: true })) {
-        if (item.type === 'submission') submissions.push(item.submission);
-      }
       const archivePath = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(row.id, 'crash.csv'));
-      recordMappedFile(f.db, {
+      await recordMappedFile(f.db, {
         flow: 'requests',
         fileId: row.id,
-        submissions: submissions.map((s) => prepareSubmission(s, SOURCE_SYSTEM)),
-        problems: [],
+        fileLabel: 'crash.csv',
+        items: mapFile(row.current_path!, spec, { now: new Date(), rejectPastDates: true }),
+        sourceSystem: SOURCE_SYSTEM,
         rejectWholeFile: false,
-        now: Date.now(),
+        clock: Date.now,
         destinationFor: () => archivePath,
       });
       f.db.close();

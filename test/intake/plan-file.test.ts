@@ -1,6 +1,6 @@
 /** The recording plan, table-tested: what each submission becomes, and the file's outcome and report. */
 import { describe, expect, it } from 'vitest';
-import { decideSubmissions, planFile } from '../../src/intake/plan-file.js';
+import { MAX_LISTED_CONFLICTS, MAX_LISTED_NOTES, decideSubmissions, planChunk, planFile, planOutcome, startFilePlan } from '../../src/intake/plan-file.js';
 import type { ExistingSubmission, PreparedSubmission } from '../../src/store/record-file.js';
 import type { MappingProblem } from '../../src/shared/types.js';
 
@@ -95,5 +95,91 @@ describe('planFile', () => {
     const plan = planFile(input([prepared('R-1', 'h2')]), FILE, existing([['R-1', { id: 4, payloadHash: 'h1', state: 'dead' }]]));
     expect(plan.corrections).toEqual([{ id: 4, submission: expect.objectContaining({ correctionKey: 'erp:R-1:h2' }) }]);
     expect(plan.inserts).toEqual([]);
+  });
+});
+
+describe('planChunk and planOutcome: a file decided in chunks', () => {
+  const T = { flow: 'requests', problems: [] as MappingProblem[], rejectWholeFile: false };
+
+  /**
+   * Decide `submissions` in chunks of `size` as the recording does: each chunk against a store
+   * that holds the outbox rows plus what earlier chunks staged (`staged`, with their rows).
+   */
+  function planInChunks(submissions: PreparedSubmission[], outbox: [string, ExistingSubmission][], size: number, rejectWholeFile = false) {
+    const state = startFilePlan();
+    const store = new Map(outbox);
+    const inserts: PreparedSubmission[] = [];
+    const corrections: number[] = [];
+    for (let from = 0; from < submissions.length; from += size) {
+      const chunk = submissions.slice(from, from + size);
+      const existing = new Map(chunk.flatMap((s) => (store.has(s.dedupeKey) ? [[s.dedupeKey, store.get(s.dedupeKey)!] as const] : [])));
+      const plan = planChunk(state, chunk, existing);
+      for (const s of plan.inserts) store.set(s.dedupeKey, { id: 1000 + inserts.length, payloadHash: s.payloadHash, state: 'staged', sourceRow: s.firstRow });
+      inserts.push(...plan.inserts);
+      corrections.push(...plan.corrections.map((c) => c.id));
+    }
+    const outcome = planOutcome(state, { ...T, rejectWholeFile }, FILE);
+    return { inserts: inserts.map((s) => s.firstRow), corrections, outcome };
+  }
+
+  // Every kind of decision, with the later submission of each key in another chunk for most splits.
+  const submissions = [
+    prepared('R-1', 'h1', 1),
+    prepared('D-1', 'd1', 2), // same payload in the outbox: duplicate
+    prepared('C-1', 'c2', 3), // changed, earlier dead: correction
+    prepared('X-1', 'x2', 4), // changed, earlier accepted: conflict
+    prepared('R-2', 'h2', 5),
+    prepared('R-1', 'h1', 6), // again in the file, same payload: duplicate
+    prepared('R-2', 'h9', 7), // again in the file, other payload: conflict
+    prepared('D-1', 'd1', 8), // the outbox duplicate again: duplicate
+    prepared('C-1', 'c3', 9), // the correction again, other payload: conflict (row 3 of this file)
+    prepared('X-1', 'x2', 10), // the conflict again, same payload: duplicate of row 4
+  ];
+  const outbox: [string, ExistingSubmission][] = [
+    ['D-1', { id: 1, payloadHash: 'd1', state: 'accepted' }],
+    ['C-1', { id: 2, payloadHash: 'c1', state: 'dead' }],
+    ['X-1', { id: 3, payloadHash: 'x1', state: 'accepted' }],
+  ];
+
+  it.each([1, 2, 3, 4, 5, 7, 10])('chunks of %i decide exactly as the whole file at once', (size) => {
+    const whole = planFile({ ...T, submissions }, FILE, new Map(outbox));
+    const chunked = planInChunks(submissions, outbox, size);
+    expect(chunked.inserts).toEqual(whole.inserts.map((s) => s.firstRow));
+    expect(chunked.inserts).toEqual([1, 5]);
+    expect(chunked.corrections).toEqual(whole.corrections.map((c) => c.id));
+    expect(chunked.corrections).toEqual([2]);
+    expect(chunked.outcome).toEqual({ state: whole.state, duplicates: whole.duplicates, report: whole.report });
+    expect(whole.report.problems.map((p) => [p.row, p.message.match(/\((.*)\)/)![1]])).toEqual([
+      [4, 'submission 3 (state accepted)'],
+      [7, 'row 5 of this file'],
+      [9, 'row 3 of this file'],
+    ]);
+    expect(whole.report.notes.map((n) => n.row)).toEqual([2, 6, 8, 10]);
+  });
+
+  it('a correction whose row was requeued before the file finished is a conflict, and counts against the file', () => {
+    const state = startFilePlan();
+    planChunk(state, [prepared('C-1', 'c2', 3)], new Map([['C-1', { id: 2, payloadHash: 'c1', state: 'dead' }]]));
+    const lapsed = [{ submissionId: 2, externalId: 'C-1', sourceRow: 3, state: 'pending' as const }];
+    const outcome = planOutcome(state, { ...T, lapsed }, FILE);
+    expect(outcome.state).toBe('rejected'); // nothing else in it was usable
+    expect(outcome.report.problems).toEqual([
+      expect.objectContaining({ row: 3, code: 'EXTERNAL_ID_CONFLICT', message: expect.stringContaining('submission 2 (state pending)') }),
+    ]);
+  });
+
+  it('lists at most MAX_LISTED_CONFLICTS conflicts and MAX_LISTED_NOTES notes, and counts the rest', () => {
+    const extra = 5;
+    const many = Array.from({ length: MAX_LISTED_CONFLICTS + extra }, (_, i) => prepared(`K-${i}`, 'new', i + 1));
+    const accepted = new Map(many.map((s) => [s.dedupeKey, { id: 1, payloadHash: 'old', state: 'accepted' as const }]));
+    const conflicts = planFile({ ...T, submissions: many }, FILE, accepted).report.problems;
+    expect(conflicts).toHaveLength(MAX_LISTED_CONFLICTS + 1);
+    expect(conflicts.at(-1)).toMatchObject({ row: MAX_LISTED_CONFLICTS + 1, message: expect.stringContaining(`${extra} more externalId conflicts`) });
+
+    const same = new Map(many.map((s) => [s.dedupeKey, { id: 1, payloadHash: 'new', state: 'accepted' as const }]));
+    const plan = planFile({ ...T, submissions: many }, FILE, same);
+    expect(plan.duplicates).toBe(MAX_LISTED_NOTES + extra);
+    expect(plan.report.notes).toHaveLength(MAX_LISTED_NOTES + 1);
+    expect(plan.report.notes[MAX_LISTED_NOTES]).toMatchObject({ row: MAX_LISTED_NOTES + 1, message: expect.stringContaining(`${extra} more requests`) });
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * Rows of a file still being recorded (`staged`) are nobody's but the recording's: delivery never
+ * claims them, `status`, metrics and the daily summary do not count them, `retry` and housekeeping
+ * do not touch them; and they become `pending` only for a file recorded `archived`.
+ */
+import { describe, expect, it } from 'vitest';
+import { readOutboxStatus } from '../../src/delivery/outbox-status.js';
+import { deleteFinishedSubmissionsBefore } from '../../src/store/housekeeping.js';
+import { claimDueSubmissions, countSubmissionsByState, countUnsettled, nextDueAt, oldestPendingByFlow, requeueSubmissions } from '../../src/store/outbox.js';
+import { finishRecording, listUnsettledFiles, stageChunk } from '../../src/store/record-file.js';
+import { deleteStagedSubmissions, releaseStagedSubmissions } from '../../src/store/submissions.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { addRequestRow, stageRequestRows, withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
+
+const T = 1_000_000;
+const states = (db: Parameters<typeof countUnsettled>[0]) =>
+  Object.fromEntries(
+    (db.prepare('SELECT state, COUNT(*) AS n FROM submissions GROUP BY state').all() as { state: string; n: number }[]).map((r) => [r.state, r.n]),
+  );
+
+describe('staged rows', () => {
+  it('are never claimed, counted or requeued, however due they are', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        stageRequestRows(db, 'f', ['S-1', 'S-2'], T - 60_000);
+        const pending = addRequestRow(db, 'f', validRequest('P-1'), 'P-1', T);
+        expect(states(db)).toEqual({ staged: 2, pending: 1 });
+
+        expect(nextDueAt(db, 'f')).toBe(T);
+        expect(countUnsettled(db, 'f', T)).toBe(1);
+        expect(countSubmissionsByState(db)).toEqual([{ flow: 'f', state: 'pending', count: 1 }]);
+        expect(oldestPendingByFlow(db)).toEqual([{ flow: 'f', createdAt: T }]);
+        expect(readOutboxStatus(db, T, ['f']).flows).toEqual([{ flow: 'f', counts: { pending: 1 }, oldestPendingAgeMs: 0 }]);
+        expect(requeueSubmissions(db, { externalId: 'S-1' }, T)).toBe(0);
+        expect(requeueSubmissions(db, { dead: true }, T)).toBe(0);
+        expect(requeueSubmissions(db, { rejected: true }, T)).toBe(0);
+        expect(deleteFinishedSubmissionsBefore(db, T * 10)).toBe(0);
+
+        expect(claimDueSubmissions(db, { flow: 'f', now: T * 10, leaseMs: 1_000, limit: 10 }).map((r) => r.id)).toEqual([pending]);
+        expect(claimDueSubmissions(db, { flow: 'f', now: T * 10 + 5_000, leaseMs: 1_000, limit: 10 }).map((r) => r.id)).toEqual([pending]);
+        expect(states(db)).toEqual({ staged: 2, in_flight: 1 });
+      }),
+    ));
+
+  it('become pending only for a file recorded archived, and are deleted only for one that is not', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const fileId = stageRequestRows(db, 'f', ['S-1', 'S-2', 'S-3'], T);
+        expect(releaseStagedSubmissions(db, fileId, 10, T)).toBe(0); // still processing
+        expect(listUnsettledFiles(db, 'f')).toEqual([{ id: fileId, state: 'processing' }]);
+
+        const report = { file: 'staged.csv', sha256: 'x', problems: [], notes: [] };
+        const result = finishRecording(db, { fileId, now: T, plan: () => ({ state: 'archived', duplicates: 0, report }), destinationFor: () => 'archive/x' });
+        expect(result).toMatchObject({ state: 'archived', recorded: 3, corrected: 0 });
+        expect(states(db)).toEqual({ staged: 3 }); // decided; released by the caller, a batch at a time
+        expect(deleteStagedSubmissions(db, fileId, 10)).toBe(0); // the requests of an archived file are never deleted
+        expect(releaseStagedSubmissions(db, fileId, 2, T)).toBe(2);
+        expect(releaseStagedSubmissions(db, fileId, 2, T)).toBe(1);
+        expect(states(db)).toEqual({ pending: 3 });
+        expect(listUnsettledFiles(db, 'f')).toEqual([]);
+
+        const rejected = stageRequestRows(db, 'f', ['S-4'], T);
+        finishRecording(db, { fileId: rejected, now: T, plan: () => ({ state: 'rejected', duplicates: 0, report }), destinationFor: () => 'rejected/x' });
+        expect(releaseStagedSubmissions(db, rejected, 10, T)).toBe(0);
+        expect(deleteStagedSubmissions(db, rejected, 10)).toBe(1);
+        expect(states(db)).toEqual({ pending: 3 });
+      }),
+    ));
+
+  it('a staged correction waits for the file, keeps housekeeping off its row, and lapses if the row is requeued meanwhile', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const dead = addRequestRow(db, 'f', validRequest('C-1'), 'C-1', T);
+        db.prepare(`UPDATE submissions SET state = 'dead', finished_at = ? WHERE id = ?`).run(T, dead);
+        const fileId = stageRequestRows(db, 'f', [], T);
+        const correction = {
+          kind: 'request' as const,
+          externalId: 'C-1',
+          orderId: null,
+          firstRow: 7,
+          payload: '{"v":2}',
+          payloadHash: 'h2',
+          dedupeKey: 'C-1',
+          idempotencyKey: 'k',
+          correctionKey: 'k:h2',
+        };
+        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['C-1'], plan: () => ({ inserts: [], corrections: [{ id: dead, submission: correction }] }) });
+        expect(db.prepare('SELECT state, payload FROM submissions WHERE id = ?').get(dead)).toEqual({
+          state: 'dead',
+          payload: JSON.stringify(validRequest('C-1')),
+        });
+        expect(deleteFinishedSubmissionsBefore(db, T * 10)).toBe(0);
+
+        requeueSubmissions(db, { externalId: 'C-1' }, T + 1);
+        let seen: unknown;
+        const report = { file: 'staged.csv', sha256: 'x', problems: [], notes: [] };
+        const result = finishRecording(db, {
+          fileId,
+          now: T + 2,
+          plan: (_file, lapsed) => {
+            seen = lapsed;
+            return { state: 'archived', duplicates: 0, report };
+          },
+          destinationFor: () => 'archive/x',
+        });
+        expect(seen).toEqual([{ submissionId: dead, externalId: 'C-1', sourceRow: 7, state: 'pending' }]);
+        expect(result.corrected).toBe(0);
+        expect(db.prepare('SELECT state, payload FROM submissions WHERE id = ?').get(dead)).toEqual({
+          state: 'pending',
+          payload: JSON.stringify(validRequest('C-1')),
+        });
+        expect(db.prepare('SELECT COUNT(*) AS n FROM staged_corrections').get()).toEqual({ n: 0 });
+      }),
+    ));
+});
