@@ -13,6 +13,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { ConnectorError } from '../errors.js';
 import { buildSubmission, type BuildContext, type GroupInput } from './build-submission.js';
+import { CompactKeySet } from './compact-key-set.js';
 import { columnsOf, compileMapping, groupColumnOf } from './compile-mapping.js';
 import type { CompileOptions } from './compile-field.js';
 import { makeProblem } from './problems.js';
@@ -64,7 +65,7 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
     );
     const keyTarget = spec.kind === 'requests' ? 'externalId' : 'orderId';
 
-    const emitted = new Set<string>();
+    const emitted = new CompactKeySet();
     let group: OpenGroup | undefined;
     let rowNumber = 0;
     const finish = (open: OpenGroup): MappedItem[] => {

@@ -11,11 +11,20 @@ import { DecodeStream } from './decode.js';
 import { readStreamOf } from '../shared/input-file.js';
 
 /**
+ * Bytes per read. csv-parse turns a whole chunk into records at once, and they wait in its buffer
+ * while the mapper works through them. From 256 KiB chunks (1,000 records and more) so many were
+ * still alive at each young-generation GC that their strings ended in the old generation, whose
+ * size V8 then lets grow with the file: mapping a million-row file took 150 MB of RSS with 256 KiB
+ * reads, 137 MB with 16 KiB ones (csv-parse alone: 111 MB), at the same speed.
+ */
+const CSV_READ_BYTES = 16 * 1024;
+
+/**
  * Yields the CSV's records as arrays of cells, the header row first, read from byte 0 of `handle`
  * (which the caller closes). Throws `FILE_UNREADABLE`.
  */
 export async function* readCsvRecords(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<string[]> {
-  const source = readStreamOf(handle, signal);
+  const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
   const parser = parse({
     delimiter: options.delimiter,
