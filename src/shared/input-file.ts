@@ -96,6 +96,6 @@ export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, c
 }
 
 /** `readChunks` as a byte stream, for pipelines (decode → csv-parse, readline). */
-export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal, chunkBytes = READ_CHUNK_BYTES): Readable {
-  return Readable.from(readChunks(handle, signal, chunkBytes), { objectMode: false, highWaterMark: chunkBytes });
+export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal): Readable {
+  return Readable.from(readChunks(handle, signal), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
 }

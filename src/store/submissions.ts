@@ -4,6 +4,7 @@
  */
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
+import { withoutFsync } from './relaxed-commit.js';
 
 /**
  * Life of a submission. `pending` rows are due at `next_attempt_at`; finished states never change on
@@ -90,9 +91,14 @@ export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
 
 /**
  * Make up to `limit` of a file's staged rows real: `pending`, due from when they were staged.
- * Only for a file recorded `archived` (anything else keeps them staged). Returns how many.
+ * Only for a file recorded `archived` (anything else keeps them staged). Returns how many. No
+ * fsync: a release lost to a power cut is done again from the file row (`relaxed-commit.ts`).
  */
 export function releaseStagedSubmissions(db: Db, fileId: number, limit: number, now: number): number {
+  return withoutFsync(db, () => releaseStagedBatch(db, fileId, limit, now));
+}
+
+function releaseStagedBatch(db: Db, fileId: number, limit: number, now: number): number {
   return statement(
     db,
     `UPDATE submissions SET state = 'pending', updated_at = @now

@@ -9,6 +9,7 @@ import { deleteFinishedSubmissionsBefore } from '../../src/store/housekeeping.js
 import { claimDueSubmissions, countSubmissionsByState, countUnsettled, nextDueAt, oldestPendingByFlow, requeueSubmissions } from '../../src/store/outbox.js';
 import { finishRecording, listUnsettledFiles, stageChunk } from '../../src/store/record-file.js';
 import { deleteStagedSubmissions, releaseStagedSubmissions } from '../../src/store/submissions.js';
+import { withoutFsync } from '../../src/store/relaxed-commit.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { addRequestRow, stageRequestRows, withStore } from '../helpers/store.js';
 import { validRequest } from '../helpers/fixtures.js';
@@ -111,6 +112,27 @@ describe('staged rows', () => {
           payload: JSON.stringify(validRequest('C-1')),
         });
         expect(db.prepare('SELECT COUNT(*) AS n FROM staged_corrections').get()).toEqual({ n: 0 });
+      }),
+    ));
+
+  it('staging and releasing skip the fsync, and leave the connection as durable as it was, even when they fail', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const level = () => db.pragma('synchronous', { simple: true });
+        expect(level()).toBe(2); // FULL, as opened
+        let during: unknown;
+        expect(withoutFsync(db, () => (during = level()))).toBe(1);
+        expect(during).toBe(1);
+        const fileId = stageRequestRows(db, 'f', ['S-1'], T);
+        expect(level()).toBe(2);
+        expect(() => stageRequestRows(db, 'f', ['S-1'], T)).toThrow(/UNIQUE/); // the same externalId staged twice
+        expect(level()).toBe(2);
+        db.prepare(`UPDATE files SET state = 'archived' WHERE id = ?`).run(fileId);
+        expect(releaseStagedSubmissions(db, fileId, 10, T)).toBe(1);
+        expect(level()).toBe(2);
+        db.pragma('synchronous = NORMAL');
+        expect(withoutFsync(db, level)).toBe(1);
+        expect(level()).toBe(1);
       }),
     ));
 });
