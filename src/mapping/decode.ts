@@ -55,14 +55,7 @@ export class DecodeStream extends Transform {
   private offset = 0;
   private decoder: ReturnType<typeof iconv.getDecoder> | undefined;
 
-  /**
-   * `maxChunkBytes`: hand the output on in pieces of at most this many bytes (a piece may end
-   * inside a character; a byte-stream consumer such as csv-parse does not mind). Default: as decoded.
-   */
-  constructor(
-    encoding: InputEncoding,
-    private readonly maxChunkBytes = Infinity,
-  ) {
+  constructor(encoding: InputEncoding) {
     super();
     this.encoding = encoding;
   }
@@ -91,7 +84,7 @@ export class DecodeStream extends Transform {
         if (this.carry && this.carry.length > 0) throw invalidBytes('UTF-8', `the file ends inside a character at byte ${this.offset}`);
       } else if (this.decoder) {
         const rest = this.decoder.end();
-        if (rest) this.pushBytes(Buffer.from(rest, 'utf8'));
+        if (rest) this.push(Buffer.from(rest, 'utf8'));
       }
       callback();
     } catch (error) {
@@ -115,7 +108,7 @@ export class DecodeStream extends Transform {
   private decodeChunk(chunk: Buffer): void {
     if (this.encoding !== 'utf-8') {
       const text = this.decoder!.write(chunk);
-      if (text) this.pushBytes(Buffer.from(text, 'utf8'));
+      if (text) this.push(Buffer.from(text, 'utf8'));
       return;
     }
     const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
@@ -124,11 +117,7 @@ export class DecodeStream extends Transform {
     if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence near byte ${this.offset + firstInvalidOffset(body)}`);
     this.offset += complete;
     this.carry = complete < buf.length ? Buffer.from(buf.subarray(complete)) : undefined;
-    if (body.length > 0) this.pushBytes(body);
-  }
-
-  private pushBytes(bytes: Buffer): void {
-    for (let at = 0; at < bytes.length; at += this.maxChunkBytes) this.push(bytes.subarray(at, at + this.maxChunkBytes));
+    if (body.length > 0) this.push(body);
   }
 }
 

@@ -95,7 +95,10 @@ export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, c
   }
 }
 
-/** `readChunks` as a byte stream, for pipelines (decode → csv-parse, readline). */
-export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal): Readable {
-  return Readable.from(readChunks(handle, signal), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
+/**
+ * `readChunks` as a byte stream, for pipelines (decode → csv-parse, readline): reads of
+ * `readBytes`, with up to `READ_CHUNK_BYTES` read ahead while the consumer works.
+ */
+export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal, readBytes = READ_CHUNK_BYTES): Readable {
+  return Readable.from(readChunks(handle, signal, readBytes), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
 }
