@@ -13,7 +13,8 @@
  * (`planOutcome`); `planFile` is the same for a whole file at once. Between chunks the plan keeps
  * only what the store cannot tell: the earlier submissions of the file that were not inserted, and
  * counts. Those that were are in the outbox as `staged` rows of this file, and come back in
- * `existing` with that state; so memory does not grow with the number of requests in a file.
+ * `existing` with that state; so memory grows with a file's duplicates, corrections and
+ * conflicts, not with its new requests.
  */
 import type { FileRow } from '../store/files.js';
 import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PreparedSubmission } from '../store/record-file.js';

@@ -5,7 +5,7 @@
  * (`settle-staged.ts`). `store/record-file.ts` says why, and why a crash anywhere in between
  * leaves nothing half-recorded and nothing staged deliverable. Memory holds one chunk, the capped
  * problems and notes, and what the plan carries between chunks; never the whole file's
- * submissions, so a file of a million rows records in about the memory of one of ten thousand.
+ * submissions (`docs/performance.md`: what the peak still depends on).
  */
 import type { MappedItem } from '../mapping/types.js';
 import { getFile } from '../store/files.js';
