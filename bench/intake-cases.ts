@@ -20,7 +20,7 @@ import { createIntake } from '../src/intake/index.js';
 import { silentLogger } from '../src/log.js';
 import { mapFile } from '../src/mapping/index.js';
 import { claimFile, listFiles, readFileReport } from '../src/store/files.js';
-import { openStore, storePath, type Db } from '../src/store/open-store.js';
+import { createStore, openStore, storePath, type Db } from '../src/store/open-store.js';
 import { recordMappedFile } from '../src/intake/record-mapped-file.js';
 import { benchFlow, deferred, FLOW_NAME, MAPPING_1C, SOURCE_SYSTEM, withTempRoot } from './bench-env.js';
 
@@ -61,10 +61,20 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
     const staging = path.join(root, 'staging');
     fs.mkdirSync(staging);
     fs.mkdirSync(flow.inbox);
-    const db = openStore(storePath(path.join(root, 'state')));
+    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL, group commit, checkpoints in a worker.
+    const store = createStore(storePath(path.join(root, 'state')));
+    const { db, durability } = await store.start();
     const spec = loadMappingSpec(MAPPING_1C);
     let waiter = deferred<number>();
-    const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger: silentLogger, onRecorded: (n) => waiter.resolve(n) });
+    const intake = createIntake({
+      db,
+      flow,
+      sourceSystem: SOURCE_SYSTEM,
+      mapping: spec,
+      logger: silentLogger,
+      durable: () => durability.durable(),
+      onRecorded: (n) => waiter.resolve(n),
+    });
     try {
       await intake.start();
       const drop = async (source: string, name: string, expected: number): Promise<number> => {
@@ -88,7 +98,7 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
       return { seconds, rows: args.rows, requests: args.requests };
     } finally {
       await intake.stop();
-      db.close();
+      await store.stop();
     }
   });
 }

@@ -11,9 +11,9 @@
  *   requests (archived) or garbage (rejected);
  * - `releaseStagedSubmissions` / `deleteStagedSubmissions` (`submissions.ts`) then turn them
  *   `pending` or delete them, a batch per transaction; each refuses the other outcome's rows.
- * Only the deciding commit must be on disk before anything depends on it (the move of the file);
- * the chunks and the release are redone by recovery if lost, so they skip the fsync
- * (`relaxed-commit.ts`).
+ * Only the deciding commit must be on disk before anything depends on it: intake awaits the
+ * store's group commit (`durability.ts`) before it moves the file. The chunks and the release need
+ * no such wait: lost to a power cut, recovery redoes them.
  * Why not one transaction around the whole stream: the daemon has one SQLite connection for every
  * stage, and a better-sqlite3 transaction cannot span an `await` without taking in the writes of
  * the webhook listener and of delivery made meanwhile; a second connection would instead lock them
@@ -31,7 +31,6 @@ import { FILE_STATE, finishFile, getFile, type FileRow } from './files.js';
 import { countStagedSubmissions, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
 import { applyStagedCorrections, deleteStagedCorrectionsOfFile, listLapsedCorrections, stageCorrection, type LapsedCorrection } from './staged-corrections.js';
 import { statement } from './statement.js';
-import { withoutFsync } from './relaxed-commit.js';
 import type { FileReport } from '../shared/types.js';
 import { ConnectorError } from '../errors.js';
 
@@ -133,12 +132,8 @@ export function listUnsettledFiles(db: Db, flow: string): UnsettledFile[] {
   ).all(flow) as UnsettledFile[];
 }
 
-/** Stage one chunk of a file by its plan, in one short transaction (no fsync: see `relaxed-commit.ts`). */
+/** Stage one chunk of a file by its plan, in one short transaction (nothing waits for it to be durable). */
 export function stageChunk(db: Db, input: StageChunkInput): void {
-  withoutFsync(db, () => stageChunkNow(db, input));
-}
-
-function stageChunkNow(db: Db, input: StageChunkInput): void {
   db.transaction(() => {
     const existing = new Map<string, ExistingSubmission>();
     for (const key of input.dedupeKeys) {

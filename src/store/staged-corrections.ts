@@ -1,5 +1,5 @@
 /**
- * Queries on `staged_corrections` (migration 3): corrections decided while a file is recorded in
+ * Queries on `staged_corrections` (migration 4): corrections decided while a file is recorded in
  * chunks, waiting for the file's last transaction. The row they replace stays as it is until then.
  */
 import type { Db } from './open-store.js';

@@ -4,7 +4,6 @@
  */
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
-import { withoutFsync } from './relaxed-commit.js';
 
 /**
  * Life of a submission. `pending` rows are due at `next_attempt_at`; finished states never change on
@@ -91,11 +90,11 @@ export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
 
 /**
  * Make up to `limit` of a file's staged rows real: `pending`, due from when they were staged.
- * Only for a file recorded `archived` (anything else keeps them staged). Returns how many. No
- * fsync: a release lost to a power cut is done again from the file row (`relaxed-commit.ts`).
+ * Only for a file recorded `archived` (anything else keeps them staged). Returns how many. Nothing
+ * waits for it to be durable: a release lost to a power cut is done again from the file row.
  */
 export function releaseStagedSubmissions(db: Db, fileId: number, limit: number, now: number): number {
-  return withoutFsync(db, () => releaseStagedBatch(db, fileId, limit, now));
+  return releaseStagedBatch(db, fileId, limit, now);
 }
 
 function releaseStagedBatch(db: Db, fileId: number, limit: number, now: number): number {

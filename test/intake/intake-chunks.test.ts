@@ -16,7 +16,7 @@ import type { CreateRequest } from '../../src/platform/contract.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { claimFile, getFile, readFileReport, type FileRow } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
-import { countSubmissionsByState, countUnsettled, requeueSubmissions } from '../../src/store/outbox.js';
+import { countOutstanding, countSubmissionsByState, requeueSubmissions } from '../../src/store/outbox.js';
 import { finishRecording, stageChunk } from '../../src/store/record-file.js';
 import { addRequestRow } from '../helpers/store.js';
 import { NO_WAIT, requestCsv, requestRow, validRequest } from '../helpers/fixtures.js';
@@ -74,8 +74,7 @@ describe('intake: recording a file in chunks', () => {
         let n = 0;
         for (const id of ids(1, N)) {
           yield request(id, ++n);
-          if (n === N - 1)
-            whileReading.push({ states: states(f.db), counted: countSubmissionsByState(f.db), unsettled: countUnsettled(f.db, 'requests', Date.now()) });
+          if (n === N - 1) whileReading.push({ states: states(f.db), counted: countSubmissionsByState(f.db), unsettled: countOutstanding(f.db, 'requests') });
         }
         yield request('C-1', ++n, validRequest('C-1', { comment: 'исправлено' })); // corrects the dead row
         yield request('R-0001', ++n); // again, same payload as in the first chunk: a duplicate
@@ -166,7 +165,7 @@ describe('intake: recording a file in chunks', () => {
       expect(states(f.db).staged).toBeGreaterThan(0); // the chunks before the failure
       expect(states(f.db).pending).toBeUndefined();
       expect(countSubmissionsByState(f.db)).toEqual([]);
-      expect(countUnsettled(f.db, 'requests', Date.now())).toBe(0);
+      expect(countOutstanding(f.db, 'requests')).toBe(0);
 
       f.db.exec('DROP TRIGGER disk_full');
       await f.intake.scanNow();
