@@ -145,7 +145,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await lifecycle.start(createStateLock(config.stateDir));
     const { db, durability } = await lifecycle.start(
       createStore(storePath(config.stateDir), {
-        onCheckpointerFailure: (error) => log.error({ err: error, component: 'store' }, 'the checkpoint worker failed; checkpoints run in commits again'),
+        onThreadGone: (error) =>
+          log.error({ err: error, component: 'store' }, "the store's helper thread failed; checkpoints run in commits and fsyncs in the thread pool again"),
       }),
     );
     const durable = () => durability.durable();

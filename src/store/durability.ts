@@ -14,22 +14,29 @@
  * checkpoints frames into the database and fsyncs the database after, so a commit is durable once
  * its frames in the WAL are; fsync works on the file (the inode), whichever descriptor asks. The
  * folder holding the WAL is fsynced once, the first time, so the file itself survives a power cut.
+ *
+ * Given the store's helper thread (`store-thread.ts`), the fsync runs there, not in libuv's thread
+ * pool, which also carries the exporter's file writes; without it (or once it is gone), the pool
+ * does the fsync.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import type { StoreThread } from './store-thread.js';
 
 export interface Durability {
   /** Resolves once every commit made on the connection before this call is on disk. */
   durable(): Promise<void>;
   /** fsyncs so far (the group-commit figure: state changes per fsync). */
   readonly syncs: number;
-  /** Close the WAL descriptor (after the last `durable()`). */
+  /** The store's helper thread is gone: fsync through libuv's pool from now on. */
+  threadGone(): void;
+  /** Close the WAL descriptor (after the last `durable()`); the helper thread is its owner's to close. */
   close(): Promise<void>;
 }
 
 /** For `:memory:` and read-only stores there is nothing to sync: `durable()` resolves at once. */
-export function createDurability(db: Database.Database): Durability {
+export function createDurability(db: Database.Database, helper?: StoreThread): Durability {
   const file = db.name;
   const inert = file === '' || file === ':memory:' || db.readonly;
   let handle: fs.FileHandle | null = null;
@@ -37,8 +44,24 @@ export function createDurability(db: Database.Database): Durability {
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   let syncs = 0;
+  let thread: StoreThread | null = inert ? null : (helper ?? null);
 
   const syncOnce = async (): Promise<void> => {
+    if (thread) {
+      try {
+        if (await thread.sync()) syncs += 1;
+        return;
+      } catch (error) {
+        // An fsync that failed is a failure (the caller answers 503 and the platform sends again);
+        // a thread that is gone hands over to the pool below.
+        if (thread) throw error;
+      }
+    }
+    await syncInPool();
+  };
+
+  /** The same fsync through libuv's pool: the fallback when the thread is gone. */
+  const syncInPool = async (): Promise<void> => {
     if (!handle) {
       try {
         handle = await fs.open(`${file}-wal`, 'r');
@@ -90,8 +113,13 @@ export function createDurability(db: Database.Database): Durability {
     get syncs() {
       return syncs;
     },
+    /** The helper thread is gone: fsyncs go through the pool from now on. */
+    threadGone() {
+      thread = null;
+    },
     async close() {
       await Promise.allSettled([running, next]);
+      thread = null;
       await handle?.close();
       handle = null;
     },

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import type { Component } from '../shared/lifecycle.js';
-import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { startStoreThread, type StoreThread } from './store-thread.js';
 import { createDurability, type Durability } from './durability.js';
 
 export type Db = Database.Database;
@@ -55,23 +55,27 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
   }
 }
 
-/** The daemon's store: the connection, the group commit that makes its commits durable, and the checkpoints off the event loop. */
+/** The daemon's store: the connection, the group commit that makes its commits durable, and the helper thread behind both. */
 export interface Store {
   db: Db;
   durability: Durability;
-  checkpointer: Checkpointer;
+  thread: StoreThread;
 }
 
 export interface CreateStoreOptions {
-  /** Told when the checkpoint worker failed (checkpoints then run in commits again). */
-  onCheckpointerFailure?: (error: unknown) => void;
-  /** Time between two checkpoints of the worker. Default 1000 ms. */
+  /** Told when the store's helper thread failed (checkpoints run in commits again, fsyncs in libuv's pool). */
+  onThreadGone?: (error: unknown) => void;
+  /** Time between two checkpoints of the helper thread. Default 1000 ms. */
   checkpointIntervalMs?: number;
 }
 
+/** The page cache of the daemon's connection, in KiB. */
+const PAGE_CACHE_KIB = 2048;
+
 /**
- * The store as a component: opened (and migrated) with `synchronous=NORMAL`, group commit
- * (`durability.ts`) and checkpoints in a worker thread (`checkpointer.ts`) at start, closed at stop.
+ * The store as a component: opened (and migrated) with `synchronous=NORMAL`, the group commit
+ * (`durability.ts`) and the helper thread for fsyncs and checkpoints (`store-thread.ts`) at start,
+ * closed at stop.
  */
 export function createStore(file: string, options: CreateStoreOptions = {}): Component<Store> {
   let store: Store | null = null;
@@ -80,11 +84,20 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
     start() {
       if (!store) {
         const db = openStore(file, { synchronous: 'NORMAL' });
-        const checkpointer = startCheckpointer(db, {
-          ...(options.onCheckpointerFailure ? { onFailure: options.onCheckpointerFailure } : {}),
-          ...(options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs } : {}),
+        // A small page cache: the daemon's queries go through indexes and recent pages, and the OS
+        // caches the file anyway; SQLite's default here (16 MB) was the largest fixed share of the
+        // intake's peak memory.
+        db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+        let durability: Durability | null = null;
+        const thread = startStoreThread(db, {
+          ...(options.checkpointIntervalMs ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+          onGone: (error) => {
+            durability?.threadGone();
+            options.onThreadGone?.(error);
+          },
         });
-        store = { db, durability: createDurability(db), checkpointer };
+        durability = createDurability(db, thread);
+        store = { db, durability, thread };
       }
       return Promise.resolve(store);
     },
@@ -94,7 +107,7 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
       if (!closing) return;
       await closing.durability.durable();
       await closing.durability.close();
-      await closing.checkpointer.stop();
+      await closing.thread.close();
       closing.db.close();
     },
   };

@@ -1,16 +1,16 @@
-/** Checkpoints run in a worker thread, not inside the daemon's commits, and still bound the WAL. */
+/** The store's helper thread: checkpoints out of the daemon's commits that still bound the WAL. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createStore, storePath } from '../../src/store/open-store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
-describe('checkpointer', () => {
+describe('store thread', () => {
   it('turns the automatic checkpoint off in the connection and keeps the WAL small from its worker', async () => {
     await withTempDir(async (dir) => {
       const file = storePath(dir);
       const component = createStore(file, { checkpointIntervalMs: 20 });
-      const { db, checkpointer } = await component.start();
+      const { db, thread } = await component.start();
       try {
         expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
         db.exec('CREATE TABLE blob (b BLOB)');
@@ -22,11 +22,11 @@ describe('checkpointer', () => {
           db.transaction(() => {
             for (let i = 0; i < 16; i += 1) insert.run(chunk);
           })();
-          const runs = checkpointer.runs;
-          await waitUntil(() => checkpointer.runs > runs, 'a checkpoint by the worker');
+          const runs = thread.checkpoints;
+          await waitUntil(() => thread.checkpoints > runs, 'a checkpoint by the worker');
           largestWal = Math.max(largestWal, fs.statSync(`${file}-wal`).size);
         }
-        expect(checkpointer.runs).toBeGreaterThanOrEqual(48);
+        expect(thread.checkpoints).toBeGreaterThanOrEqual(48);
         expect(largestWal).toBeLessThan(8 * 1024 * 1024);
       } finally {
         await component.stop();
