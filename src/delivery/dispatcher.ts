@@ -45,8 +45,9 @@ export interface Dispatcher extends Component {
   /** Look for due rows now instead of at the next poll. */
   wake(): void;
   /**
-   * Resolve once every flow is idle: nothing in flight and nothing due that may be sent now (rows
-   * waiting for a later retry do not count; a paused or open flow counts as idle), or once stopped.
+   * Resolve once every flow is idle: nothing in flight and no row outstanding in the store (rows
+   * waiting out a backoff count; a paused flow, which only an operator or a working token resumes,
+   * counts as idle), or once stopped.
    */
   drain(signal?: AbortSignal): Promise<void>;
   /** The circuit/pause state of a flow (metrics, health, tests). */
