@@ -62,6 +62,12 @@ export const ERROR_CODES = {
 
   // delivery (appended)
   PLATFORM_RESPONSE_INVALID: 'The platform answered 2xx with a body that breaks the contract; held for attention (it probably did the work).',
+
+  // the operator console (appended)
+  CONSOLE_LOGIN_REFUSED: 'A console login failed: a wrong password, no console.password configured, or too many failures from one address (429).',
+  CONSOLE_REQUEST_REFUSED:
+    'A console request was refused: no valid session, a missing or wrong CSRF token, a foreign Origin, or a Host header that is not this loopback listener.',
+  CONSOLE_ACTION_FAILED: 'An operator action could not be carried out (the file left rejected/, the row is no longer in the state the action needs, …).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -11,7 +11,7 @@ export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
 /** One line per weakness, naming the key; [] for a config with none. */
 export function configWarnings(config: Config): string[] {
-  const warnings: string[] = [];
+  const warnings: string[] = consoleWarnings(config);
   const webhook = config.webhook;
   if (!webhook) return warnings;
   webhook.secrets.forEach((secret, index) => {
@@ -33,6 +33,18 @@ export function configWarnings(config: Config): string[] {
     }
   }
   return warnings;
+}
+
+/** The console beyond loopback: useless without a password, and plain HTTP with one. */
+function consoleWarnings(config: Config): string[] {
+  const { metrics, console: operatorConsole } = config;
+  if (!metrics.enabled || !operatorConsole.enabled || isLoopback(metrics.host)) return [];
+  if (operatorConsole.password === undefined) {
+    return [`metrics.host ${metrics.host} takes connections from other hosts and console.password is not set: the console refuses every page until it is`];
+  }
+  return [
+    `metrics.host ${metrics.host} serves the console over plain HTTP to other hosts: its password crosses the network in clear; prefer loopback with an SSH tunnel or a TLS proxy`,
+  ];
 }
 
 /** `127.0.0.0/8`, `::1` and `localhost`: only this host can connect. */

@@ -49,6 +49,7 @@ export function loadConfig(file: string, env: Env): Config {
   for (const secret of config.webhook?.secrets ?? []) registerSecret(secret);
   registerSecret(config.webhook?.tls?.key);
   registerSecret(config.sandbox.supplierToken);
+  registerSecret(config.console.password);
   return deepFreeze(config);
 }
 

@@ -44,3 +44,4 @@ export type { PlatformConfig } from './platform-schema.js';
 export type { DeliveryConfig } from './delivery-schema.js';
 export type { WebhookConfig } from './webhook-schema.js';
 export type { ExportConfig } from './export-schema.js';
+export type { ConsoleConfig, ConsoleLanguage } from './console-schema.js';

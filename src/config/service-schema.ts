@@ -1,6 +1,7 @@
-/** Service-wide keys: logging, shutdown, schedules, metrics, and the in-process sandbox of the demo. */
+/** Service-wide keys: logging, shutdown, schedules, metrics, the console, and the in-process sandbox of the demo. */
 import { z } from 'zod';
 import { cronSchema, positiveMs } from './common.js';
+import { consoleSchema } from './console-schema.js';
 
 export const logSchema = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
@@ -19,7 +20,7 @@ export const metricsSchema = z.strictObject({
   /** Serve `GET /metrics` (Prometheus). Default true. */
   enabled: z.boolean().default(true),
   host: z.string().default('127.0.0.1'),
-  /** Admin port for /metrics, /healthz, /readyz. Default 9464; 0 picks a free one. */
+  /** Admin port for /metrics, /healthz, /readyz and the console. Default 9464; 0 picks a free one. */
   port: z.number().int().min(0).max(65_535).default(9464),
 });
 
@@ -43,4 +44,5 @@ export const serviceKeys = {
   schedules: schedulesSchema.default({ retrySweep: '*/30 * * * * *', housekeeping: '15 3 * * *', summary: '0 8 * * *' }),
   metrics: metricsSchema.default({ enabled: true, host: '127.0.0.1', port: 9464 }),
   sandbox: sandboxSchema.default({ enabled: false, host: '127.0.0.1', port: 8787, demo: true }),
+  console: consoleSchema.default({ enabled: true, language: 'ru', sessionTtlMinutes: 480 }),
 };

@@ -52,6 +52,11 @@ export interface Dispatcher extends Component {
   drain(signal?: AbortSignal): Promise<void>;
   /** The circuit/pause state of a flow (metrics, health, tests). */
   gate(flow: string): Readonly<GateState> | undefined;
+  /**
+   * A paused (401/403) or open (platform down) flow sends its probe now instead of at the next
+   * probe time. True when it was paused or open; false when it sends freely or is unknown.
+   */
+  resume(flow: string): boolean;
 }
 
 export function createDispatcher(deps: DispatcherDeps): Dispatcher {
@@ -84,5 +89,6 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
     },
     gate: (flow) => senders.get(flow)?.gate(),
+    resume: (flow) => (stopped ? false : (senders.get(flow)?.resume() ?? false)),
   };
 }

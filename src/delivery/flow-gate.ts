@@ -42,6 +42,16 @@ export function gateAllowance(state: GateState, now: number, free: number): { li
   return { limit: 1, probe: true };
 }
 
+/**
+ * The operator's "resume now" (the console): a paused or open gate probes at once instead of at
+ * `nextProbeAt`. It does not close the gate: only an answer that is not a refusal or an outage does,
+ * so a token still refused pauses the flow again after one row, not after a burst.
+ */
+export function probeNow(state: GateState, now: number): GateState {
+  if (state.mode === 'closed') return state;
+  return { ...state, nextProbeAt: Math.min(state.nextProbeAt, now) };
+}
+
 export function markProbeStarted(state: GateState): GateState {
   return { ...state, probeInFlight: true };
 }

@@ -32,7 +32,7 @@ import {
 } from '../store/outbox.js';
 import type { SubmissionRow } from '../store/submissions.js';
 import { abandonedUpdate, buildAckRecord, decideTransition } from './decide-transition.js';
-import { gateAllowance, initialGate, markProbeStarted, updateGate, type GatePolicy, type GateSignal, type GateState } from './flow-gate.js';
+import { gateAllowance, initialGate, markProbeStarted, probeNow, updateGate, type GatePolicy, type GateSignal, type GateState } from './flow-gate.js';
 import { createWakeable } from './wakeable.js';
 import { type Clock } from '../shared/types.js';
 
@@ -62,6 +62,8 @@ export interface FlowSender {
    */
   isIdle(): boolean;
   gate(): Readonly<GateState>;
+  /** A paused or open flow probes now (the operator's "resume"); false when the gate is closed. */
+  resume(): boolean;
 }
 
 /** Rows one claim takes while the circuit is closed and no rate limit applies. */
@@ -206,7 +208,16 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     const ack = t.finalState
       ? { channel: ackChannel(flow.name), sourceKey: `${row.id}:${t.finalState}:${t.update.attempts}`, record: buildAckRecord(flow.name, row, c, t), now }
       : undefined;
-    const attemptRecord = { requestId, startedAt, finishedAt: now, httpStatus: c.httpStatus, outcome: t.attemptOutcome, error: c.code ? c.reason : null };
+    const attemptRecord = {
+      requestId,
+      startedAt,
+      finishedAt: now,
+      httpStatus: c.httpStatus,
+      outcome: t.attemptOutcome,
+      error: c.code ? c.reason : null,
+      // Each attempt keeps the platform's own answer (scrubbed by the classification), so the console's timeline shows every problem.
+      result: c.result ? JSON.stringify(c.result) : null,
+    };
     await new Promise<void>((resolve) => {
       outcomes.push({
         submissionId: row.id,
@@ -345,5 +356,12 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       return countOutstanding(db, flow.name) === 0;
     },
     gate: () => gate,
+    resume() {
+      if (gate.mode === 'closed') return false;
+      gate = probeNow(gate, clock());
+      log.info({ mode: gate.mode }, `Flow ${flow.name}: the operator asked to resume; probing now`);
+      wakeable.wake();
+      return true;
+    },
   };
 }

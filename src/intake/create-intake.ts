@@ -16,12 +16,14 @@ import { isReservedName } from './inbox-names.js';
 import { ensureInboxDirs, inboxDirs, type IntakeContext } from './intake-context.js';
 import { writePendingReports } from './pending-reports.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
+import { retakeRejectedFile, type RetakeOutcome } from './retake-file.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
 export type { RecoveryReport } from './recover.js';
+export type { RetakeOutcome } from './retake-file.js';
 
 export interface IntakeDeps {
   db: Db;
@@ -51,6 +53,11 @@ export interface Intake extends Component, Reloadable<MappingSpec> {
   scanNow(): Promise<void>;
   /** Finish or redo what a crash left in processing/. Also run by `start()`. */
   recover(): Promise<RecoveryReport>;
+  /**
+   * Move rejected file `fileId` back into the inbox (the operator fixed its mapping), between
+   * files, and scan; throws `CONSOLE_ACTION_FAILED` when it is not a rejected file still in `rejected/`.
+   */
+  retake(fileId: number): Promise<RetakeOutcome>;
 }
 
 /** Time added to a waiting file's ready time, so that the re-check lands after it. */
@@ -224,6 +231,11 @@ export function createIntake(deps: IntakeDeps): Intake {
     },
     scanNow: requestScan,
     recover,
+    async retake(fileId) {
+      const outcome = await exclusive(() => retakeRejectedFile(ctx, fileId));
+      void requestScan();
+      return outcome;
+    },
     reload(next) {
       mapping = next;
     },

@@ -58,6 +58,8 @@ export interface AttemptRecord {
   /** accepted | retry | rejected | held | paused | dead | aborted */
   outcome: string;
   error: string | null;
+  /** The platform's answer to this attempt (its result or problem details), JSON; null when there was none. */
+  result?: string | null;
 }
 
 /** The row's state after an attempt; every column is written as given. */
@@ -94,9 +96,9 @@ export function recordAttempt(db: Db, submissionId: number, attempt: AttemptReco
     if (info.changes !== 1) return false;
     statement(
       db,
-      `INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, http_status, outcome, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(submissionId, attempt.requestId, attempt.startedAt, attempt.finishedAt, attempt.httpStatus, attempt.outcome, attempt.error);
+      `INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, http_status, outcome, error, result)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(submissionId, attempt.requestId, attempt.startedAt, attempt.finishedAt, attempt.httpStatus, attempt.outcome, attempt.error, attempt.result ?? null);
     if (ack) enqueueExport(db, ack);
     return true;
   })();

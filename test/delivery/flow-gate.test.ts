@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateAllowance, initialGate, markProbeStarted, updateGate, type GateState } from '../../src/delivery/flow-gate.js';
+import { gateAllowance, initialGate, markProbeStarted, probeNow, updateGate, type GateState } from '../../src/delivery/flow-gate.js';
 
 const policy = { failureThreshold: 3, probeIntervalMs: 100, capMs: 350, pauseProbeMs: 1_000 };
 
@@ -51,5 +51,26 @@ describe('flow gate', () => {
     expect(again.state).toMatchObject({ nextProbeAt: 2_000, probeInFlight: false });
     expect(updateGate(again.state, 'neutral', false, 1_500, policy).state.mode).toBe('paused');
     expect(updateGate(again.state, 'success', true, 2_000, policy)).toMatchObject({ transition: 'resumed', state: { mode: 'closed' } });
+  });
+});
+
+describe('probeNow (the operator resumes a flow)', () => {
+  it('makes a paused or open gate probe at once, and leaves a closed gate alone', () => {
+    const paused = updateGate(initialGate(policy), 'unauthorized', false, 0, policy).state;
+    expect(gateAllowance(paused, 10, 4)).toEqual({ limit: 0, probe: false });
+    const resumed = probeNow(paused, 10);
+    expect(resumed.mode).toBe('paused');
+    expect(gateAllowance(resumed, 10, 4)).toEqual({ limit: 1, probe: true });
+
+    const open = fail(fail(fail(initialGate(policy), 0).state, 0).state, 0).state;
+    expect(gateAllowance(probeNow(open, 5), 5, 4)).toEqual({ limit: 1, probe: true });
+
+    const closed = initialGate(policy);
+    expect(probeNow(closed, 5)).toBe(closed);
+  });
+
+  it('does not let a second probe start while one is in flight', () => {
+    const probing = markProbeStarted(updateGate(initialGate(policy), 'unauthorized', false, 0, policy).state);
+    expect(gateAllowance(probeNow(probing, 10), 10, 4)).toEqual({ limit: 0, probe: false });
   });
 });

@@ -3,5 +3,6 @@ import { INITIAL_SCHEMA } from './001-initial.js';
 import { HARDENING_SCHEMA } from './002-hardening.js';
 import { EXPORT_NAMES_SCHEMA } from './003-export-names.js';
 import { STAGED_RECORDING_SCHEMA } from './004-staged-recording.js';
+import { CONSOLE_SCHEMA } from './005-console.js';
 
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA, EXPORT_NAMES_SCHEMA, STAGED_RECORDING_SCHEMA];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA, EXPORT_NAMES_SCHEMA, STAGED_RECORDING_SCHEMA, CONSOLE_SCHEMA];

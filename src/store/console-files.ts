@@ -1,0 +1,62 @@
+/** Read queries of the operator console on `files`: today's counts, a flow's list, a name search, rejected files. */
+import type { Db } from './open-store.js';
+import { statement } from './statement.js';
+import type { FileState } from './files.js';
+
+/** A file as lists show it (its report is read with `getFile`). */
+export interface FileListItem {
+  id: number;
+  flow: string;
+  originalName: string;
+  sizeBytes: number;
+  state: FileState;
+  requestCount: number;
+  problemCount: number;
+  claimedAt: number;
+  finishedAt: number | null;
+  reportPending: number;
+}
+
+const ITEM_COLUMNS = `id, flow, original_name AS originalName, size_bytes AS sizeBytes, state, request_count AS requestCount,
+  problem_count AS problemCount, claimed_at AS claimedAt, finished_at AS finishedAt, report_pending AS reportPending`;
+
+/** A flow's files taken since `since` (epoch ms), counted by state. */
+export function countFilesSince(db: Db, flow: string, since: number): { state: FileState; count: number }[] {
+  return statement(db, 'SELECT state, count(*) AS count FROM files WHERE flow = ? AND claimed_at >= ? GROUP BY state ORDER BY state').all(flow, since) as {
+    state: FileState;
+    count: number;
+  }[];
+}
+
+/** A flow's files, newest first, optionally in one state, before id `beforeId` (paging). */
+export function listFilesOfFlow(db: Db, flow: string, o: { state?: FileState | undefined; beforeId?: number | undefined; limit: number }): FileListItem[] {
+  return statement(
+    db,
+    `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = @flow AND (@state IS NULL OR state = @state) AND id < @beforeId ORDER BY id DESC LIMIT @limit`,
+  ).all({ flow, state: o.state ?? null, beforeId: o.beforeId ?? Number.MAX_SAFE_INTEGER, limit: o.limit }) as FileListItem[];
+}
+
+/** A flow's files whose name contains `q` (case-insensitive for ASCII), newest first. */
+export function searchFilesByName(db: Db, flow: string, q: string, limit: number): FileListItem[] {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return statement(db, `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = ? AND original_name LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`).all(
+    flow,
+    pattern,
+    limit,
+  ) as FileListItem[];
+}
+
+/** Rejected files of a flow, newest first, and how many there are in all. */
+export function rejectedFilesOfFlow(db: Db, flow: string, limit: number): { total: number; rows: FileListItem[] } {
+  const total = (statement(db, "SELECT count(*) AS n FROM files WHERE flow = ? AND state = 'rejected'").get(flow) as { n: number }).n;
+  const rows = statement(db, `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = ? AND state = 'rejected' ORDER BY id DESC LIMIT ?`).all(
+    flow,
+    limit,
+  ) as FileListItem[];
+  return { total, rows };
+}
+
+/** A flow's files whose error report still waits to be written (REPORT_WRITE_FAILED). */
+export function countFilesWithPendingReport(db: Db, flow: string): number {
+  return (statement(db, 'SELECT count(*) AS n FROM files WHERE report_pending = 1 AND flow = ?').get(flow) as { n: number }).n;
+}
