@@ -3,7 +3,7 @@
  * stopped in reverse:
  *
  *   state lock → store → webhook listener → (sandbox, demo only) → exporter → platform client →
- *   delivery → intake (one per flow) → schedules → admin listener
+ *   delivery → intake (one per flow) → schedules → admin listener (with the operator console)
  *
  * Stages never reach into each other: they talk through what the store records, and through the
  * few callbacks wired here (intake recorded rows → wake delivery; delivery enqueued an
@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAdminServer } from './admin/admin-server.js';
+import { createConsole, type OperatorActions } from './admin/console/create-console.js';
 import { checkReadiness } from './admin/readiness.js';
 import type { ExportFormat } from './config/export-format-schema.js';
 import { loadMappingSpec } from './config/load-mapping.js';
@@ -37,7 +38,7 @@ import { createScheduler, type ScheduledJob } from './schedule/scheduler.js';
 import { summarise } from './schedule/summary.js';
 import { createLifecycle } from './shared/lifecycle.js';
 import { systemClock, type Clock } from './shared/types.js';
-import { ackChannel } from './store/exports.js';
+import { ackChannel, STATUS_CHANNEL } from './store/exports.js';
 import { createStore, storePath, type Db } from './store/open-store.js';
 import { createStateLock } from './store/state-lock.js';
 import { createWebhookListener, type WebhookListener } from './webhook/index.js';
@@ -65,7 +66,7 @@ export interface Daemon {
   readonly dispatcher: Dispatcher;
   readonly exporter: Exporter;
   /** Where the listeners ended up (ports may be 0 in the config). */
-  readonly urls: { webhook?: string; admin?: string; sandbox?: string };
+  readonly urls: { webhook?: string; admin?: string; sandbox?: string; console?: string };
   /** The in-process sandbox, when `sandbox.enabled` (the demo). */
   readonly sandbox: Sandbox | null;
   /** Rescan every inbox now. */
@@ -160,7 +161,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     // The exporter starts after the listener (the listener's first events wait in the store for it).
     let exporterRef: Exporter | null = null;
-    const urls: { webhook?: string; admin?: string; sandbox?: string } = {};
+    const urls: { webhook?: string; admin?: string; sandbox?: string; console?: string } = {};
     let listener: WebhookListener | null = null;
     if (config.webhook) {
       listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, durable, onStored: () => exporterRef?.wake() });
@@ -248,7 +249,48 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await lifecycle.start(createScheduler(jobs, log));
 
     if (config.metrics.enabled) {
-      urls.admin = (await lifecycle.start(createAdminServer({ host: config.metrics.host, port: config.metrics.port, metrics, logger: log, readiness }))).url;
+      // The console's actions that belong to other stages, done by those stages.
+      const operator: OperatorActions = {
+        retakeFile: async (flow, fileId) => {
+          const intake = intakes.get(flow);
+          if (!intake) throw new ConnectorError('CONSOLE_ACTION_FAILED', `There is no flow ${flow}`);
+          return intake.retake(fileId);
+        },
+        resumeFlow: (flow) => dispatcher.resume(flow),
+        flowGate: (flow) => {
+          const gate = dispatcher.gate(flow);
+          return gate && { mode: gate.mode, nextProbeAt: gate.nextProbeAt, consecutiveFailures: gate.consecutiveFailures, probeInFlight: gate.probeInFlight };
+        },
+        wakeDelivery: () => dispatcher.wake(),
+      };
+      const operatorConsole = config.console.enabled
+        ? createConsole({
+            db,
+            config: config.console,
+            listenerHost: config.metrics.host,
+            flows: config.flows,
+            metrics,
+            readiness,
+            operator,
+            logger: log,
+            clock,
+            webhook: config.webhook ? { url: urls.webhook ?? null } : null,
+            exportChannels: [...(config.export ? [STATUS_CHANNEL] : []), ...config.flows.map((flow) => ackChannel(flow.name))],
+          })
+        : undefined;
+      urls.admin = (
+        await lifecycle.start(
+          createAdminServer({
+            host: config.metrics.host,
+            port: config.metrics.port,
+            metrics,
+            logger: log,
+            readiness,
+            ...(operatorConsole ? { console: operatorConsole } : {}),
+          }),
+        )
+      ).url;
+      if (operatorConsole) urls.console = `${urls.admin}/`;
     }
 
     started = true;

@@ -1,6 +1,7 @@
 /**
  * The admin listener, bound to 127.0.0.1 by default: `GET /metrics` (Prometheus text format),
- * `GET /healthz` (the process is up) and `GET /readyz` (the store and folders are writable).
+ * `GET /healthz` (the process is up) and `GET /readyz` (the store and folders are writable); with
+ * `console`, every other request goes to the operator console (`console/create-console.tsx`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +23,12 @@ export interface AdminServerOptions {
   metrics: Metrics;
   readiness: () => Promise<Readiness>;
   logger: Logger;
+  /** The operator console: handles every request that is not one of the three probes. */
+  console?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 }
+
+/** The listener's own endpoints, answered before the console sees anything. */
+const PROBE_PATHS = new Set(['/metrics', '/readyz']);
 
 export interface AdminServer extends Component<{ url: string }> {
   /** Listen; resolves with the base URL (`http://127.0.0.1:9464`). */
@@ -37,6 +43,7 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
     if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
     const pathname = pathOf(req.url);
     if (pathname === null) return send(res, 400, 'text/plain', 'bad request target\n');
+    if (options.console && !PROBE_PATHS.has(pathname) && pathname !== '/healthz') return options.console(req, res);
     if (req.method !== 'GET') return send(res, 405, 'text/plain', 'method not allowed\n');
     if (pathname === '/metrics') {
       return send(res, 200, options.metrics.registry.contentType, await options.metrics.registry.metrics());

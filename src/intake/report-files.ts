@@ -11,42 +11,15 @@
 import path from 'node:path';
 import { ConnectorError, describeError } from '../errors.js';
 import { scrubDeep } from '../log.js';
-import { neutraliseFormula } from '../shared/csv-formula.js';
+import { renderCsvReport, renderJsonReport } from '../shared/file-report.js';
 import { fitFileName, utf8Length } from '../shared/file-name.js';
 import { MAX_TARGET_NAME_BYTES, writeFileAtomic } from '../shared/write-file-atomic.js';
 import { type FileReport } from '../shared/types.js';
 
 export const REPORT_SUFFIX = { json: '.errors.json', csv: '.errors.csv' } as const;
 
-const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
-
-/** One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a quote or a line break. */
-function csvCell(value: unknown): string {
-  const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
-  return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`. */
-export function renderJsonReport(report: FileReport): string {
-  const problems = report.problems.map((p) => ({
-    row: p.row,
-    field: p.field,
-    code: p.code,
-    message: p.message,
-    externalId: p.externalId ?? null,
-    value: p.value ?? null,
-  }));
-  return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes: report.notes }, null, 2)}\n`;
-}
-
-/** The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get a `'`). */
-export function renderCsvReport(report: FileReport): string {
-  const lines = [CSV_COLUMNS.join(';')];
-  for (const p of report.problems) {
-    lines.push([p.row, p.field, p.code, p.message, p.externalId].map(csvCell).join(';'));
-  }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
-}
+// The renderers are shared with the console's report download: one shape for one report.
+export { renderCsvReport, renderJsonReport };
 
 /**
  * The report's file name for a file named `base`: `<base><suffix>`, or, when that would not fit

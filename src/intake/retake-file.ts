@@ -41,7 +41,8 @@ function refused(message: string, details: Record<string, unknown>): ConnectorEr
 export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Promise<RetakeOutcome> {
   const row = getFile(ctx.db, fileId);
   if (!row || row.flow !== ctx.flow.name) throw refused(`File ${fileId} is not a file of flow ${ctx.flow.name}`, { fileId });
-  if (row.state !== 'rejected') throw refused(`File ${fileId} (${row.original_name}) is ${row.state}, not rejected: there is nothing to take again`, { fileId });
+  if (row.state !== 'rejected')
+    throw refused(`File ${fileId} (${row.original_name}) is ${row.state}, not rejected: there is nothing to take again`, { fileId });
   const from = row.current_path;
   if (!from || path.dirname(from) !== ctx.dirs.rejected) {
     throw refused(`File ${fileId} (${row.original_name}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`, { fileId, path: from });

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 
-export function demoHints(config: Config, urls: { webhook?: string; admin?: string; sandbox?: string }): string {
+export function demoHints(config: Config, urls: { webhook?: string; admin?: string; sandbox?: string; console?: string }): string {
   const rel = (p: string) => path.relative(process.cwd(), p) || '.';
   const requests = config.flows.find((f) => f.kind === 'requests');
   const confirmations = config.flows.find((f) => f.kind === 'confirmations');
@@ -10,6 +10,7 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
     '',
     'procurement-connector demo is running (built-in sandbox platform, demo mode).',
     '',
+    ...(urls.console ? [`Operator console: ${urls.console}   (actions ask for console.password, see the config)`, ''] : []),
     ...(requests
       ? [
           'Try it:',

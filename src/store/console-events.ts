@@ -36,7 +36,10 @@ export function recentEvents(db: Db, limit: number, before?: number): EventListI
 
 /** Every event of one order in the order of their dates, with the raw body. */
 export function eventsOfOrder(db: Db, orderId: string, limit = 500): (EventListItem & { body: string })[] {
-  return statement(db, `SELECT ${ITEM_COLUMNS}, body FROM events WHERE order_id = ? ORDER BY event_date_ms, event_id LIMIT ?`).all(orderId, limit) as (EventListItem & {
+  return statement(db, `SELECT ${ITEM_COLUMNS}, body FROM events WHERE order_id = ? ORDER BY event_date_ms, event_id LIMIT ?`).all(
+    orderId,
+    limit,
+  ) as (EventListItem & {
     body: string;
   })[];
 }

@@ -33,9 +33,8 @@ const ITEM_COLUMNS = `id, flow, kind, external_id AS externalId, order_id AS ord
 
 /** The most recently updated row of a flow that carries an error, if any. */
 export function lastErrorOfFlow(db: Db, flow: string): SubmissionListItem | undefined {
-  return statement(db, `SELECT ${ITEM_COLUMNS} FROM submissions WHERE flow = ? AND last_error_code IS NOT NULL ORDER BY updated_at DESC LIMIT 1`).get(
-    flow,
-  ) as SubmissionListItem | undefined;
+  return statement(db, `SELECT ${ITEM_COLUMNS} FROM submissions WHERE flow = ? AND last_error_code IS NOT NULL ORDER BY updated_at DESC LIMIT 1`).get(flow) as
+    SubmissionListItem | undefined;
 }
 
 /** The highest code point: `q` followed by it bounds every text that starts with `q` (SQLite compares UTF-8 bytes). */
@@ -50,9 +49,10 @@ export function searchSubmissions(db: Db, flow: string, q: string, limit: number
   const found = new Map<number, SubmissionListItem>();
   const add = (rows: SubmissionListItem[]) => rows.forEach((row) => found.set(row.id, row));
   add(
-    statement(db, `SELECT ${ITEM_COLUMNS} FROM submissions WHERE flow = @flow AND external_id >= @q AND external_id < @end ORDER BY external_id LIMIT @limit`).all(
-      range,
-    ) as SubmissionListItem[],
+    statement(
+      db,
+      `SELECT ${ITEM_COLUMNS} FROM submissions WHERE flow = @flow AND external_id >= @q AND external_id < @end ORDER BY external_id LIMIT @limit`,
+    ).all(range) as SubmissionListItem[],
   );
   add(
     statement(

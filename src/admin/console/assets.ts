@@ -1,0 +1,34 @@
+/**
+ * The console's stylesheet and script: two small files shipped in the package (no front-end build,
+ * no third-party origin). They sit in `assets/` beside this module; `npm run build` copies them next
+ * to the compiled module. Read once; served with an ETag and revalidated.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Asset {
+  body: string;
+  contentType: string;
+  etag: string;
+}
+
+const TYPES: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'console.js': 'text/javascript; charset=utf-8' };
+
+export const ASSET_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+
+/** Read the assets; a missing file is left out (and named in `missing`), so the pages still work without it. */
+export function loadAssets(dir = ASSET_DIR): { assets: Map<string, Asset>; missing: string[] } {
+  const assets = new Map<string, Asset>();
+  const missing: string[] = [];
+  for (const [name, contentType] of Object.entries(TYPES)) {
+    try {
+      const body = fs.readFileSync(path.join(dir, name), 'utf8');
+      assets.set(name, { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    } catch {
+      missing.push(path.join(dir, name));
+    }
+  }
+  return { assets, missing };
+}

@@ -1,0 +1,71 @@
+/**
+ * `/attention`: everything that waits for a person: flows paused (token refused) or with the
+ * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
+ * written, export rows set aside. Each row carries its error code; the page says what to do per code.
+ */
+import { setAsideExports } from '../../../store/console-events.js';
+import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
+import { submissionsInState } from '../../../store/console-submissions.js';
+import type { ConsoleDeps, FlowGateView } from '../context.js';
+import { iso } from '../format.js';
+import { fileItem, submissionItem, type FileItem, type SubmissionItem } from './shapes.js';
+
+/** Rows listed per kind; the totals count them all. */
+export const ATTENTION_LIMIT = 100;
+
+interface Listed<T> {
+  total: number;
+  rows: T[];
+}
+
+export interface FlowAttention {
+  flow: string;
+  /** Set when the flow is not sending freely. */
+  gate: FlowGateView | null;
+  held: Listed<SubmissionItem>;
+  dead: Listed<SubmissionItem>;
+  rejected: Listed<SubmissionItem>;
+  rejectedFiles: Listed<FileItem>;
+  /** Files whose error report is not on disk yet (REPORT_WRITE_FAILED, retried at each scan). */
+  pendingReports: number;
+}
+
+export interface AttentionData {
+  page: 'attention';
+  /** How many things wait in all (a paused flow counts as one). */
+  total: number;
+  flows: FlowAttention[];
+  setAside: Listed<{ id: number; channel: string; fileName: string | null; error: string | null; createdAt: string | null }>;
+}
+
+export function attentionData(deps: ConsoleDeps): AttentionData {
+  const flows = deps.flows.map((flow): FlowAttention => {
+    const gate = deps.operator.flowGate(flow.name);
+    const listed = (state: 'held' | 'dead' | 'rejected') => {
+      const { total, rows } = submissionsInState(deps.db, flow.name, state, ATTENTION_LIMIT);
+      return { total, rows: rows.map(submissionItem) };
+    };
+    const files = rejectedFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
+    return {
+      flow: flow.name,
+      gate: gate && gate.mode !== 'closed' ? gate : null,
+      held: listed('held'),
+      dead: listed('dead'),
+      rejected: listed('rejected'),
+      rejectedFiles: { total: files.total, rows: files.rows.map(fileItem) },
+      pendingReports: countFilesWithPendingReport(deps.db, flow.name),
+    };
+  });
+  const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
+  const total =
+    flows.reduce((n, f) => n + (f.gate ? 1 : 0) + f.held.total + f.dead.total + f.rejected.total + f.rejectedFiles.total + f.pendingReports, 0) + aside.total;
+  return {
+    page: 'attention',
+    total,
+    flows,
+    setAside: {
+      total: aside.total,
+      rows: aside.rows.map((row) => ({ id: row.id, channel: row.channel, fileName: row.file_name, error: row.error, createdAt: iso(row.created_at) })),
+    },
+  };
+}

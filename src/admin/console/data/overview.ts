@@ -1,0 +1,100 @@
+/** `/`: per flow, counts by state, today's files, the last error, the oldest pending age; the webhook listener, the exporter, readiness. */
+import { countFilesSince } from '../../../store/console-files.js';
+import { countEventsSince, lastWrittenExport, setAsideExports, recentEvents } from '../../../store/console-events.js';
+import { lastErrorOfFlow } from '../../../store/console-submissions.js';
+import { countSubmissionsByState, oldestPendingByFlow } from '../../../store/outbox.js';
+import { pendingExportsByChannel } from '../../../store/stats.js';
+import type { ConsoleDeps, FlowGateView } from '../context.js';
+import { iso, startOfLocalDay } from '../format.js';
+
+/** Webhook outcomes that stored an event; every other outcome is a refusal (its error code). */
+const STORED_OUTCOMES = new Set(['applied', 'stored', 'duplicate', 'WEBHOOK_EVENT_CONFLICT']);
+
+export interface FlowOverview {
+  name: string;
+  kind: string;
+  /** Submissions by state (pending, in_flight, accepted, rejected, held, dead). */
+  counts: Record<string, number>;
+  /** Files taken since local midnight, by state. */
+  filesToday: Record<string, number>;
+  lastError: { externalId: string; code: string | null; message: string | null; at: string | null } | null;
+  oldestPendingAgeMs: number | null;
+  gate: FlowGateView | null;
+}
+
+export interface OverviewData {
+  page: 'overview';
+  generatedAt: string;
+  readiness: { ready: boolean; reasons: readonly string[] };
+  flows: FlowOverview[];
+  webhook: {
+    url: string | null;
+    eventsToday: number;
+    lastEvent: { eventId: string; orderId: string | null; status: string | null; receivedAt: string | null } | null;
+    /** Refused webhook requests since the daemon started, by error code. */
+    refusedSinceStart: Record<string, number>;
+  } | null;
+  exporter: {
+    channels: { channel: string; pending: number; oldestPendingAgeMs: number | null; lastFile: { fileName: string | null; writtenAt: string | null } | null }[];
+    setAside: number;
+  };
+}
+
+export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
+  const { db } = deps;
+  const now = deps.clock();
+  const today = startOfLocalDay(now);
+  const counts = countSubmissionsByState(db);
+  const oldest = new Map(oldestPendingByFlow(db).map((row) => [row.flow, row.createdAt]));
+  const flows = deps.flows.map((flow): FlowOverview => {
+    const lastError = lastErrorOfFlow(db, flow.name);
+    const oldestAt = oldest.get(flow.name);
+    return {
+      name: flow.name,
+      kind: flow.kind,
+      counts: Object.fromEntries(counts.filter((c) => c.flow === flow.name).map((c) => [c.state, c.count])),
+      filesToday: Object.fromEntries(countFilesSince(db, flow.name, today).map((c) => [c.state, c.count])),
+      lastError: lastError ? { externalId: lastError.externalId, code: lastError.errorCode, message: lastError.message, at: iso(lastError.updatedAt) } : null,
+      oldestPendingAgeMs: oldestAt === undefined ? null : Math.max(0, now - oldestAt),
+      gate: deps.operator.flowGate(flow.name) ?? null,
+    };
+  });
+
+  let webhook: OverviewData['webhook'] = null;
+  if (deps.webhook) {
+    const [last] = recentEvents(db, 1);
+    const refused: Record<string, number> = {};
+    for (const { labels, value } of (await deps.metrics.webhookEvents.get()).values) {
+      const outcome = String(labels.outcome ?? '');
+      if (!STORED_OUTCOMES.has(outcome) && value > 0) refused[outcome] = value;
+    }
+    webhook = {
+      url: deps.webhook.url,
+      eventsToday: countEventsSince(db, today),
+      lastEvent: last ? { eventId: last.eventId, orderId: last.orderId, status: last.status, receivedAt: iso(last.receivedAt) } : null,
+      refusedSinceStart: refused,
+    };
+  }
+
+  const pending = new Map(pendingExportsByChannel(db).map((row) => [row.channel, row]));
+  const channels = deps.exportChannels.map((channel) => {
+    const waiting = pending.get(channel);
+    const last = lastWrittenExport(db, channel);
+    return {
+      channel,
+      pending: waiting?.count ?? 0,
+      oldestPendingAgeMs: waiting ? Math.max(0, now - waiting.oldestAt) : null,
+      lastFile: last ? { fileName: last.file_name, writtenAt: iso(last.written_at) } : null,
+    };
+  });
+
+  const readiness = await deps.readiness().catch((error: unknown) => ({ ready: false, reasons: [`readiness check failed: ${String(error)}`] }));
+  return {
+    page: 'overview',
+    generatedAt: new Date(now).toISOString(),
+    readiness: { ready: readiness.ready, reasons: readiness.reasons },
+    flows,
+    webhook,
+    exporter: { channels, setAside: setAsideExports(db, 0).total },
+  };
+}

@@ -1,0 +1,100 @@
+/** The read-only pages (GET). Each answers HTML, or its data as JSON for `Accept: application/json`. */
+import type { Hono } from 'hono';
+import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
+import { scrubDeep } from '../../log.js';
+import { getFile, readFileReport } from '../../store/files.js';
+import { attentionData } from './data/attention.js';
+import { auditData, eventsData, orderData } from './data/events.js';
+import { fileData, filesData } from './data/files.js';
+import { overviewData } from './data/overview.js';
+import { requestData, searchData } from './data/requests.js';
+import { paths } from './paths.js';
+import { notFound, page, signInFirst } from './respond.js';
+import { checkAccess, viewContext, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
+import { AttentionPage } from './views/attention.js';
+import { AuditPage, EventsPage, OrderPage } from './views/events.js';
+import { FilePage, FilesPage } from './views/files.js';
+import { OverviewPage } from './views/overview.js';
+import { RequestPage, SearchPage } from './views/requests.js';
+
+export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
+  const { deps, t } = rt;
+  /** Read access first; then the flow named in the path must exist. */
+  const guard = async (c: Ctx, flow?: string): Promise<Response | null> => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, t('error.noFlow', { flow }));
+    return null;
+  };
+
+  app.get('/', async (c) => (await guard(c)) ?? page(c, await overviewData(deps), (data) => <OverviewPage ctx={viewContext(rt, c)} data={data} />));
+
+  app.get('/attention', async (c) => (await guard(c)) ?? page(c, attentionData(deps), (data) => <AttentionPage ctx={viewContext(rt, c)} data={data} />));
+
+  app.get(
+    '/events',
+    async (c) => (await guard(c)) ?? page(c, eventsData(deps, c.req.query('before')), (data) => <EventsPage ctx={viewContext(rt, c)} data={data} />),
+  );
+
+  app.get('/audit', async (c) => (await guard(c)) ?? page(c, auditData(deps), (data) => <AuditPage ctx={viewContext(rt, c)} data={data} />));
+
+  app.get('/orders/:orderId', async (c) => {
+    const refusal = await guard(c);
+    if (refusal) return refusal;
+    const orderId = c.req.param('orderId');
+    const data = orderData(deps, orderId);
+    if (!data) return notFound(rt, c, t('order.notFound', { id: orderId }));
+    return page(c, data, (d) => <OrderPage ctx={viewContext(rt, c)} data={d} />);
+  });
+
+  app.get('/flows/:flow/requests', async (c) => {
+    const flow = c.req.param('flow');
+    return (await guard(c, flow)) ?? page(c, searchData(deps, flow, c.req.query('q') ?? ''), (data) => <SearchPage ctx={viewContext(rt, c)} data={data} />);
+  });
+
+  app.get('/flows/:flow/requests/:externalId', async (c) => {
+    const { flow, externalId } = c.req.param();
+    const refusal = await guard(c, flow);
+    if (refusal) return refusal;
+    const data = requestData(deps, flow, externalId);
+    if (!data) return notFound(rt, c, t('request.notFound', { flow, id: externalId }));
+    return page(c, data, (d) => <RequestPage ctx={viewContext(rt, c)} data={d} />);
+  });
+
+  app.get('/flows/:flow/files', async (c) => {
+    const flow = c.req.param('flow');
+    return (
+      (await guard(c, flow)) ??
+      page(c, filesData(deps, flow, c.req.query('state'), c.req.query('before')), (data) => <FilesPage ctx={viewContext(rt, c)} data={data} />)
+    );
+  });
+
+  app.get('/flows/:flow/files/:fileId{[0-9]+}', async (c) => {
+    const { flow, fileId } = c.req.param();
+    const refusal = await guard(c, flow);
+    if (refusal) return refusal;
+    const data = fileData(deps, flow, Number(fileId), paths.file(flow, Number(fileId)));
+    if (!data) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
+    return page(c, data, (d) => <FilePage ctx={viewContext(rt, c)} data={d} />);
+  });
+
+  // The report, rendered from the store by the same functions the intake writes it with (never read from rejected/, which others write).
+  app.get('/flows/:flow/files/:fileId{[0-9]+}/:report{errors\\.(?:json|csv)}', async (c) => {
+    const { flow, fileId, report } = c.req.param();
+    const refusal = await guard(c, flow);
+    if (refusal) return refusal;
+    const row = getFile(deps.db, Number(fileId));
+    const content = row && row.flow === flow ? readFileReport(row) : null;
+    if (!row || !content) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
+    const safe = scrubDeep(content);
+    const csv = report.endsWith('.csv');
+    const name = `${row.id}-report${csv ? '.errors.csv' : '.errors.json'}`;
+    c.header(
+      'content-disposition',
+      `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.original_name}${csv ? '.errors.csv' : '.errors.json'}`)}`,
+    );
+    return csv
+      ? c.body(renderCsvReport(safe), 200, { 'content-type': 'text/csv; charset=utf-8' })
+      : c.body(renderJsonReport(safe), 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+}

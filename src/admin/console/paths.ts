@@ -1,0 +1,24 @@
+/** The console's addresses, built in one place (every id URL-encoded, so `ЗК-000101` or `A/B` is one path segment). */
+const enc = encodeURIComponent;
+
+export const paths = {
+  overview: () => '/',
+  attention: () => '/attention',
+  events: (before?: number | null) => (before ? `/events?before=${before}` : '/events'),
+  audit: () => '/audit',
+  order: (orderId: string) => `/orders/${enc(orderId)}`,
+  search: (flow: string, q?: string) => `/flows/${enc(flow)}/requests${q ? `?q=${enc(q)}` : ''}`,
+  request: (flow: string, externalId: string) => `/flows/${enc(flow)}/requests/${enc(externalId)}`,
+  files: (flow: string, state?: string | null, before?: number | null) => {
+    const query = [state ? `state=${enc(state)}` : '', before ? `before=${before}` : ''].filter(Boolean).join('&');
+    return `/flows/${enc(flow)}/files${query ? `?${query}` : ''}`;
+  },
+  file: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}`,
+  retryRequest: (flow: string, externalId: string) => `/flows/${enc(flow)}/requests/${enc(externalId)}/retry`,
+  retryDead: (flow: string) => `/flows/${enc(flow)}/dead/retry`,
+  retakeFile: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}/retake`,
+  resumeFlow: (flow: string) => `/flows/${enc(flow)}/resume`,
+  login: (next?: string) => (next && next !== '/' ? `/login?next=${enc(next)}` : '/login'),
+  logout: () => '/logout',
+  asset: (name: string) => `/assets/${name}`,
+};

@@ -1,0 +1,136 @@
+/** `/attention`: everything held, dead-lettered, rejected or paused, each with its reason and what to do. */
+import type { AttentionData, FlowAttention } from '../data/attention.js';
+import type { SubmissionItem } from '../data/shapes.js';
+import { formatTime } from '../format.js';
+import { translateOr, type Translate } from '../i18n.js';
+import { paths } from '../paths.js';
+import { Layout } from './layout.js';
+import { ActionLink, FileTable, hintFor, Time } from './parts.js';
+import type { ViewContext } from './view-context.js';
+
+export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) {
+  const { ctx, data } = props;
+  const { t } = ctx;
+  return (
+    <Layout ctx={ctx} title={t('attention.title')}>
+      <h1>{t('attention.title')}</h1>
+      <div id="attention" data-live="">
+        {data.total === 0 ? <p class="ok-text">{t('attention.nothing')}</p> : null}
+        {data.flows.map((flow) => (
+          <FlowSection ctx={ctx} flow={flow} />
+        ))}
+        {data.setAside.total > 0 ? (
+          <section>
+            <h2>{t('attention.setAside')}</h2>
+            <p class="hint">{hintFor(t, 'EXPORT_SET_ASIDE')}</p>
+            <table>
+              <thead>
+                <tr>
+                  <th>{t('col.channel')}</th>
+                  <th>{t('col.file')}</th>
+                  <th>{t('col.error')}</th>
+                  <th>{t('col.time')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.setAside.rows.map((row) => (
+                  <tr>
+                    <td>{row.channel}</td>
+                    <td>{row.fileName ?? '—'}</td>
+                    <td class="message">{row.error ?? ''}</td>
+                    <td>
+                      <Time at={row.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ) : null}
+      </div>
+    </Layout>
+  );
+}
+
+function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
+  const { ctx, flow } = props;
+  const { t } = ctx;
+  const empty = !flow.gate && flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports === 0;
+  if (empty) return null;
+  return (
+    <section class="card wide">
+      <h2>{t('attention.flow', { flow: flow.flow })}</h2>
+      {flow.gate ? (
+        <div class="gate-problem">
+          <h3>{t('attention.gate')}</h3>
+          <p>
+            <span class={`gate g-${flow.gate.mode}`}>{translateOr(t, `gate.${flow.gate.mode}`, flow.gate.mode)}</span>{' '}
+            <span class="muted">{formatTime(new Date(flow.gate.nextProbeAt).toISOString())}</span>
+          </p>
+          <p class="hint">{hintFor(t, flow.gate.mode === 'paused' ? 'PLATFORM_UNAUTHORIZED' : 'PLATFORM_UNAVAILABLE')}</p>
+          {ctx.actionsOn ? <ActionLink href={paths.resumeFlow(flow.flow)} label={t('attention.resume')} /> : null}
+        </div>
+      ) : null}
+      <Rows t={t} flow={flow.flow} title={t('attention.dead')} listed={flow.dead} />
+      {flow.dead.total > 0 && ctx.actionsOn ? <ActionLink href={paths.retryDead(flow.flow)} label={t('attention.retryDead')} /> : null}
+      <Rows t={t} flow={flow.flow} title={t('attention.held')} listed={flow.held} />
+      <Rows t={t} flow={flow.flow} title={t('attention.rejected')} listed={flow.rejected} />
+      {flow.rejectedFiles.total > 0 ? (
+        <div>
+          <h3>{t('attention.rejectedFiles')}</h3>
+          <p class="hint">{t('hint.file')}</p>
+          <FileTable t={t} flow={flow.flow} rows={flow.rejectedFiles.rows} />
+          <More t={t} shown={flow.rejectedFiles.rows.length} total={flow.rejectedFiles.total} />
+        </div>
+      ) : null}
+      {flow.pendingReports > 0 ? (
+        <p class="warn">
+          {t('attention.pendingReports', { n: flow.pendingReports })} {hintFor(t, 'REPORT_WRITE_FAILED')}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Rows(props: { t: Translate; flow: string; title: string; listed: { total: number; rows: SubmissionItem[] } }) {
+  const { t } = props;
+  if (props.listed.total === 0) return null;
+  return (
+    <div>
+      <h3>
+        {props.title} <span class="muted">({props.listed.total})</span>
+      </h3>
+      <table>
+        <thead>
+          <tr>
+            <th>{t('col.externalId')}</th>
+            <th>{t('col.error')}</th>
+            <th>{t('col.whatToDo')}</th>
+            <th>{t('col.updated')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.listed.rows.map((row) => (
+            <tr>
+              <td>
+                <a href={paths.request(props.flow, row.externalId)}>{row.externalId}</a>
+              </td>
+              <td>
+                {row.errorCode ? <code>{row.errorCode}</code> : null} <span class="message">{row.message ?? ''}</span>
+              </td>
+              <td class="hint">{hintFor(t, row.errorCode)}</td>
+              <td>
+                <Time at={row.updatedAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <More t={t} shown={props.listed.rows.length} total={props.listed.total} />
+    </div>
+  );
+}
+
+function More(props: { t: Translate; shown: number; total: number }) {
+  return props.total > props.shown ? <p class="muted">{props.t('common.more', { shown: props.shown, total: props.total })}</p> : null;
+}

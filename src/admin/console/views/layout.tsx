@@ -1,0 +1,63 @@
+/** The page frame: header with the menu and the sign-in state, the flash of a done action, the live-refresh script. */
+import type { Child } from 'hono/jsx';
+import { translateOr } from '../i18n.js';
+import { paths } from '../paths.js';
+import type { ViewContext } from './view-context.js';
+
+export function Layout(props: { ctx: ViewContext; title: string; children?: Child }) {
+  const { ctx } = props;
+  const { t } = ctx;
+  return (
+    <html lang={ctx.language}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · ${t('app.title')}`}</title>
+        <link rel="stylesheet" href={paths.asset('console.css')} />
+        <script src={paths.asset('console.js')} defer></script>
+      </head>
+      <body>
+        <header class="top">
+          <a class="brand" href={paths.overview()}>
+            {t('app.title')}
+          </a>
+          <nav>
+            <a href={paths.overview()}>{t('nav.overview')}</a>
+            <a href={paths.attention()}>{t('nav.attention')}</a>
+            <a href={paths.events()}>{t('nav.events')}</a>
+            <a href={paths.audit()}>{t('nav.audit')}</a>
+            {ctx.flows.map((flow) => (
+              <span class="flow-nav">
+                <b>{flow}</b> <a href={paths.search(flow)}>{t('nav.requests')}</a> <a href={paths.files(flow)}>{t('nav.files')}</a>
+              </span>
+            ))}
+          </nav>
+          <div class="who">
+            {ctx.session ? (
+              <form method="post" action={paths.logout()} class="inline">
+                <span>{t('nav.signedInAs', { name: ctx.session.actor })}</span> <input type="hidden" name="_csrf" value={ctx.session.csrfToken} />
+                <button type="submit" class="link">
+                  {t('nav.signOut')}
+                </button>
+              </form>
+            ) : (
+              <a href={paths.login(ctx.path)}>{t('nav.signIn')}</a>
+            )}
+          </div>
+        </header>
+        <main>
+          {ctx.flash ? (
+            <p class={`flash r-${ctx.flash.result}`} role="status">
+              {t('flash.done', {
+                action: translateOr(t, `action.${ctx.flash.action}`, ctx.flash.action),
+                result: translateOr(t, `result.${ctx.flash.result}`, ctx.flash.result),
+                detail: ctx.flash.detail ?? '',
+              })}
+            </p>
+          ) : null}
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,154 @@
+/** `/`: one card per flow, the webhook listener, the exporter, readiness; refreshed live by console.js. */
+import type { OverviewData } from '../data/overview.js';
+import { formatDuration, formatTime } from '../format.js';
+import { translateOr } from '../i18n.js';
+import { paths } from '../paths.js';
+import { Layout } from './layout.js';
+import { State, Time } from './parts.js';
+import type { ViewContext } from './view-context.js';
+
+const SUBMISSION_STATES = ['pending', 'in_flight', 'accepted', 'rejected', 'held', 'dead'] as const;
+
+export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
+  const { ctx, data } = props;
+  const { t } = ctx;
+  return (
+    <Layout ctx={ctx} title={t('overview.title')}>
+      <div id="overview" data-live="">
+        <p class="updated muted">{t('common.updated', { time: formatTime(data.generatedAt) })}</p>
+        <section class={`readiness ${data.readiness.ready ? 'ok' : 'bad'}`}>
+          <b>{data.readiness.ready ? t('overview.ready') : t('overview.notReady')}</b>
+          {data.readiness.reasons.length > 0 ? (
+            <ul>
+              {data.readiness.reasons.map((reason) => (
+                <li>{reason}</li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        <div class="cards">
+          {data.flows.map((flow) => (
+            <section class="card flow">
+              <h2>
+                <a href={paths.search(flow.name)}>{t('overview.flow', { name: flow.name })}</a> <span class="muted">({flow.kind})</span>
+              </h2>
+              <table class="counts">
+                <tbody>
+                  {SUBMISSION_STATES.map((state) => (
+                    <tr>
+                      <td>
+                        <State t={t} state={state} />
+                      </td>
+                      <td class="num">{flow.counts[state] ?? 0}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <dl>
+                <dt>{t('overview.filesToday')}</dt>
+                <dd>
+                  {Object.keys(flow.filesToday).length === 0
+                    ? '0'
+                    : Object.entries(flow.filesToday).map(([state, n]) => (
+                        <a class="count" href={paths.files(flow.name, state)}>
+                          {`${translateOr(t, `state.${state}`, state)}: ${n}`}
+                        </a>
+                      ))}
+                </dd>
+                <dt>{t('overview.oldestPending')}</dt>
+                <dd>{formatDuration(flow.oldestPendingAgeMs, ctx.language)}</dd>
+                <dt>{t('overview.delivery')}</dt>
+                <dd>
+                  <span class={`gate g-${flow.gate?.mode ?? 'closed'}`}>{translateOr(t, `gate.${flow.gate?.mode ?? 'closed'}`, '')}</span>
+                </dd>
+                <dt>{t('overview.lastError')}</dt>
+                <dd>
+                  {flow.lastError ? (
+                    <span>
+                      <a href={paths.request(flow.name, flow.lastError.externalId)}>{flow.lastError.externalId}</a> <code>{flow.lastError.code ?? ''}</code>{' '}
+                      <span class="message">{flow.lastError.message ?? ''}</span> <Time at={flow.lastError.at} />
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </dd>
+              </dl>
+            </section>
+          ))}
+          <section class="card">
+            <h2>
+              <a href={paths.events()}>{t('overview.webhook')}</a>
+            </h2>
+            {data.webhook ? (
+              <dl>
+                <dt>{t('overview.eventsToday')}</dt>
+                <dd>{data.webhook.eventsToday}</dd>
+                <dt>{t('overview.lastEvent')}</dt>
+                <dd>
+                  {data.webhook.lastEvent ? (
+                    <span>
+                      {data.webhook.lastEvent.eventId}{' '}
+                      {data.webhook.lastEvent.orderId ? <a href={paths.order(data.webhook.lastEvent.orderId)}>{data.webhook.lastEvent.orderId}</a> : null}{' '}
+                      {data.webhook.lastEvent.status ?? ''} <Time at={data.webhook.lastEvent.receivedAt} />
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </dd>
+                <dt>{t('overview.refused')}</dt>
+                <dd>
+                  {Object.keys(data.webhook.refusedSinceStart).length === 0
+                    ? '0'
+                    : Object.entries(data.webhook.refusedSinceStart).map(([code, n]) => (
+                        <span class="count">
+                          <code>{code}</code>: {n}
+                        </span>
+                      ))}
+                </dd>
+              </dl>
+            ) : (
+              <p class="muted">{t('overview.noWebhook')}</p>
+            )}
+          </section>
+          <section class="card">
+            <h2>{t('overview.exporter')}</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>{t('overview.channel')}</th>
+                  <th>{t('overview.pending')}</th>
+                  <th>{t('overview.lastFile')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.exporter.channels.map((channel) => (
+                  <tr>
+                    <td>{channel.channel}</td>
+                    <td class="num">
+                      {channel.pending}
+                      {channel.oldestPendingAgeMs !== null ? <span class="muted"> ({formatDuration(channel.oldestPendingAgeMs, ctx.language)})</span> : null}
+                    </td>
+                    <td>
+                      {channel.lastFile ? (
+                        <span>
+                          {channel.lastFile.fileName ?? ''} <Time at={channel.lastFile.writtenAt} />
+                        </span>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {data.exporter.setAside > 0 ? (
+              <p class="warn">
+                <a href={paths.attention()}>{t('overview.setAside', { n: data.exporter.setAside })}</a>
+              </p>
+            ) : null}
+          </section>
+        </div>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * A file's error report rendered for people and programs: the JSON report and its CSV twin (UTF-8
+ * with a BOM so that Excel opens the Cyrillic text right, `;`-delimited as Excel expects in a
+ * Russian locale, no cell that starts a spreadsheet formula). Pure. The intake writes them beside a
+ * rejected or partly bad file; the console serves the same bytes for download.
+ */
+import { neutraliseFormula } from './csv-formula.js';
+import type { FileReport } from './types.js';
+
+const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
+
+/** One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a quote or a line break. */
+function csvCell(value: unknown): string {
+  const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
+  return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`. */
+export function renderJsonReport(report: FileReport): string {
+  const problems = report.problems.map((p) => ({
+    row: p.row,
+    field: p.field,
+    code: p.code,
+    message: p.message,
+    externalId: p.externalId ?? null,
+    value: p.value ?? null,
+  }));
+  return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes: report.notes }, null, 2)}\n`;
+}
+
+/** The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get a `'`). */
+export function renderCsvReport(report: FileReport): string {
+  const lines = [CSV_COLUMNS.join(';')];
+  for (const p of report.problems) {
+    lines.push([p.row, p.field, p.code, p.message, p.externalId].map(csvCell).join(';'));
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,38 @@
+/**
+ * `withBrowser(fn)`: Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when it is
+ * missing), driven by playwright-core, headless, with a fresh profile, closed whatever happens.
+ * No browser build is ever downloaded. A missing Chromium fails the test loudly: CI has one.
+ */
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function withBrowser<T>(
+  fn: (open: (options?: { locale?: string }) => Promise<{ context: BrowserContext; page: Page }>) => Promise<T>,
+): Promise<T> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it before npm test)`);
+  }
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  try {
+    return await fn(async (options = {}) => {
+      const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: options.locale ?? 'en-US', deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      return { context, page };
+    });
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `withConsoleDaemon(options, fn)`: the real daemon with the in-process sandbox, real folders and
+ * the console on a free admin port, stopped whatever happens. The requests flow reads the 1C
+ * mapping from {dir}/mapping.yaml (a copy, so a test can break and fix it); delivery is fast and
+ * gives up after two attempts, so a failing sandbox dead-letters a request quickly.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Daemon } from '../../../src/daemon.js';
+import { withTempDir } from '../../helpers/temp-dir.js';
+import { REPO, withDaemon, writeConfig } from '../../helpers/with-daemon.js';
+
+export interface ConsoleDaemonOptions {
+  /** `metrics.host`; default 127.0.0.1. */
+  host?: string;
+  /** `console.password`; null leaves it unset. Default `operator-secret`. */
+  password?: string | null;
+  language?: 'ru' | 'en';
+  /** Extra YAML appended at the top level. */
+  extra?: string;
+}
+
+export interface ConsoleDaemon {
+  daemon: Daemon;
+  dir: string;
+  /** `http://127.0.0.1:<port>` of the admin listener. */
+  url: string;
+  inbox: string;
+}
+
+export const PASSWORD = 'operator-secret';
+
+export async function withConsoleDaemon<T>(options: ConsoleDaemonOptions, fn: (c: ConsoleDaemon) => Promise<T>): Promise<T> {
+  return withTempDir(async (dir) => {
+    fs.copyFileSync(path.join(REPO, 'config/mappings/1c-requests.yaml'), path.join(dir, 'mapping.yaml'));
+    const password = options.password === undefined ? PASSWORD : options.password;
+    const config = writeConfig(
+      dir,
+      `
+stateDir: {dir}/state
+platform: { baseUrl: http://127.0.0.1:1, token: console-test-token, sourceSystem: erp-test }
+flows:
+  - name: requests
+    kind: requests
+    inbox: {dir}/inbox
+    mapping: {dir}/mapping.yaml
+    results: {dir}/import
+    intake: { stableForMs: 50, minAgeMs: 0, rescanIntervalMs: 200, rejectPastDates: false }
+delivery:
+  pollIntervalMs: 50
+  backoff: { baseMs: 10, capMs: 50, maxAttempts: 2 }
+  circuit: { failureThreshold: 1000, probeIntervalMs: 50 }
+webhook: { port: 0, secrets: [console-test-webhook-secret] }
+export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }
+metrics: { host: ${options.host ?? '127.0.0.1'}, port: 0 }
+sandbox: { enabled: true, port: 0, demo: false }
+console:
+  language: ${options.language ?? 'en'}
+${password === null ? '' : `  password: ${password}`}
+${options.extra ?? ''}
+`,
+    );
+    return withDaemon(config, async (daemon) => {
+      const admin = daemon.urls.admin!;
+      // Bound beyond loopback (0.0.0.0), the listener is still reached through 127.0.0.1 here.
+      const url = admin.replace('0.0.0.0', '127.0.0.1');
+      return fn({ daemon, dir, url, inbox: path.join(dir, 'inbox') });
+    });
+  });
+}
