@@ -154,6 +154,8 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
       const token = typeof form._csrf === 'string' ? form._csrf : c.req.header('x-csrf-token');
       if (!tokensMatch(token, session.csrfToken)) return refused(rt, c, 403, rt.t('error.csrf'));
 
+      // The time the operator acted, before the action's own effects (a retry's next attempt) happen.
+      const at = rt.deps.clock();
       let outcome: ActionOutcome;
       try {
         outcome = await route.perform(rt, flow, target);

@@ -1,5 +1,5 @@
 /**
- * The console's stylesheet and script: two small files shipped in the package (no front-end build,
+ * The console's stylesheet, script and icon: three small files shipped in the package (no front-end build,
  * no third-party origin). They sit in `assets/` beside this module; `npm run build` copies them next
  * to the compiled module. Read once; served with an ETag and revalidated.
  */
@@ -14,7 +14,11 @@ export interface Asset {
   etag: string;
 }
 
-const TYPES: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'console.js': 'text/javascript; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  'console.css': 'text/css; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+};
 
 export const ASSET_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 

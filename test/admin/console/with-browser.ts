@@ -30,6 +30,8 @@ export async function withBrowser<T>(
     return await fn(async (options = {}) => {
       const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: options.locale ?? 'en-US', deviceScaleFactor: 1 });
       const page = await context.newPage();
+      // Shorter than the test's own timeout, so a step that never happens names itself.
+      page.setDefaultTimeout(10_000);
       return { context, page };
     });
   } finally {

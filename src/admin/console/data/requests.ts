@@ -100,6 +100,8 @@ export interface RequestData {
   audit: AuditItem[];
 }
 
+const STORY_ORDER: Record<TimelineEntry['type'], number> = { recorded: 0, action: 1, attempt: 2, outcome: 3, acknowledgement: 4, event: 5 };
+
 const RETRYABLE = new Set<SubmissionState>(['rejected', 'held', 'dead']);
 const FINAL = new Set<SubmissionState>(['accepted', 'rejected', 'held', 'dead']);
 
@@ -174,8 +176,8 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
   }
   for (const entry of audit)
     timeline.push({ type: 'action', at: entry.at, actor: entry.actor, action: entry.action, result: entry.result, detail: entry.detail });
-  // A stable sort: entries of the same millisecond keep the order of the story (recorded, attempt, outcome, acknowledgement).
-  timeline.sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+  // Within one millisecond the story's order holds: an operator's action comes before the attempt it caused.
+  timeline.sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '') || STORY_ORDER[a.type] - STORY_ORDER[b.type]);
   return {
     id: row.id,
     kind: row.kind,

@@ -65,7 +65,14 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
         <h2>{t('file.problems')}</h2>
         {data.reports ? (
           <p>
-            {t('file.download')} <a href={data.reports.csv}>CSV</a> · <a href={data.reports.json}>JSON</a>
+            {t('file.download')}{' '}
+            <a href={data.reports.csv} download>
+              CSV
+            </a>{' '}
+            ·{' '}
+            <a href={data.reports.json} download>
+              JSON
+            </a>
           </p>
         ) : null}
         {data.problems.length === 0 ? (

@@ -13,6 +13,7 @@ export function Layout(props: { ctx: ViewContext; title: string; children?: Chil
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · ${t('app.title')}`}</title>
+        <link rel="icon" href={paths.asset('favicon.svg')} type="image/svg+xml" />
         <link rel="stylesheet" href={paths.asset('console.css')} />
         <script src={paths.asset('console.js')} defer></script>
       </head>

@@ -1,0 +1,197 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core) against a real daemon,
+ * the in-process sandbox and real folders: what an operator sees and does. The screenshots it takes
+ * are the README's (docs/images/console-*.png).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../../helpers/with-daemon.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { withBrowser } from './with-browser.js';
+import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
+
+const IMAGES = path.join(REPO, 'docs/images');
+const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(IMAGES, { recursive: true });
+  await page.screenshot({ path: path.join(IMAGES, name), fullPage: true });
+}
+
+/** Errors the page reported (a CSP violation shows up here). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+async function signIn(page: Page, name: string, password: string): Promise<void> {
+  await page.fill('input[name=name]', name);
+  await page.fill('input[name=password]', password);
+  await page.click('form.stack button[type=submit]');
+}
+
+const request = (id: string) => `/flows/requests/requests/${encodeURIComponent(id)}`;
+
+describe('the console in Chromium', () => {
+  it('shows a dropped file’s requests on / as they are delivered (live), and each request’s timeline', async () => {
+    await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
+      await withBrowser(async (open) => {
+        const { page } = await open();
+        const errors = collectErrors(page);
+        await page.goto(`${url}/`);
+        await expect(page.locator('.flow .counts')).toBeDefined();
+        fs.copyFileSync(SAMPLE, path.join(inbox, 'requests-0612.csv'));
+        // No reload: console.js swaps in the fresh counts under the strict CSP.
+        await page.waitForFunction(() => document.querySelector('.flow .counts tr:nth-child(3) td.num')?.textContent === '3', undefined, { timeout: 20_000 });
+        for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
+        await waitUntil(
+          async () => (await (await fetch(`${url}/events`, { headers: { accept: 'application/json' } })).json()).events.length === 3,
+          'three events',
+        );
+        await page.reload();
+        expect(await page.textContent('.cards')).toContain('ack-');
+        await screenshot(page, 'console-overview.png');
+
+        await page.click('header nav a[href="/flows/requests/requests"]');
+        await page.fill('input[name=q]', 'ЗК-000102');
+        await page.click('form.search button');
+        await page.click(`a[href="${request('ЗК-000102')}"]`);
+        expect(new URL(page.url()).pathname).toBe(request('ЗК-000102'));
+        const timeline = await page.textContent('ol.timeline');
+        expect(timeline).toContain('Recorded from requests-0612.csv, row 4');
+        expect(timeline).toMatch(/Attempt 1: 201/);
+        expect(timeline).toContain('X-Request-Id');
+        expect(timeline).toMatch(/Outcome: accepted PRC-REQ-\d+/);
+        expect(timeline).toMatch(/Acknowledgement ack-ЗК-000102-\d+\.csv \(written\)/);
+        await page.click('ol.timeline details summary');
+        await screenshot(page, 'console-request.png');
+        expect(errors, errors.join('\n')).toEqual([]);
+      });
+    });
+  });
+
+  it('shows a rejected file’s problems as a table with its reports, and takes it again after the mapping is fixed', async () => {
+    await withConsoleDaemon({}, async ({ url, inbox, daemon, dir }) => {
+      fs.copyFileSync(path.join(REPO, 'samples/broken/missing-column.csv'), path.join(inbox, 'requests-0613.csv'));
+      await waitUntil(() => fs.readdirSync(path.join(inbox, 'rejected')).some((n) => n.endsWith('requests-0613.csv')), 'the file rejected');
+      await withBrowser(async (open) => {
+        const { page } = await open();
+        const errors = collectErrors(page);
+        await page.goto(`${url}/flows/requests/files`);
+        await page.click('text=requests-0613.csv');
+        const problems = await page.locator('table.problems tbody tr').allTextContents();
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toContain('COLUMN_MISSING');
+        expect(problems[0]).toContain('Количество');
+        await screenshot(page, 'console-file.png');
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('a[href$="errors.csv"]')]);
+        const csv = fs.readFileSync((await download.path())!, 'utf8');
+        expect(csv.startsWith('\uFEFFrow;field;code;message;externalId')).toBe(true);
+        expect(csv).toContain('COLUMN_MISSING');
+
+        // The mapping is fixed (every line one piece) and reloaded; the operator takes the file again.
+        const mapping = path.join(dir, 'mapping.yaml');
+        fs.writeFileSync(mapping, fs.readFileSync(mapping, 'utf8').replace(/quantity: \{[^}]*\}/, 'quantity: { const: 1 }'));
+        expect(daemon.reload()).toEqual({ ok: true });
+        await page.click('a.button:has-text("Take again")');
+        expect(page.url()).toContain('/login?next=');
+        await signIn(page, 'Ivan', PASSWORD);
+        expect(await page.textContent('main')).toContain('from rejected/ back into the inbox');
+        await page.click('button:has-text("Confirm")');
+        expect(await page.textContent('.flash')).toMatch(/take a file again: done\. moved back into the inbox as requests-0613\.csv/);
+        await waitUntil(() => daemon.sandbox!.requests().length === 3, 'the file’s three requests accepted');
+        await page.reload();
+        expect(await page.textContent('dl.facts')).toContain('archived');
+        expect(await page.textContent('table.audit')).toContain('Ivan');
+        expect(errors, errors.join('\n')).toEqual([]);
+      });
+    });
+  });
+
+  it('retries a dead-lettered request once the platform works again, and shows the audit entry', async () => {
+    await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
+      daemon.sandbox!.setFaults({ create: { status500: 1 } });
+      fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
+      await waitUntil(async () => {
+        const data = (await (await fetch(`${url}/attention`, { headers: { accept: 'application/json' } })).json()) as { flows: { dead: { total: number } }[] };
+        return data.flows[0]!.dead.total === 3;
+      }, 'three dead letters');
+      await withBrowser(async (open) => {
+        const { page } = await open();
+        await page.goto(`${url}/attention`);
+        expect(await page.textContent('main')).toContain('SUBMISSION_DEAD');
+        await screenshot(page, 'console-attention.png');
+
+        daemon.sandbox!.setFaults({});
+        await page.goto(`${url}${request('ЗК-000101')}`);
+        expect(await page.textContent('ol.timeline')).toMatch(/Attempt 2: 500/);
+        await page.click('a.button:has-text("Retry")');
+        await signIn(page, 'Анна', PASSWORD);
+        await page.click('button:has-text("Confirm")');
+        expect(new URL(page.url()).pathname).toBe(request('ЗК-000101'));
+        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
+        await page.waitForFunction(() => document.querySelector('.story .badge')?.textContent === 'accepted', undefined, { timeout: 20_000 });
+        const timeline = await page.textContent('ol.timeline');
+        expect(timeline).toContain('Анна: retry a request (done)');
+        expect(timeline).toMatch(/Attempt 3: 201/);
+        await screenshot(page, 'console-retried.png');
+        await page.goto(`${url}/audit`);
+        expect(await page.textContent('table.audit')).toContain('Анна');
+        // The other two stay dead: only the one asked for was retried.
+        expect(daemon.sandbox!.requests().map((r) => r.externalId)).toEqual(['ЗК-000101']);
+      });
+    });
+  });
+
+  it('asks beyond loopback for the password on every page, refuses a POST without the CSRF token, and rate-limits wrong passwords', async () => {
+    await withConsoleDaemon({ host: '0.0.0.0' }, async ({ url }) => {
+      await withBrowser(async (open) => {
+        const { page } = await open();
+        await page.goto(`${url}/attention`);
+        expect(new URL(page.url()).pathname).toBe('/login');
+        await screenshot(page, 'console-login.png');
+        await signIn(page, 'Ivan', PASSWORD);
+        expect(new URL(page.url()).pathname).toBe('/attention');
+
+        await page.goto(`${url}/flows/requests/dead/retry`);
+        await page.evaluate(() => document.querySelector('main input[name=_csrf]')!.remove());
+        const refused = await Promise.all([page.waitForNavigation(), page.click('button:has-text("Confirm")')]).then(([response]) => response!);
+        expect(refused.status()).toBe(403);
+        expect(await page.textContent('main')).toContain('the form is stale or came from another site');
+        await page.goto(`${url}/audit`);
+        expect(await page.textContent('main')).toContain('None.');
+
+        await page.click('header button:has-text("Sign out")');
+        await page.goto(`${url}/`);
+        expect(new URL(page.url()).pathname).toBe('/login');
+        for (let i = 0; i < 5; i += 1) {
+          await signIn(page, 'Mallory', `guess-${i}`);
+          expect(await page.textContent('.error')).toBe('Wrong password.');
+        }
+        const limited = await Promise.all([page.waitForNavigation(), signIn(page, 'Mallory', PASSWORD)]).then(([response]) => response!);
+        expect(limited.status()).toBe(429);
+        expect(await page.textContent('.error')).toMatch(/Too many failed attempts from your address\. Try again in 1[45] min/);
+      });
+    });
+  });
+
+  it('speaks Russian by default', async () => {
+    await withConsoleDaemon({ language: 'ru' }, async ({ url, inbox, daemon }) => {
+      fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
+      await waitUntil(() => daemon.sandbox!.requests().length === 3, 'three requests accepted');
+      await withBrowser(async (open) => {
+        const { page } = await open({ locale: 'ru-RU' });
+        await page.goto(`${url}/`);
+        expect(await page.textContent('header nav')).toContain('Требует внимания');
+        expect(await page.textContent('.cards')).toContain('принята');
+        await screenshot(page, 'console-overview-ru.png');
+      });
+    });
+  });
+});
