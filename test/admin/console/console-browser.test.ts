@@ -48,7 +48,7 @@ describe('the console in Chromium', () => {
         await expect(page.locator('.flow .counts')).toBeDefined();
         fs.copyFileSync(SAMPLE, path.join(inbox, 'requests-0612.csv'));
         // No reload: console.js swaps in the fresh counts under the strict CSP.
-        await page.waitForFunction(() => document.querySelector('.flow .counts tr:nth-child(3) td.num')?.textContent === '3', undefined, { timeout: 20_000 });
+        await page.waitForFunction("document.querySelector('.flow .counts tr:nth-child(3) td.num')?.textContent === '3'", undefined, { timeout: 20_000 });
         for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
         await waitUntil(
           async () => (await (await fetch(`${url}/events`, { headers: { accept: 'application/json' } })).json()).events.length === 3,
@@ -136,7 +136,7 @@ describe('the console in Chromium', () => {
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000101'));
         expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
-        await page.waitForFunction(() => document.querySelector('.story .badge')?.textContent === 'accepted', undefined, { timeout: 20_000 });
+        await page.waitForFunction("document.querySelector('.story .badge')?.textContent === 'accepted'", undefined, { timeout: 20_000 });
         const timeline = await page.textContent('ol.timeline');
         expect(timeline).toContain('Анна: retry a request (done)');
         expect(timeline).toMatch(/Attempt 3: 201/);
@@ -160,7 +160,7 @@ describe('the console in Chromium', () => {
         expect(new URL(page.url()).pathname).toBe('/attention');
 
         await page.goto(`${url}/flows/requests/dead/retry`);
-        await page.evaluate(() => document.querySelector('main input[name=_csrf]')!.remove());
+        await page.evaluate("document.querySelector('main input[name=_csrf]').remove()");
         const refused = await Promise.all([page.waitForNavigation(), page.click('button:has-text("Confirm")')]).then(([response]) => response!);
         expect(refused.status()).toBe(403);
         expect(await page.textContent('main')).toContain('the form is stale or came from another site');
