@@ -36,6 +36,10 @@ async function signIn(page: Page, name: string, password: string): Promise<void>
   await page.click('form.stack button[type=submit]');
 }
 
+async function getJson<T>(address: string): Promise<T> {
+  return (await (await fetch(address, { headers: { accept: 'application/json' } })).json()) as T;
+}
+
 const request = (id: string) => `/flows/requests/requests/${encodeURIComponent(id)}`;
 
 describe('the console in Chromium', () => {
@@ -50,10 +54,7 @@ describe('the console in Chromium', () => {
         // No reload: console.js swaps in the fresh counts under the strict CSP.
         await page.waitForFunction("document.querySelector('.flow .counts tr:nth-child(3) td.num')?.textContent === '3'", undefined, { timeout: 20_000 });
         for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
-        await waitUntil(
-          async () => (await (await fetch(`${url}/events`, { headers: { accept: 'application/json' } })).json()).events.length === 3,
-          'three events',
-        );
+        await waitUntil(async () => (await getJson<{ events: unknown[] }>(`${url}/events`)).events.length === 3, 'three events');
         await page.reload();
         expect(await page.textContent('.cards')).toContain('ack-');
         await screenshot(page, 'console-overview.png');
@@ -119,7 +120,7 @@ describe('the console in Chromium', () => {
       daemon.sandbox!.setFaults({ create: { status500: 1 } });
       fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
       await waitUntil(async () => {
-        const data = (await (await fetch(`${url}/attention`, { headers: { accept: 'application/json' } })).json()) as { flows: { dead: { total: number } }[] };
+        const data = await getJson<{ flows: { dead: { total: number } }[] }>(`${url}/attention`);
         return data.flows[0]!.dead.total === 3;
       }, 'three dead letters');
       await withBrowser(async (open) => {
