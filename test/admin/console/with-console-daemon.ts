@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Daemon } from '../../../src/daemon.js';
+import { startDaemon, type Daemon } from '../../../src/daemon.js';
+import { silentLogger, type Logger } from '../../../src/log.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { REPO, withDaemon, writeConfig } from '../../helpers/with-daemon.js';
+import { REPO, writeConfig } from '../../helpers/with-daemon.js';
 
 export interface ConsoleDaemonOptions {
   /** `metrics.host`; default 127.0.0.1. */
@@ -18,6 +19,8 @@ export interface ConsoleDaemonOptions {
   language?: 'ru' | 'en';
   /** Extra YAML appended at the top level. */
   extra?: string;
+  /** Where the daemon logs; default nowhere. */
+  logger?: Logger;
 }
 
 export interface ConsoleDaemon {
@@ -60,11 +63,13 @@ ${password === null ? '' : `  password: ${password}`}
 ${options.extra ?? ''}
 `,
     );
-    return withDaemon(config, async (daemon) => {
-      const admin = daemon.urls.admin!;
-      // Bound beyond loopback (0.0.0.0), the listener is still reached through 127.0.0.1 here.
-      const url = admin.replace('0.0.0.0', '127.0.0.1');
-      return fn({ daemon, dir, url, inbox: path.join(dir, 'inbox') });
-    });
+    const daemon = await startDaemon({ config, logger: options.logger ?? silentLogger });
+    try {
+      // Bound beyond loopback (0.0.0.0), the listener is still reached through 127.0.0.1 here: tests talk to loopback only.
+      const url = daemon.urls.admin!.replace('0.0.0.0', '127.0.0.1');
+      return await fn({ daemon, dir, url, inbox: path.join(dir, 'inbox') });
+    } finally {
+      await daemon.stop();
+    }
   });
 }
