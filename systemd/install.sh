@@ -46,7 +46,7 @@ install -d -m 0700 -o root -g root "$CONFIG_DIR/credentials"
 for mapping in "$SRC"/config/mappings/*.yaml; do
   [ -f "$CONFIG_DIR/mappings/$(basename "$mapping")" ] || install -m 0640 -o root -g "$SERVICE_USER" "$mapping" "$CONFIG_DIR/mappings/"
 done
-for secret in platform-token webhook-secret supplier-token; do
+for secret in platform-token webhook-secret supplier-token console-password; do
   if [ ! -f "$CONFIG_DIR/credentials/$secret" ]; then
     install -m 0600 -o root -g root /dev/null "$CONFIG_DIR/credentials/$secret"
     echo "   put the $secret into $CONFIG_DIR/credentials/$secret (mode 0600, root)"
@@ -71,7 +71,7 @@ cat <<MSG
 
 Installed. Next:
   1. edit $CONFIG_DIR/connector.yaml (platform.baseUrl, sourceSystem, flows, webhook)
-  2. fill $CONFIG_DIR/credentials/platform-token, webhook-secret (and supplier-token for a confirmations flow)
+  2. fill $CONFIG_DIR/credentials/platform-token, webhook-secret, console-password (and supplier-token for a confirmations flow)
   3. check it (as root: the credentials are root-only until systemd hands them over):
      CREDENTIALS_DIRECTORY=$CONFIG_DIR/credentials node $PREFIX/dist/src/cli.js check --config $CONFIG_DIR/connector.yaml
   4. systemctl start $UNIT && journalctl -u $UNIT -f

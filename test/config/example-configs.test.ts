@@ -77,6 +77,7 @@ function writeCredentials(dir: string): string {
   fs.writeFileSync(path.join(credentials, 'platform-token'), 'prod-buyer-token-123\n');
   fs.writeFileSync(path.join(credentials, 'webhook-secret'), 'prod-webhook-secret-456\n');
   fs.writeFileSync(path.join(credentials, 'supplier-token'), 'prod-supplier-token-789\n');
+  fs.writeFileSync(path.join(credentials, 'console-password'), 'prod-console-password-0\n');
   return credentials;
 }
 
@@ -109,6 +110,7 @@ describe('config/connector.example.yaml', () => {
       expect(config.webhook?.secrets).toEqual(['prod-webhook-secret-456']);
       expect(config.flows.find((f) => f.kind === 'confirmations')?.token).toBe('prod-supplier-token-789');
       expect(config.sandbox.enabled).toBe(false);
+      expect(config.console.password).toBe('prod-console-password-0');
     });
   });
 
@@ -135,6 +137,8 @@ describe('config/connector.example.yaml', () => {
       for (const key of ['shutdownTimeoutMs', 'retentionDays', 'log', 'schedules', 'metrics', 'sandbox'] as const) {
         expect(rest[key], key).toEqual(defaults[key]);
       }
+      // The password has no default: the example names its credential.
+      expect({ ...rest.console, password: undefined }).toEqual({ ...defaults.console, password: undefined });
     });
   });
 
