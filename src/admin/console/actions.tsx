@@ -165,7 +165,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
         outcome = { result: AUDIT_RESULT.failed, detail: describeError(error) };
       }
       const entry = {
-        at: rt.deps.clock(),
+        at,
         actor: session.actor,
         address: clientAddress(c),
         action: route.action,

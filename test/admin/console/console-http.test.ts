@@ -13,6 +13,10 @@ import { waitUntil } from '../../helpers/wait-until.js';
 import { form, send, signIn } from './http.js';
 import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 
+// The pages' JSON, read loosely: the assertions say what each must hold.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Data = Record<string, any>;
+
 const JSON_ACCEPT = { accept: 'application/json' };
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 const id = encodeURIComponent('ЗК-000101');
@@ -34,35 +38,33 @@ describe('console pages', () => {
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.body).not.toMatch(/<script>|style="/);
 
-      const overview = (await send(`${url}/`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const overview = (await send(`${url}/`, { headers: JSON_ACCEPT })).json<Data>();
       expect(overview.flows[0]).toMatchObject({ name: 'requests', counts: { accepted: 3 }, filesToday: { archived: 1 }, gate: { mode: 'closed' } });
       expect(overview.webhook).toMatchObject({ eventsToday: 1, lastEvent: { orderId, status: 'confirmed' } });
       expect(overview.exporter.channels.map((c: { channel: string }) => c.channel)).toEqual(['status', 'ack:requests']);
       expect(overview.readiness).toEqual({ ready: true, reasons: [] });
 
-      const search = (await send(`${url}/flows/requests/requests?q=${encodeURIComponent('ЗК-00010')}`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const search = (await send(`${url}/flows/requests/requests?q=${encodeURIComponent('ЗК-00010')}`, { headers: JSON_ACCEPT })).json<Data>();
       expect(search.submissions.map((s: { externalId: string }) => s.externalId)).toEqual(['ЗК-000101', 'ЗК-000102', 'ЗК-000103']);
-      const byPlatformId = (await send(`${url}/flows/requests/requests?q=${search.submissions[1].platformId}`, { headers: JSON_ACCEPT })).json<
-        Record<string, any>
-      >();
+      const byPlatformId = (await send(`${url}/flows/requests/requests?q=${search.submissions[1].platformId}`, { headers: JSON_ACCEPT })).json<Data>();
       expect(byPlatformId.submissions.map((s: { externalId: string }) => s.externalId)).toEqual(['ЗК-000102']);
-      const byFile = (await send(`${url}/flows/requests/requests?q=quests.cs`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const byFile = (await send(`${url}/flows/requests/requests?q=quests.cs`, { headers: JSON_ACCEPT })).json<Data>();
       expect(byFile.files.map((f: { originalName: string }) => f.originalName)).toEqual(['requests.csv']);
       expect(byFile.submissions).toHaveLength(3);
 
-      const story = (await send(`${url}/flows/requests/requests/${id}`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const story = (await send(`${url}/flows/requests/requests/${id}`, { headers: JSON_ACCEPT })).json<Data>();
       const attempt = story.submissions[0].timeline.find((e: { type: string }) => e.type === 'attempt');
       expect(attempt).toMatchObject({ number: 1, httpStatus: 201, outcome: 'accepted', answer: { externalId: 'ЗК-000101', status: 'accepted' } });
       expect(attempt.requestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(story.submissions[0].payload.externalId).toBe('ЗК-000101');
 
-      const files = (await send(`${url}/flows/requests/files`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const files = (await send(`${url}/flows/requests/files`, { headers: JSON_ACCEPT })).json<Data>();
       expect(files.files).toMatchObject([{ originalName: 'requests.csv', state: 'archived', requestCount: 3 }]);
-      const file = (await send(`${url}/flows/requests/files/${files.files[0].id}`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const file = (await send(`${url}/flows/requests/files/${files.files[0].id}`, { headers: JSON_ACCEPT })).json<Data>();
       expect(file).toMatchObject({ page: 'file', problems: [], reports: null, canRetake: false });
       expect(file.submissions).toHaveLength(3);
 
-      const order = (await send(`${url}/orders/${orderId}`, { headers: JSON_ACCEPT })).json<Record<string, any>>();
+      const order = (await send(`${url}/orders/${orderId}`, { headers: JSON_ACCEPT })).json<Data>();
       expect(order).toMatchObject({ page: 'order', orderId, status: { status: 'confirmed' }, events: [{ status: 'confirmed', applied: true }] });
       expect((await send(`${url}/attention`, { headers: JSON_ACCEPT })).json()).toMatchObject({ page: 'attention', total: 0 });
       expect((await send(`${url}/audit`, { headers: JSON_ACCEPT })).json()).toEqual({ page: 'audit', entries: [] });
