@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { REPO_ROOT } from './bench-env.js';
+import { runConsoleBench } from './console-bench.js';
 import { runDeliveryBench } from './delivery-bench.js';
 import { runExportBench } from './export-bench.js';
 import { INTAKE_STABILITY, runIntakeBench } from './intake-bench.js';
@@ -45,6 +46,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       log,
     }),
   latency: () => runLatencyBench({ files: 30, stableForMs: 300, minAgeMs: 200, pollIntervalMs: 250, gapMs: 100, log }),
+  console: () => runConsoleBench({ submissions: 100_000, events: 100_000, requestsPerFile: 10, requests: 200, warmup: 20, log }),
 };
 
 async function main(): Promise<number> {

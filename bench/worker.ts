@@ -3,6 +3,7 @@
  * `child.ts`). Runs one case, sends its result with the process's peak RSS, and exits.
  */
 import type { CaseChannel, CaseFn, FromChild, ToChild } from './case-channel.js';
+import { consoleCases } from './console-cases.js';
 import { deliveryCases } from './delivery-cases.js';
 import { exportCases } from './export-cases.js';
 import { intakeCases } from './intake-cases.js';
@@ -10,7 +11,7 @@ import { latencyCases } from './latency-cases.js';
 import { sandboxCases } from './sandbox-cases.js';
 import { webhookCases } from './webhook-cases.js';
 
-const CASES: Record<string, CaseFn> = { ...intakeCases, ...deliveryCases, ...webhookCases, ...exportCases, ...latencyCases, ...sandboxCases };
+const CASES: Record<string, CaseFn> = { ...intakeCases, ...deliveryCases, ...webhookCases, ...exportCases, ...latencyCases, ...sandboxCases, ...consoleCases };
 
 function send(message: FromChild): Promise<void> {
   return new Promise((resolve) => {
