@@ -51,8 +51,8 @@ describe('the console in Chromium', () => {
         await page.goto(`${url}/`);
         await expect(page.locator('.flow .counts')).toBeDefined();
         fs.copyFileSync(SAMPLE, path.join(inbox, 'requests-0612.csv'));
-        // No reload: console.js swaps in the fresh counts under the strict CSP.
-        await page.waitForFunction("document.querySelector('.flow .counts tr:nth-child(3) td.num')?.textContent === '3'", undefined, { timeout: 20_000 });
+        // No reload: console.js swaps in the fresh counts under the strict CSP (which even refuses the test's own eval).
+        await waitUntil(async () => (await page.textContent('.flow .counts tr:nth-child(3) td.num')) === '3', 'the live count of accepted requests', 20_000);
         for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
         await waitUntil(async () => (await getJson<{ events: unknown[] }>(`${url}/events`)).events.length === 3, 'three events');
         await page.reload();
@@ -137,7 +137,7 @@ describe('the console in Chromium', () => {
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000101'));
         expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
-        await page.waitForFunction("document.querySelector('.story .badge')?.textContent === 'accepted'", undefined, { timeout: 20_000 });
+        await waitUntil(async () => (await page.textContent('.story .badge')) === 'accepted', 'the live state accepted', 20_000);
         const timeline = await page.textContent('ol.timeline');
         expect(timeline).toContain('Анна: retry a request (done)');
         expect(timeline).toMatch(/Attempt 3: 201/);
