@@ -1,7 +1,7 @@
 /**
  * The console in a real browser (Debian's Chromium through playwright-core) against a real daemon,
  * the in-process sandbox and real folders: what an operator sees and does. The screenshots it takes
- * are the README's (docs/images/console-*.png).
+ * are the README's (docs/images/console-*.png): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,9 +15,14 @@ import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 const IMAGES = path.join(REPO, 'docs/images');
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 
+/**
+ * Every run takes the screenshots; `UPDATE_SCREENSHOTS=1` writes them over the README's, so that a
+ * plain `npm test` leaves the checkout as it was.
+ */
 async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(IMAGES, { recursive: true });
-  await page.screenshot({ path: path.join(IMAGES, name), fullPage: true });
+  const image = await page.screenshot({ fullPage: true });
+  expect(image.length).toBeGreaterThan(1_000);
+  if (process.env.UPDATE_SCREENSHOTS) fs.writeFileSync(path.join(IMAGES, name), image);
 }
 
 /** Errors the page reported (a CSP violation shows up here). */
