@@ -80,6 +80,24 @@ describe('console pages', () => {
     });
   });
 
+  it('escapes what it shows: a file named like markup stays text', async () => {
+    await withConsoleDaemon({}, async ({ url, inbox }) => {
+      fs.writeFileSync(path.join(inbox, 'x<img src=y onerror=alert(1)>.csv'), 'not;a;request\n');
+      await waitUntil(async () => (await send(`${url}/flows/requests/files`, { headers: JSON_ACCEPT })).json<Data>().files.length === 1, 'the file taken');
+      const html = (await send(`${url}/flows/requests/files`)).body;
+      expect(html).toContain('x&lt;img src=y onerror=alert(1)&gt;.csv');
+      expect(html).not.toContain('<img src=y');
+    });
+  });
+
+  it('leaves the admin listener as it was with console.enabled false', async () => {
+    await withConsoleDaemon({ password: null, disabled: true }, async ({ url }) => {
+      expect((await send(`${url}/`)).status).toBe(404);
+      expect((await send(`${url}/attention`, { method: 'POST' })).status).toBe(405);
+      expect((await send(`${url}/metrics`)).status).toBe(200);
+    });
+  });
+
   it('keeps an externalId with a slash in one path segment', async () => {
     await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
       const text = fs.readFileSync(SAMPLE).toString('latin1').replaceAll('\xc7\xca-000101', 'A/B-1');
@@ -172,6 +190,8 @@ describe('who may act', () => {
       const retake = await send(`${url}/flows/requests/files/1/retake`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, ...JSON_ACCEPT } });
       expect(retake.status).toBe(409);
       expect(retake.json()).toMatchObject({ audit: { action: 'retake-file', result: 'failed', detail: expect.stringContaining('is archived, not rejected') } });
+      const attention = (await send(`${url}/attention`, { headers: JSON_ACCEPT })).json<Data>();
+      expect(attention.flows[0].actions.map((e: { action: string }) => e.action)).toEqual(['resume-flow', 'retry-dead']);
       const audit = (await send(`${url}/audit`, { headers: JSON_ACCEPT })).json<{ entries: { action: string }[] }>();
       expect(audit.entries.map((e) => e.action)).toEqual(['retake-file', 'resume-flow', 'retry-dead', 'retry-submission', 'retry-submission']);
     });

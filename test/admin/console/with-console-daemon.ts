@@ -21,6 +21,8 @@ export interface ConsoleDaemonOptions {
   extra?: string;
   /** Where the daemon logs; default nowhere. */
   logger?: Logger;
+  /** `console.enabled: false`. */
+  disabled?: boolean;
 }
 
 export interface ConsoleDaemon {
@@ -58,6 +60,7 @@ export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.ya
 metrics: { host: ${options.host ?? '127.0.0.1'}, port: 0 }
 sandbox: { enabled: true, port: 0, demo: false }
 console:
+  enabled: ${options.disabled ? 'false' : 'true'}
   language: ${options.language ?? 'en'}
 ${password === null ? '' : `  password: ${password}`}
 ${options.extra ?? ''}

@@ -3,12 +3,13 @@
  * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
  * written, export rows set aside. Each row carries its error code; the page says what to do per code.
  */
+import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
 import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsInState } from '../../../store/console-submissions.js';
 import type { ConsoleDeps, FlowGateView } from '../context.js';
 import { iso } from '../format.js';
-import { fileItem, submissionItem, type FileItem, type SubmissionItem } from './shapes.js';
+import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 /** Rows listed per kind; the totals count them all. */
 export const ATTENTION_LIMIT = 100;
@@ -28,6 +29,8 @@ export interface FlowAttention {
   rejectedFiles: Listed<FileItem>;
   /** Files whose error report is not on disk yet (REPORT_WRITE_FAILED, retried at each scan). */
   pendingReports: number;
+  /** The latest actions on the flow itself (retry the dead letters, resume), newest first. */
+  actions: AuditItem[];
 }
 
 export interface AttentionData {
@@ -54,6 +57,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       rejected: listed('rejected'),
       rejectedFiles: { total: files.total, rows: files.rows.map(fileItem) },
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
+      actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),
     };
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);

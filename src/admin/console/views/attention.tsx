@@ -5,7 +5,7 @@ import { formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, FileTable, hintFor, Time } from './parts.js';
+import { ActionLink, AuditTable, FileTable, hintFor, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) {
@@ -55,7 +55,8 @@ export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) 
 function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
   const { ctx, flow } = props;
   const { t } = ctx;
-  const empty = !flow.gate && flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports === 0;
+  const empty =
+    !flow.gate && flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports === 0 && flow.actions.length === 0;
   if (empty) return null;
   return (
     <section class="card wide">
@@ -81,6 +82,12 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
           <p class="hint">{t('hint.file')}</p>
           <FileTable t={t} flow={flow.flow} rows={flow.rejectedFiles.rows} />
           <More t={t} shown={flow.rejectedFiles.rows.length} total={flow.rejectedFiles.total} />
+        </div>
+      ) : null}
+      {flow.actions.length > 0 ? (
+        <div>
+          <h3>{t('attention.actions')}</h3>
+          <AuditTable t={t} rows={flow.actions} />
         </div>
       ) : null}
       {flow.pendingReports > 0 ? (
