@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { attemptsOf } from '../../src/store/console-submissions.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { addRequestRow, fastDelivery, flowConfig, platformConfig, validRequest, waitFor, withDispatcher, withStore } from './delivery-fixtures.js';
+import { fastDelivery, flowConfig, platformConfig, withDispatcher } from '../helpers/with-dispatcher.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 describe('resuming a paused flow', () => {
   it('sends the probe now instead of after the probe interval, and keeps each attempt’s problem details', () =>
@@ -19,12 +22,12 @@ describe('resuming a paused flow', () => {
           // A probe a minute: without the operator nothing more is sent during this test.
           const delivery = fastDelivery({ concurrency: 1, circuit: { probeIntervalMs: 60_000 } });
           await withDispatcher({ db, flows: [flow], platform: platformConfig(sandbox.url, 'refused-token'), delivery }, async ({ dispatcher }) => {
-            await waitFor(() => dispatcher.gate(flow.name)?.mode === 'paused', 15_000, 'the flow paused');
+            await waitUntil(() => dispatcher.gate(flow.name)?.mode === 'paused', 'the flow paused', 15_000);
             const before = sandbox.calls().length;
             expect(dispatcher.resume('nope')).toBe(false);
             expect(dispatcher.resume(flow.name)).toBe(true);
-            await waitFor(() => sandbox.calls().length === before + 1, 15_000, 'the probe sent at once');
-            await waitFor(() => !dispatcher.gate(flow.name)!.probeInFlight, 15_000, 'the probe answered');
+            await waitUntil(() => sandbox.calls().length === before + 1, 'the probe sent at once', 15_000);
+            await waitUntil(() => !dispatcher.gate(flow.name)!.probeInFlight, 'the probe answered', 15_000);
             expect(dispatcher.gate(flow.name)?.mode).toBe('paused');
             expect(sandbox.calls().length).toBe(before + 1);
           });

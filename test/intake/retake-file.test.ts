@@ -11,14 +11,15 @@ import { isConnectorError } from '../../src/errors.js';
 import { retakeRejectedFile } from '../../src/intake/retake-file.js';
 import { getFile } from '../../src/store/files.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { dropFile, REQUESTS_MAPPING_YAML, requestCsv, requestRow, withIntake, type IntakeFixture } from './with-intake.js';
+import { REQUESTS_MAPPING_YAML, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
 
-/** A file the mapping rejects whole: its header has no `qty` column. */
+/** A file the mapping rejects whole: it has no `Кол-во` (quantity) column. */
 const withoutQty = () =>
   requestCsv([requestRow()])
-    .split('\n')
-    .map((line) => line.split(';').slice(0, 10).concat(line.split(';').slice(11)).join(';'))
-    .join('\n');
+    .split('\r\n')
+    .map((line) => line.split(';').slice(0, 11).concat(line.split(';').slice(12)).join(';'))
+    .join('\r\n');
 
 async function rejectedFile(f: IntakeFixture, name = 'bad.csv'): Promise<number> {
   await dropFile(f.inbox, name, withoutQty());
@@ -43,7 +44,7 @@ describe('taking a rejected file again', () => {
       const id = await rejectedFile(f);
       expect(await f.list('rejected')).toEqual([`${id}-bad.csv`, `${id}-bad.csv.errors.csv`, `${id}-bad.csv.errors.json`]);
       const fixed = path.join(f.dir, 'fixed.yaml');
-      await fs.writeFile(fixed, REQUESTS_MAPPING_YAML.replace('quantity: { column: qty, integer: true }', 'quantity: { const: 1 }'));
+      await fs.writeFile(fixed, REQUESTS_MAPPING_YAML.replace(/quantity:\n(\s+)column: Кол-во\n\s+integer: true/, 'quantity:\n$1const: 1'));
       f.intake.reload(loadMappingSpec(fixed));
 
       expect(await f.intake.retake(id)).toEqual({ fileId: id, inboxName: 'bad.csv' });
