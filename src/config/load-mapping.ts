@@ -125,6 +125,7 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
       const reason = checkDateFormat(field.date);
       if (reason) problems.push({ path: `${key}.date`, message: reason });
     }
+    if (field.counter !== undefined && key !== 'items.lineId') problems.push({ path: `${key}.counter`, message: 'only items.lineId can be a counter' });
     if (format === 'csv' && field.path !== undefined) problems.push({ path: `${key}.path`, message: 'a CSV mapping reads columns: use column' });
     if (format !== 'csv' && format !== undefined && field.column !== undefined) {
       problems.push({ path: `${key}.column`, message: 'a JSON mapping reads paths: use path' });

@@ -33,6 +33,11 @@ export const fieldSpecSchema = z
     const: z.union([z.string(), z.number()]).optional(),
     /** Source values joined into one: `"{Серия}-{Номер}"` (columns for CSV, paths for JSON). */
     template: z.string().min(1).optional(),
+    /**
+     * `items.lineId` only: the line's position in its request (`"1"`, `"2"`, …), for exports that
+     * carry no line number. Moving or removing a line in the ERP renumbers the lines after it.
+     */
+    counter: z.literal(true).optional(),
     /** Strip surrounding whitespace (NBSP and thin spaces included). Default true. */
     trim: z.boolean().default(true),
     upper: z.boolean().default(false),
@@ -51,12 +56,12 @@ export const fieldSpecSchema = z
     optional: z.boolean().default(false),
   })
   .superRefine((field, ctx) => {
-    const sources = (['column', 'path', 'const', 'template'] as const).filter((k) => field[k] !== undefined);
+    const sources = (['column', 'path', 'const', 'template', 'counter'] as const).filter((k) => field[k] !== undefined);
     if (sources.length !== 1) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: `needs exactly one of column, path, const or template (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+        message: `needs exactly one of column, path, const, template or counter (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
       });
     }
     if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });

@@ -57,7 +57,7 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   group.items.forEach(({ row, record }, index) => {
     const item: Record<string, unknown> = {};
     for (const field of mapping.items) {
-      const raw = field.read(record);
+      const raw = field.read(record, index + 1);
       const value = field.convert(raw);
       if (value instanceof FieldFailure) fail(row, `items[${index}].${field.target}`, raw, value);
       else if (value !== OMIT) item[field.target] = value;
@@ -105,7 +105,7 @@ function rawValueOf<H, I>(mapping: CompiledMapping<H, I>, group: GroupInput<H, I
   if (match) {
     const record = group.items[Number(match[1])]?.record;
     const compiled = mapping.items.find((f) => f.target === match[2]);
-    return record === undefined || compiled === undefined ? undefined : compiled.read(record);
+    return record === undefined || compiled === undefined ? undefined : compiled.read(record, Number(match[1]) + 1);
   }
   return mapping.header.find((f) => f.target === field)?.read(group.header);
 }

@@ -27,8 +27,8 @@ export interface CompiledField<R> {
   target: string;
   /** Source columns (CSV) or paths (JSON) it reads, for messages and consistency checks. */
   sources: readonly string[];
-  /** The raw source value as text ('' when missing). */
-  read(record: R): string | number;
+  /** The raw source value as text ('' when missing); `line` is the 1-based position of a line in its request. */
+  read(record: R, line?: number): string | number;
   convert(raw: string | number): string | number | typeof OMIT | FieldFailure;
 }
 
@@ -84,7 +84,11 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
   return { target, sources, read, convert };
 }
 
-function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (record: R) => string | number; sources: string[] } {
+function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (record: R, line?: number) => string | number; sources: string[] } {
+  if (spec.counter) {
+    // Text, like every lineId read from a file: the payload's lineId is a string.
+    return { read: (_record, line) => (line === undefined ? '' : String(line)), sources: [] };
+  }
   if (spec.const !== undefined) {
     const constant = spec.const;
     return { read: () => constant, sources: [] };
