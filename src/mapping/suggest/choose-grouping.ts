@@ -1,0 +1,122 @@
+/**
+ * The CSV column that groups rows into requests (`groupBy`): the one whose value repeats over
+ * adjacent rows while the line columns change, and never comes back once its rows ended (the
+ * daemon maps adjacent rows only). A name from the dictionary decides between candidates; without
+ * one, the column that splits the rows into the most requests does, if it is the only one.
+ */
+import { CONFIDENCE_THRESHOLD } from './types.js';
+import { matchName } from './names.js';
+import type { ColumnProfile } from './profile-column.js';
+
+export interface GroupKey {
+  /** The chosen column; undefined when none fits. */
+  column: string | undefined;
+  confidence: number;
+  /** Why this column groups the rows (the `groupBy` comment). */
+  reason: string;
+  /** Why it is the key field too (the `externalId`/`orderId` comment). */
+  keyReason: string;
+  /** The request of each data row (each row its own when there is no key). */
+  groups: number[];
+  /** Requests counted in the sample. */
+  count: number;
+  /** Something the user must know about the key (rows that are not adjacent). */
+  warning?: string;
+}
+
+interface Runs {
+  /** Distinct non-empty values. */
+  distinct: number;
+  /** Maximal runs of one value over adjacent rows. */
+  runs: number;
+  /** A value that comes back after other rows, and the 1-based row where it does. */
+  returning?: { value: string; row: number };
+}
+
+function runsOf(values: readonly string[]): Runs {
+  const seen = new Set<string>();
+  let runs = 0;
+  let previous: string | undefined;
+  let returning: Runs['returning'];
+  values.forEach((value, index) => {
+    if (value === '' || value === previous) return;
+    previous = value;
+    runs += 1;
+    if (seen.has(value)) returning ??= { value, row: index + 1 };
+    seen.add(value);
+  });
+  return { distinct: seen.size, runs, ...(returning ? { returning } : {}) };
+}
+
+/** The request of each row when `values` group them (an empty key stays with the request above). */
+export function groupsBy(values: readonly string[]): { groups: number[]; count: number } {
+  const groups: number[] = [];
+  let group = -1;
+  let previous: string | undefined;
+  for (const value of values) {
+    if (value !== '' && value !== previous) {
+      group += 1;
+      previous = value;
+    }
+    groups.push(Math.max(group, 0));
+  }
+  return { groups, count: group + 1 };
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Choose the grouping column among `profiles` for the key field `keyTarget` (`request.externalId`, `orderId`). */
+export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: string, rowCount: number, noun: string): GroupKey {
+  const ungrouped = (reason: string): GroupKey => ({
+    column: undefined,
+    confidence: 0,
+    reason,
+    keyReason: reason,
+    groups: Array.from({ length: rowCount }, (_, row) => row),
+    count: rowCount,
+  });
+  const candidates = profiles.map((profile) => ({ profile, runs: runsOf(profile.column.values), name: matchName(keyTarget, profile.column.name) }));
+  const usable = (c: (typeof candidates)[number]) => c.profile.filled === 1 && c.runs.returning === undefined;
+  const describe = (c: (typeof candidates)[number]) => `${c.runs.runs} ${noun} in ${rowCount} rows`;
+
+  const named = candidates.filter((c) => (c.name?.score ?? 0) >= CONFIDENCE_THRESHOLD).sort((a, b) => b.name!.score - a.name!.score);
+  // A named column that groups cleanly beats a better-named one whose rows are scattered.
+  const byName = named.find(usable) ?? named[0];
+  if (byName !== undefined) {
+    const { groups, count } = groupsBy(byName.profile.column.values);
+    const orderIds = byName.profile.orderId >= 0.9;
+    const nameWhy = `named "${byName.profile.column.name}"${orderIds ? '; values are platform order ids' : ''}`;
+    const keyReason = `${nameWhy}; the grouping column`;
+    if (usable(byName)) {
+      const confidence = round(Math.min(0.99, byName.name!.score + 0.05 + (orderIds ? 0.05 : 0)));
+      return { column: byName.profile.column.name, confidence, reason: `${nameWhy}; its rows are adjacent: ${describe(byName)}`, keyReason, groups, count };
+    }
+    const returning = byName.runs.returning;
+    const problem = returning
+      ? `"${returning.value}" comes back at row ${returning.row} after other rows: the daemon maps adjacent rows only (sort the export by this column)`
+      : `${Math.round((1 - byName.profile.filled) * rowCount)} row(s) have no value in it`;
+    const reason = `${nameWhy}, but ${problem}`;
+    return { column: byName.profile.column.name, confidence: round(byName.name!.score * 0.7), reason, keyReason: reason, groups, count, warning: problem };
+  }
+
+  const orderIds = candidates.filter((c) => usable(c) && c.profile.orderId >= 0.9);
+  if (keyTarget === 'orderId' && orderIds.length === 1) {
+    const only = orderIds[0]!;
+    const { groups, count } = groupsBy(only.profile.column.values);
+    const reason = `its values are platform order ids; ${describe(only)}`;
+    return { column: only.profile.column.name, confidence: 0.85, reason, keyReason: 'values are platform order ids; the grouping column', groups, count };
+  }
+
+  // By content alone: the finest grouping that still puts several rows together.
+  const grouping = candidates.filter((c) => usable(c) && c.runs.runs < rowCount);
+  const most = Math.max(0, ...grouping.map((c) => c.runs.runs));
+  const best = grouping.filter((c) => c.runs.runs === most);
+  if (best.length === 0) return ungrouped('no column repeats its value over adjacent rows: each row would be its own request');
+  const { groups, count } = groupsBy(best[0]!.profile.column.values);
+  const why = `its value repeats over adjacent rows while the line columns change: ${describe(best[0]!)}`;
+  if (best.length === 1)
+    return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${why}; the grouping column`, groups, count };
+  const names = best.map((c) => `"${c.profile.column.name}"`).join(', ');
+  const reason = `${names} group the rows the same way (${describe(best[0]!)}); none is named like the key`;
+  return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: reason, groups, count };
+}

@@ -1,0 +1,154 @@
+/**
+ * The suggestion as a mapping: the data (`buildMapping`) and the commented YAML a person edits
+ * (`writeSuggestionYaml`). Every written field carries its confidence and reason as a comment;
+ * every field without a source is a `# TODO` line in its section, ready to uncomment; the columns
+ * no field reads are listed at the end.
+ */
+import YAML, { Scalar, isMap, isPair, isScalar, type YAMLMap } from 'yaml';
+import type { MappingKind } from '../../config/mapping-schema.js';
+import { CONFIDENCE_THRESHOLD, type Detected, type FieldSuggestion, type SampleTable, type SuggestedSource } from './types.js';
+
+export interface MappingParts {
+  kind: MappingKind;
+  fileName: string;
+  sample: Pick<SampleTable, 'format' | 'encoding' | 'delimiter' | 'jsonPath' | 'itemsPath'>;
+  decimalComma: Detected<boolean>;
+  thousandsReason: string | undefined;
+  /** CSV: the grouping column, written when its confidence passed. */
+  groupBy: Detected<string> | undefined;
+  /** CSV: a grouping column below the threshold, written as a TODO line. */
+  groupByGuess: (Detected<string> & { confidence: number }) | undefined;
+  fields: readonly FieldSuggestion[];
+  unusedColumns: readonly string[];
+  warnings: readonly string[];
+}
+
+type Section = 'root' | 'request' | 'confirmation' | 'items';
+
+function sectionOf(key: string): { section: Section; name: string } {
+  const dot = key.indexOf('.');
+  if (dot === -1) return { section: 'root', name: key };
+  return { section: key.slice(0, dot) as Section, name: key.slice(dot + 1) };
+}
+
+function fieldSpec(source: SuggestedSource | undefined, options: Record<string, unknown>): Record<string, unknown> {
+  return { ...(source ?? {}), ...options };
+}
+
+const isJson = (parts: MappingParts) => parts.sample.format !== 'csv';
+
+/** The mapping the YAML holds, as data: what `parseMappingSpec` validates. */
+export function buildMapping(parts: MappingParts): Record<string, unknown> {
+  const mapping: Record<string, unknown> = { kind: parts.kind, format: parts.sample.format };
+  if (isJson(parts)) {
+    const json: Record<string, unknown> = {};
+    if (parts.sample.jsonPath?.value !== undefined) json.path = parts.sample.jsonPath.value;
+    if (parts.sample.encoding.value === 'windows-1251') json.encoding = 'windows-1251';
+    if (parts.decimalComma.value) json.decimalComma = true;
+    if (Object.keys(json).length > 0) mapping.json = json;
+  } else {
+    mapping.csv = { encoding: parts.sample.encoding.value, delimiter: parts.sample.delimiter?.value ?? ';', decimalComma: parts.decimalComma.value };
+    if (parts.groupBy) mapping.groupBy = parts.groupBy.value;
+  }
+  const sections: Record<string, Record<string, unknown>> = {};
+  if (parts.kind === 'requests') sections.request = {};
+  else sections.confirmation = {};
+  sections.items = isJson(parts) && parts.sample.itemsPath?.value !== undefined ? { path: parts.sample.itemsPath.value } : {};
+  for (const field of parts.fields) {
+    if (field.source === undefined) continue;
+    const { section, name } = sectionOf(field.key);
+    if (section === 'root') mapping[name] = fieldSpec(field.source, field.options);
+    else sections[section]![name] = fieldSpec(field.source, field.options);
+  }
+  return { ...mapping, ...sections };
+}
+
+const comment = (confidence: number, reason: string) => ` ${confidence.toFixed(2)}: ${reason}`;
+
+/** A field spec in flow style, as it reads in a TODO line: `{ column: "Город", optional: true }`. */
+function inline(spec: Record<string, unknown>): string {
+  const body = Object.entries(spec)
+    .map(([key, value]) => `${key}: ${typeof value === 'object' && value !== null ? inline(value as Record<string, unknown>) : JSON.stringify(value)}`)
+    .join(', ');
+  return `{ ${body} }`;
+}
+
+function todoLine(field: FieldSuggestion, json: boolean): string {
+  const { name } = sectionOf(field.key);
+  const spec = fieldSpec(field.guess ?? (json ? { path: '?' } : { column: '?' }), field.options);
+  const need = field.required ? 'required' : 'optional';
+  return ` TODO ${name}: ${inline(spec)}  # ${need}; ${field.confidence > 0 ? `${field.confidence.toFixed(2)}: ` : ''}${field.reason}`;
+}
+
+/** The commented YAML of the suggestion. */
+export function writeSuggestionYaml(parts: MappingParts): string {
+  const doc = new YAML.Document(buildMapping(parts));
+  const json = isJson(parts);
+  doc.commentBefore = [
+    ` Mapping suggested by \`procurement-connector mapping suggest\` from ${parts.fileName} (${parts.kind}).`,
+    ' A start to edit, not a finished mapping: each field says where its value comes from, why, and how',
+    ` sure the guess is (0..1). Guesses under ${CONFIDENCE_THRESHOLD} are TODO lines: fill them in, then run \`preview\`.`,
+    ...parts.warnings.map((warning) => ` WARNING: ${warning}`),
+  ].join('\n');
+
+  const at = (path: string[]) => doc.getIn(path, true) as Scalar | YAMLMap | undefined;
+  const note = (path: string[], text: string) => {
+    const node = at(path);
+    if (node) node.comment = ` ${text}`;
+  };
+  if (json) {
+    note(['json', 'path'], parts.sample.jsonPath?.reason ?? '');
+    note(['json', 'encoding'], parts.sample.encoding.reason);
+    note(['json', 'decimalComma'], parts.decimalComma.reason);
+    if (parts.sample.jsonPath?.value === undefined) note(['format'], parts.sample.jsonPath?.reason ?? '');
+    note(['items', 'path'], parts.sample.itemsPath?.reason ?? '');
+  } else {
+    note(['csv', 'encoding'], parts.sample.encoding.reason);
+    note(['csv', 'delimiter'], parts.sample.delimiter?.reason ?? '');
+    const thousands = parts.thousandsReason ? `; thousands separated as in ${parts.thousandsReason}` : '';
+    note(['csv', 'decimalComma'], `${parts.decimalComma.reason}${thousands}`);
+    if (parts.groupBy) note(['groupBy'], parts.groupBy.reason);
+  }
+
+  const todos: Record<Section, string[]> = { root: [], request: [], confirmation: [], items: [] };
+  if (!json && !parts.groupBy) {
+    const guess = parts.groupByGuess;
+    todos.root.push(
+      guess
+        ? ` TODO groupBy: ${JSON.stringify(guess.value)}  # required; ${guess.confidence.toFixed(2)}: ${guess.reason}`
+        : ' TODO groupBy: "?"  # required; no column groups the rows into requests',
+    );
+  }
+  for (const field of parts.fields) {
+    const { section, name } = sectionOf(field.key);
+    if (field.source === undefined) {
+      todos[section].push(todoLine(field, json));
+      continue;
+    }
+    const node = at(section === 'root' ? [name] : [section, name]);
+    if (isMap(node)) {
+      node.flow = true;
+      node.comment = comment(field.confidence, field.reason);
+    }
+  }
+  for (const section of ['request', 'confirmation', 'items'] as const) {
+    const node = at([section]);
+    if (isMap(node) && todos[section].length > 0) node.comment = todos[section].join('\n');
+  }
+  const trailer = [...todos.root];
+  if (parts.unusedColumns.length > 0) trailer.push(` Columns no field reads: ${parts.unusedColumns.map((name) => JSON.stringify(name)).join(', ')}`);
+  if (trailer.length > 0) doc.comment = trailer.join('\n');
+
+  // Column names, paths, formats and delimiters in double quotes, as the README's examples write them.
+  YAML.visit(doc, {
+    Pair(_, pair, path) {
+      if (!isPair(pair) || !isScalar(pair.key)) return;
+      // The keys of a `map:` are source values too (`"руб.": "RUB"`).
+      const parent = path[path.length - 2];
+      if (isPair(parent) && isScalar(parent.key) && parent.key.value === 'map') pair.key.type = Scalar.QUOTE_DOUBLE;
+      if (!isScalar(pair.value) || typeof pair.value.value !== 'string') return;
+      if (!['kind', 'format', 'encoding'].includes(String(pair.key.value))) pair.value.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
+}
