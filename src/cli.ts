@@ -4,7 +4,7 @@
  * Exit codes: 0 ok, 1 failure (a stop past its bound, STATE_DIR_LOCKED, …), 2 invalid config,
  * mapping or arguments.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { isConnectorError } from './errors.js';
 import { scrubSecrets } from './log.js';
 
@@ -93,6 +93,25 @@ program
     const { configWarnings } = await import('./config/config-warnings.js');
     for (const warning of configWarnings(loadConfig(options.config, process.env))) process.stderr.write(`warning: ${warning}\n`);
     process.stdout.write(output);
+  });
+
+// mapping tools: `mapping suggest` (src/mapping/suggest/run-suggest-command.ts)
+const mappingTools = program.command('mapping').description('Tools for writing a mapping: `mapping suggest <sample>`.');
+mappingTools
+  .command('suggest')
+  .description(
+    'Suggest a mapping from a sample export: encoding, delimiter, grouping, dates and columns, with reasons and TODO lines; then preview the sample with it. Exit 0 complete, 1 partial (TODOs left) or nothing mapped, 2 bad arguments.',
+  )
+  .argument('<sample>', 'a sample export (CSV, JSON or NDJSON)')
+  .addOption(new Option('--kind <kind>', 'what the sample holds').choices(['requests', 'confirmations']).default('requests'))
+  .option('--out <file>', 'write the mapping to this file instead of stdout (the summary then goes to stdout)')
+  .option('--force', 'with --out, replace an existing file')
+  .action(async (sample: string, options: { kind: 'requests' | 'confirmations'; out?: string; force?: boolean }) => {
+    const { runSuggestCommand } = await import('./mapping/suggest/run-suggest-command.js');
+    const result = await runSuggestCommand(sample, options);
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
   });
 // end of mapping block
 

@@ -10,7 +10,7 @@ import { CURRENCY_PATTERN, ORDER_ID_PATTERN } from '../../platform/contract.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_CHARS = /^\+?[\d\s()\-.\u2013]{7,}$/;
-const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/;
+const DATE_LIKE = /^(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[./-]\d{1,2}[./-]\d{1,2})(\s|$)/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Share of `values` for which `test` holds (0 when there are none). */

@@ -21,7 +21,7 @@ const FITS = 0.9;
 /** Below this share the values contradict the field. */
 const CONTRADICTS = 0.5;
 
-const ORGANISATION = /^(ООО|АО|ОАО|ЗАО|ПАО|НАО|ИП|ФГУП|ГУП|МУП|ФГБУ|LLC|Ltd|JSC|GmbH|Inc)\b|«/u;
+const ORGANISATION = /^(ООО|АО|ОАО|ЗАО|ПАО|НАО|ИП|ФГУП|ГУП|МУП|ФГБУ|LLC|Ltd|JSC|GmbH|Inc)(?=[\s"«.,]|$)|«/u;
 /** Fields holding a person's or a place's words: values that are all numbers or dates are not those. */
 const WORDS_FIELDS = new Set([
   'request.customer.name',

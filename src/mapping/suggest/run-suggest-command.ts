@@ -1,0 +1,82 @@
+/**
+ * `mapping suggest <sample>`: the command's body, kept out of `cli.ts`. It reads the sample the way
+ * intake reads a file (no symlink followed, no FIFO waited on), suggests a mapping from its first
+ * bytes, previews the whole file with it, and returns what to print and the exit code:
+ *
+ * - 0: every required field has a column (the YAML passes `check`) and the preview builds at least
+ *   one request from the sample with no file-level problem;
+ * - 1: a partial suggestion (a required field is a TODO line, so the YAML does not load until it is
+ *   filled in) or a preview that builds nothing; the YAML is written all the same, as a start;
+ * - 2: `--out` names a file that exists (without `--force`).
+ *
+ * Without `--out` the YAML goes to stdout and the summary to stderr, so `> mapping.yaml` works.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import type { MappingKind } from '../../config/mapping-schema.js';
+import { ConnectorError, isConnectorError } from '../../errors.js';
+import { openInputFile } from '../../shared/input-file.js';
+import { MAX_JSON_BYTES } from '../read-json.js';
+import { formatSuggestionSummary, previewSuggestion, suggestExitCode } from './preview-suggestion.js';
+import { MAX_CSV_SAMPLE_BYTES } from './read-sample.js';
+import { suggestMapping } from './suggest-mapping.js';
+
+export interface SuggestCommandOptions {
+  /** Default `requests`. */
+  kind?: MappingKind | undefined;
+  /** Write the YAML here instead of stdout. */
+  out?: string | undefined;
+  /** Replace an existing `out`. */
+  force?: boolean | undefined;
+}
+
+export interface SuggestCommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export async function runSuggestCommand(sample: string, options: SuggestCommandOptions = {}, now = new Date()): Promise<SuggestCommandResult> {
+  if (options.out !== undefined && !options.force && fs.existsSync(options.out)) {
+    return { stdout: '', stderr: `mapping suggest: ${options.out} exists; pass --force to replace it\n`, exitCode: 2 };
+  }
+  let handle: FileHandle;
+  try {
+    handle = await openInputFile(sample);
+  } catch (error) {
+    throw isConnectorError(error) ? new ConnectorError(error.code, `${sample} ${error.message}`, { cause: error }) : error;
+  }
+  try {
+    const limit = /\.(json|ndjson|jsonl)$/i.test(sample) ? MAX_JSON_BYTES : MAX_CSV_SAMPLE_BYTES;
+    const { bytes, truncated } = await readStart(handle, limit);
+    const fileName = path.basename(sample);
+    const suggestion = suggestMapping(bytes, fileName, { kind: options.kind ?? 'requests', truncated });
+    const preview = await previewSuggestion(suggestion, { handle, name: sample }, { now });
+    const exitCode = suggestExitCode(suggestion, preview);
+    if (options.out === undefined) return { stdout: suggestion.yaml, stderr: formatSuggestionSummary(suggestion, preview, 'YAML on stdout'), exitCode };
+    try {
+      fs.writeFileSync(options.out, suggestion.yaml, { flag: options.force ? 'w' : 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        return { stdout: '', stderr: `mapping suggest: ${options.out} exists; pass --force to replace it\n`, exitCode: 2 };
+      }
+      throw error;
+    }
+    return { stdout: formatSuggestionSummary(suggestion, preview, `written to ${options.out}`), stderr: '', exitCode };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first `limit` bytes of the file (positional reads, so the preview can read it again from byte 0). */
+async function readStart(handle: FileHandle, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const buffer = Buffer.alloc(Math.min(limit + 1, (await handle.stat()).size + 1));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return { bytes: buffer.subarray(0, Math.min(filled, limit)), truncated: filled > limit };
+}
