@@ -127,7 +127,7 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     const codes = Object.entries(preview.problemsByCode).map(([code, count]) => `${code} ${count}`);
     const noun = suggestion.kind === 'requests' ? 'request' : 'confirmation';
     lines.push(
-      `Preview of the sample: ${plural(preview.submissions, noun)}, ${plural(sum(preview.problemsByCode), 'problem')}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`,
+      `Preview of the sample: ${plural(preview.submissions, noun)}, ${plural(sum(preview.problemsByCode), 'problem')}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}; dates in the past are not checked here`,
     );
     for (const example of preview.examples) lines.push(`  ${example}`);
   } else {
