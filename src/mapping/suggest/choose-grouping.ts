@@ -7,6 +7,7 @@
 import { CONFIDENCE_THRESHOLD } from './types.js';
 import { matchName } from './names.js';
 import type { ColumnProfile } from './profile-column.js';
+import { shown } from './shown.js';
 
 export interface GroupKey {
   /** The chosen column; undefined when none fits. */
@@ -66,7 +67,7 @@ export function groupsBy(values: readonly string[]): { groups: number[]; count: 
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /** Choose the grouping column among `profiles` for the key field `keyTarget` (`request.externalId`, `orderId`). */
-export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: string, rowCount: number, noun: string): GroupKey {
+export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: string, rowCount: number, noun: 'request' | 'order'): GroupKey {
   const ungrouped = (reason: string): GroupKey => ({
     column: undefined,
     confidence: 0,
@@ -77,7 +78,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   });
   const candidates = profiles.map((profile) => ({ profile, runs: runsOf(profile.column.values), name: matchName(keyTarget, profile.column.name) }));
   const usable = (c: (typeof candidates)[number]) => c.profile.filled === 1 && c.runs.returning === undefined;
-  const describe = (c: (typeof candidates)[number]) => `${c.runs.runs} ${noun} in ${rowCount} rows`;
+  const describe = (c: (typeof candidates)[number]) => `${c.runs.runs} ${noun}${c.runs.runs === 1 ? '' : 's'} in ${rowCount} rows`;
 
   const named = candidates.filter((c) => (c.name?.score ?? 0) >= CONFIDENCE_THRESHOLD).sort((a, b) => b.name!.score - a.name!.score);
   // A named column that groups cleanly beats a better-named one whose rows are scattered.
@@ -85,7 +86,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   if (byName !== undefined) {
     const { groups, count } = groupsBy(byName.profile.column.values);
     const orderIds = byName.profile.orderId >= 0.9;
-    const nameWhy = `named "${byName.profile.column.name}"${orderIds ? '; values are platform order ids' : ''}`;
+    const nameWhy = `named ${shown(byName.profile.column.name)}${orderIds ? '; values are platform order ids' : ''}`;
     const keyReason = `${nameWhy}; the grouping column`;
     if (usable(byName)) {
       const confidence = round(Math.min(0.99, byName.name!.score + 0.05 + (orderIds ? 0.05 : 0)));
@@ -93,7 +94,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     }
     const returning = byName.runs.returning;
     const problem = returning
-      ? `"${returning.value}" comes back at row ${returning.row} after other rows: the daemon maps adjacent rows only (sort the export by this column)`
+      ? `${shown(returning.value)} comes back at row ${returning.row} after other rows: the daemon maps adjacent rows only (sort the export by this column)`
       : `${Math.round((1 - byName.profile.filled) * rowCount)} row(s) have no value in it`;
     const reason = `${nameWhy}, but ${problem}`;
     return { column: byName.profile.column.name, confidence: round(byName.name!.score * 0.7), reason, keyReason: reason, groups, count, warning: problem };
@@ -116,7 +117,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   const why = `its value repeats over adjacent rows while the line columns change: ${describe(best[0]!)}`;
   if (best.length === 1)
     return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${why}; the grouping column`, groups, count };
-  const names = best.map((c) => `"${c.profile.column.name}"`).join(', ');
+  const names = best.map((c) => shown(c.profile.column.name)).join(', ');
   const reason = `${names} group the rows the same way (${describe(best[0]!)}); none is named like the key`;
   return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: reason, groups, count };
 }

@@ -7,6 +7,7 @@
  */
 import type { ColumnProfile } from './profile-column.js';
 import type { Detected } from './types.js';
+import { shown } from './shown.js';
 
 /** Columns whose values are numbers at least this often are looked at. */
 const NUMERIC = 0.9;
@@ -26,8 +27,8 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
   const point = numeric.filter((p) => p.number.pointExample !== undefined);
   const thousands = [...new Set(numeric.flatMap((p) => [...p.number.thousands]))];
   const withThousands = numeric.find((p) => p.number.thousandsExample !== undefined);
-  const thousandsReason = withThousands ? `"${withThousands.number.thousandsExample}" in "${withThousands.column.name}"` : undefined;
-  const example = (p: ColumnProfile, value: string | undefined) => `"${value}" in "${p.column.name}"`;
+  const thousandsReason = withThousands ? `${shown(withThousands.number.thousandsExample!)} in ${shown(withThousands.column.name)}` : undefined;
+  const example = (p: ColumnProfile, value: string | undefined) => `${shown(value ?? '')} in ${shown(p.column.name)}`;
 
   if (comma.length > 0 && point.length === 0) {
     return { decimalComma: { value: true, reason: `decimal commas: ${example(comma[0]!, comma[0]!.number.commaExample)}` }, thousands, thousandsReason };

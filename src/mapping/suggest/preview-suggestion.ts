@@ -11,6 +11,7 @@ import { parseMappingSpec } from '../../config/load-mapping.js';
 import { isConnectorError } from '../../errors.js';
 import { mapFile, type MapInput } from '../map-file.js';
 import { CONFIDENCE_THRESHOLD, REVIEW_BELOW, type MappingSuggestion } from './types.js';
+import { shown } from './shown.js';
 
 /** Problem messages quoted in the summary. */
 const SHOWN_PROBLEMS = 5;
@@ -104,16 +105,16 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     lines.push(
       `          header on line ${sample.headerLine?.value ?? '?'}, ${plural(sample.columns.length, 'column')}, ${plural(sample.rowCount, 'data row')}`,
     );
-    lines.push(`  Grouping: ${suggestion.groupBy ? `"${suggestion.groupBy.value}" (${suggestion.groupBy.reason})` : 'TODO'}`);
+    lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
   } else {
-    const at = sample.jsonPath?.value === undefined ? '' : ` at "${sample.jsonPath.value}"`;
+    const at = sample.jsonPath?.value === undefined ? '' : ` at ${shown(sample.jsonPath.value)}`;
     lines.push(
-      `  Sample: ${sample.format.toUpperCase()}, ${encoding}, ${plural(sample.rowCount, 'record')}${at}, lines at "${sample.itemsPath?.value ?? '?'}"`,
+      `  Sample: ${sample.format.toUpperCase()}, ${encoding}, ${plural(sample.rowCount, 'record')}${at}, lines at ${shown(sample.itemsPath?.value ?? '?')}`,
     );
   }
   const thousands = suggestion.thousands.length > 0 ? `; thousands separator: ${suggestion.thousands.join(', ')}` : '';
   lines.push(`  Numbers: decimalComma ${suggestion.decimalComma.value} (${suggestion.decimalComma.reason})${thousands}`);
-  const dates = Object.entries(suggestion.dates).map(([column, format]) => `"${column}" ${format.value}`);
+  const dates = Object.entries(suggestion.dates).map(([column, format]) => `${shown(column)} ${format.value}`);
   if (dates.length > 0) lines.push(`  Dates: ${dates.join(', ')}`);
   const matched = suggestion.fields.filter((field) => field.source !== undefined);
   const required = suggestion.fields.filter((field) => field.required);
@@ -122,7 +123,7 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     `  Fields: ${matched.length} of ${suggestion.fields.length} written (${required.filter((f) => f.source !== undefined).length} of ${required.length} required)` +
       (todo.length > 0 ? `; TODO: ${todo.join(', ')}` : ''),
   );
-  if (suggestion.unusedColumns.length > 0) lines.push(`  Unused columns: ${suggestion.unusedColumns.map((name) => JSON.stringify(name)).join(', ')}`);
+  if (suggestion.unusedColumns.length > 0) lines.push(`  Unused columns: ${suggestion.unusedColumns.map(shown).join(', ')}`);
   if (preview.ran) {
     const codes = Object.entries(preview.problemsByCode).map(([code, count]) => `${code} ${count}`);
     const noun = suggestion.kind === 'requests' ? 'request' : 'confirmation';

@@ -6,6 +6,7 @@
 import { parse } from 'csv-parse/sync';
 import { looksLikeValue } from './classify-values.js';
 import type { Detected, SampleColumn, SampleTable } from './types.js';
+import { shown } from './shown.js';
 
 const DELIMITERS = [';', ',', '\t', '|'] as const;
 const DELIMITER_NAMES: Record<string, string> = { ';': '";"', ',': '","', '\t': 'tab', '|': '"|"' };
@@ -47,7 +48,7 @@ export function readCsvSample(text: string, cut: boolean): CsvPart {
       return;
     }
     if (seen.has(name)) {
-      warnings.push(`the header names "${name}" twice: the daemon reads the first`);
+      warnings.push(`the header names ${shown(name)} twice: the daemon reads the first`);
       return;
     }
     seen.add(name);

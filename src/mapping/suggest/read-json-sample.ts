@@ -5,6 +5,7 @@
  */
 import { ConnectorError } from '../../errors.js';
 import type { Detected, SampleColumn, SampleTable } from './types.js';
+import { shown } from './shown.js';
 
 /** How deep paths are followed into nested objects (`buyer.address.city` is depth 3). */
 const MAX_DEPTH = 4;
@@ -63,7 +64,7 @@ function jsonRecords(text: string): { records: unknown[]; jsonPath: Detected<str
   // The records array is the shallowest array whose objects hold arrays of objects (their lines).
   for (const [path, value] of arrays(root, '', 0)) {
     if (value.some((record) => isObject(record) && [...arrays(record, '', 0)].length > 0)) {
-      return { records: value, jsonPath: { value: path, reason: `the array at "${path}" holds ${value.length} records, each with its lines` } };
+      return { records: value, jsonPath: { value: path, reason: `the array at ${shown(path)} holds ${value.length} records, each with its lines` } };
     }
   }
   return { records: [root], jsonPath: { value: undefined, reason: 'the file is one record' } };
@@ -101,7 +102,7 @@ function linesPathOf(records: readonly JsonObject[]): Detected<string | undefine
   }
   const [best] = [...tally].sort((a, b) => b[1] - a[1]);
   if (best === undefined) return { value: undefined, reason: 'no record holds an array of objects' };
-  return { value: best[0], reason: `${best[1]} of ${records.length} records hold their lines in "${best[0]}"` };
+  return { value: best[0], reason: `${best[1]} of ${records.length} records hold their lines in ${shown(best[0])}` };
 }
 
 /** Every scalar inside `value` by dotted path, as text; arrays (and `skip`) are not entered. */

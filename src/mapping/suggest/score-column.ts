@@ -15,6 +15,7 @@ import { matchName } from './names.js';
 import type { ColumnProfile } from './profile-column.js';
 import type { TargetField } from './targets.js';
 import type { GroupKey } from './choose-grouping.js';
+import { shown } from './shown.js';
 
 /** Shares from which the values are what the field expects. */
 const FITS = 0.9;
@@ -61,7 +62,7 @@ export function scoreColumn(target: TargetField, profile: ColumnProfile, ctx: Sc
   const name = matchName(target.key, column.name);
   let score = name?.score ?? 0;
   const why: string[] = [];
-  if (name) why.push(name.how === 'exact' ? `named "${column.name}"` : `"${column.name}" contains "${name.phrase}"`);
+  if (name) why.push(name.how === 'exact' ? `named ${shown(column.name)}` : `${shown(column.name)} contains "${name.phrase}"`);
   const options: Record<string, unknown> = {};
   const n = profile.values.length;
 
@@ -104,11 +105,7 @@ export function scoreColumn(target: TargetField, profile: ColumnProfile, ctx: Sc
         byShare(profile.currency.share, 0.75, 'values are currencies', 'its values are not currency codes');
         if (Object.keys(profile.currency.map).length > 0) {
           options.map = profile.currency.map;
-          why.push(
-            `${Object.keys(profile.currency.map)
-              .map((word) => `"${word}"`)
-              .join(', ')} mapped to ISO codes`,
-          );
+          why.push(`${Object.keys(profile.currency.map).map(shown).join(', ')} mapped to ISO codes`);
         }
         break;
       case 'number':
@@ -122,7 +119,7 @@ export function scoreColumn(target: TargetField, profile: ColumnProfile, ctx: Sc
           break;
         }
         const alone = ctx.dateColumns[column.level] === 1 ? 0.65 : 0.45;
-        confirm(alone, `dates like "${date.example}" (${date.format ?? 'YYYY-MM-DD'}, ${percent(date.share, n)})`);
+        confirm(alone, `dates like ${shown(date.example)} (${date.format ?? 'YYYY-MM-DD'}, ${percent(date.share, n)})`);
         if (date.format !== undefined) options.date = date.format;
         if (date.ambiguousWith !== undefined) {
           score = Math.min(score, 0.75);

@@ -19,6 +19,7 @@ import { readSample } from './read-sample.js';
 import { keyTargetOf, ONE_OF, targetsOf } from './targets.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type MappingSuggestion } from './types.js';
 import { buildMapping, writeSuggestionYaml, type MappingParts } from './write-yaml.js';
+import { shown } from './shown.js';
 
 export interface SuggestOptions {
   /** Default `requests`. */
@@ -35,7 +36,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
   let key: GroupKey | undefined;
   let groupCount = table.rowCount;
   if (table.format === 'csv') {
-    key = chooseGroupKey(profiles, keyTargetOf(kind), table.rowCount, kind === 'requests' ? 'requests' : 'orders');
+    key = chooseGroupKey(profiles, keyTargetOf(kind), table.rowCount, kind === 'requests' ? 'request' : 'order');
     const groups = key.groups;
     profiles = profiles.map((profile) => regroup(profile, groups));
     groupCount = key.count;
@@ -63,7 +64,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
   const warnings = [...table.warnings, ...(key?.warning ? [key.warning] : []), ...(numbers.warning ? [numbers.warning] : [])];
   if (kind === 'requests') {
     const orders = profiles.find((p) => p.orderId >= 0.9);
-    if (orders) warnings.push(`"${orders.column.name}" holds platform order ids: is this a supplier confirmation? (--kind confirmations)`);
+    if (orders) warnings.push(`${shown(orders.column.name)} holds platform order ids: is this a supplier confirmation? (--kind confirmations)`);
   }
   const oneOf = ONE_OF[kind];
   const complete =
@@ -78,7 +79,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
     if (profile.date === undefined) continue;
     const format = profile.date.format ?? 'YYYY-MM-DD (ISO)';
     const twin = profile.date.ambiguousWith ? `; ${profile.date.ambiguousWith} fits as well` : '';
-    dates[profile.column.name] = { value: format, reason: `"${profile.date.example}"${twin}` };
+    dates[profile.column.name] = { value: format, reason: `${shown(profile.date.example)}${twin}` };
   }
 
   const parts: MappingParts = {

@@ -7,6 +7,7 @@
 import YAML, { Scalar, isMap, isPair, isScalar, type YAMLMap } from 'yaml';
 import type { MappingKind } from '../../config/mapping-schema.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type FieldSuggestion, type SampleTable, type SuggestedSource } from './types.js';
+import { quoted, shown } from './shown.js';
 
 export interface MappingParts {
   kind: MappingKind;
@@ -22,6 +23,9 @@ export interface MappingParts {
   unusedColumns: readonly string[];
   warnings: readonly string[];
 }
+
+// eslint-disable-next-line no-control-regex
+const DISGUISING = /[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 type Section = 'root' | 'request' | 'confirmation' | 'items';
 
@@ -68,7 +72,10 @@ const comment = (confidence: number, reason: string) => ` ${confidence.toFixed(2
 /** A field spec in flow style, as it reads in a TODO line: `{ column: "Город", optional: true }`. */
 function inline(spec: Record<string, unknown>): string {
   const body = Object.entries(spec)
-    .map(([key, value]) => `${key}: ${typeof value === 'object' && value !== null ? inline(value as Record<string, unknown>) : JSON.stringify(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${typeof value === 'object' && value !== null ? inline(value as Record<string, unknown>) : typeof value === 'string' ? quoted(value) : JSON.stringify(value)}`,
+    )
     .join(', ');
   return `{ ${body} }`;
 }
@@ -85,7 +92,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
   const doc = new YAML.Document(buildMapping(parts));
   const json = isJson(parts);
   doc.commentBefore = [
-    ` Mapping suggested by \`procurement-connector mapping suggest\` from ${parts.fileName} (${parts.kind}).`,
+    ` Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(parts.fileName)} (${parts.kind}).`,
     ' A start to edit, not a finished mapping: each field says where its value comes from, why, and how',
     ` sure the guess is (0..1). Guesses under ${CONFIDENCE_THRESHOLD} are TODO lines: fill them in, then run \`preview\`.`,
     ...parts.warnings.map((warning) => ` WARNING: ${warning}`),
@@ -115,7 +122,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     const guess = parts.groupByGuess;
     todos.root.push(
       guess
-        ? ` TODO groupBy: ${JSON.stringify(guess.value)}  # required; ${guess.confidence.toFixed(2)}: ${guess.reason}`
+        ? ` TODO groupBy: ${quoted(guess.value)}  # required; ${guess.confidence.toFixed(2)}: ${guess.reason}`
         : ' TODO groupBy: "?"  # required; no column groups the rows into requests',
     );
   }
@@ -136,7 +143,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     if (isMap(node) && todos[section].length > 0) node.comment = todos[section].join('\n');
   }
   const trailer = [...todos.root];
-  if (parts.unusedColumns.length > 0) trailer.push(` Columns no field reads: ${parts.unusedColumns.map((name) => JSON.stringify(name)).join(', ')}`);
+  if (parts.unusedColumns.length > 0) trailer.push(` Columns no field reads: ${parts.unusedColumns.map(shown).join(', ')}`);
   if (trailer.length > 0) doc.comment = trailer.join('\n');
 
   // Column names, paths, formats and delimiters in double quotes, as the README's examples write them.
@@ -150,5 +157,8 @@ export function writeSuggestionYaml(parts: MappingParts): string {
       if (!['kind', 'format', 'encoding'].includes(String(pair.key.value))) pair.value.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
+  // The yaml package leaves bidirectional overrides (and C1 controls) raw in double-quoted values; a
+  // column name must not reorder what the user sees in an editor. Every such value is double-quoted
+  // (comments quote names through `shown`), where `\uXXXX` is the same character.
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: true }).replace(DISGUISING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -248,3 +248,29 @@ describe('suggestMapping: JSON', () => {
     expect(suggestion.complete).toBe(false);
   });
 });
+
+describe('suggestMapping: hostile names', () => {
+  it('column names with line breaks, terminal escapes, bidi overrides and YAML syntax stay exact in the mapping and escaped in every comment', () => {
+    const hostile: Record<string, string> = {
+      Покупатель: 'Покупатель\nkind: confirmations',
+      Адрес: 'Адрес \u001b[2J\u001b[31m',
+      Город: 'Город\u202e',
+      Контакт: '*Контакт #1: {x}',
+    };
+    const suggestion = suggestText(toCsv([HEADER.map((name) => hostile[name] ?? name), ...ROWS]));
+    expect(sourcesOf(suggestion)).toMatchObject({
+      'request.customer.name': { column: 'Покупатель\nkind: confirmations' },
+      'request.delivery.address': { column: 'Адрес \u001b[2J\u001b[31m' },
+      'request.delivery.city': { column: 'Город\u202e' },
+      'request.contact.name': { column: '*Контакт #1: {x}' },
+    });
+    // The YAML holds the names exactly (it loads to the same mapping) and no raw control character.
+    expect(YAML.parse(suggestion.yaml)).toEqual(suggestion.mapping);
+    expect(parseMappingSpec(YAML.parse(suggestion.yaml), 'suggested.yaml').kind).toBe('requests');
+    // eslint-disable-next-line no-control-regex
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    expect(suggestion.yaml).not.toMatch(raw);
+    for (const f of suggestion.fields) expect(f.reason).not.toMatch(/[\n\u001b\u202e]/);
+    expect(field(suggestion, 'request.delivery.address').reason).toBe('"Адрес \\u001b[2J\\u001b[31m" contains "Адрес"');
+  });
+});
