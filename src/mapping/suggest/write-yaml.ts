@@ -24,7 +24,6 @@ export interface MappingParts {
   warnings: readonly string[];
 }
 
-// eslint-disable-next-line no-control-regex
 const DISGUISING = /[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 type Section = 'root' | 'request' | 'confirmation' | 'items';
