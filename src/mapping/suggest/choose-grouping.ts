@@ -88,6 +88,9 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     const orderIds = byName.profile.orderId >= 0.9;
     const nameWhy = `named ${shown(byName.profile.column.name)}${orderIds ? '; values are platform order ids' : ''}`;
     const keyReason = `${nameWhy}; the grouping column`;
+    if (rowCount === 0) {
+      return { column: byName.profile.column.name, confidence: byName.name!.score, reason: `${nameWhy}; no rows to check it on`, keyReason, groups, count };
+    }
     if (usable(byName)) {
       const confidence = round(Math.min(0.99, byName.name!.score + 0.05 + (orderIds ? 0.05 : 0)));
       return { column: byName.profile.column.name, confidence, reason: `${nameWhy}; its rows are adjacent: ${describe(byName)}`, keyReason, groups, count };

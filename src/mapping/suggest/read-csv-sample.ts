@@ -39,6 +39,7 @@ export function readCsvSample(text: string, cut: boolean): CsvPart {
   }
   const header = records[headerIndex]!.map((cell) => cell.trim());
   const rows = records.slice(headerIndex + 1);
+  if (rows.length === 0) warnings.push('the sample has a header and no rows: columns are matched by their names alone');
   const columns: SampleColumn[] = [];
   const seen = new Set<string>();
   header.forEach((name, index) => {

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { ConnectorError } from '../../errors.js';
+import { MAX_JSON_BYTES } from '../read-json.js';
 import { readCsvSample } from './read-csv-sample.js';
 import { readJsonSample } from './read-json-sample.js';
 import type { Detected, SampleTable } from './types.js';
@@ -24,6 +25,9 @@ type Encoding = SampleTable['encoding']['value'];
 export function readSample(bytes: Buffer, fileName: string, truncated = false): SampleTable {
   if (bytes.length === 0) throw new ConnectorError('FILE_UNREADABLE', `${fileName} is empty: there is nothing to suggest a mapping from`);
   const format = formatOf(bytes, fileName);
+  if (format === 'json' && truncated) {
+    throw new ConnectorError('FILE_UNREADABLE', `${fileName} is over ${MAX_JSON_BYTES} bytes: JSON files that large are not read (use NDJSON)`);
+  }
   const cut = format === 'csv' && bytes.length > MAX_CSV_SAMPLE_BYTES;
   const body = cut ? bytes.subarray(0, MAX_CSV_SAMPLE_BYTES) : bytes;
   const { encoding, text, warnings } = decodeSample(body, truncated || cut);

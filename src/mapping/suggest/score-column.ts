@@ -83,7 +83,9 @@ export function scoreColumn(target: TargetField, profile: ColumnProfile, ctx: Sc
 
   if (n === 0) {
     if (!name) return undefined;
-    if (target.required) contradict('it is empty in the sample');
+    // An empty column is a poor source for a required field; a sample with no rows says nothing.
+    if (column.values.length === 0) why.push('no rows to check it on');
+    else if (target.required) contradict('it is empty in the sample');
     else why.push('empty in the sample');
   } else {
     switch (target.expect) {

@@ -89,6 +89,19 @@ describe('suggestMapping: the file', () => {
     expect(suggestion.complete).toBe(false);
   });
 
+  it('a header without rows: names alone decide, and the summary says so', () => {
+    const suggestion = suggestText(requestCsv([]));
+    expect(suggestion.warnings).toEqual(['the sample has a header and no rows: columns are matched by their names alone']);
+    expect(suggestion.groupBy).toEqual({ value: 'Заявка', reason: 'named "Заявка"; no rows to check it on' });
+    expect(field(suggestion, 'request.customer.inn').source).toEqual({ column: 'ИНН' });
+  });
+
+  it('a JSON sample cut at the size limit is refused, not half-read', () => {
+    expect(() => suggestMapping(Buffer.from('[{"id": 1}'), 'big.json', { truncated: true })).toThrow(
+      expect.objectContaining({ code: 'FILE_UNREADABLE', message: expect.stringContaining('JSON files that large are not read (use NDJSON)') }),
+    );
+  });
+
   it('an empty sample is FILE_UNREADABLE', () => {
     expect(() => suggestMapping(Buffer.alloc(0), 'empty.csv')).toThrow(expect.objectContaining({ code: 'FILE_UNREADABLE' }));
   });
