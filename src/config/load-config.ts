@@ -26,6 +26,9 @@ export interface ConfigProblem {
   message: string;
   /** A secret reference that could not be resolved (SECRET_UNAVAILABLE). */
   secret?: boolean;
+  /** Where a YAML syntax error is (1-based line and column of the file), for an editor to point at. */
+  line?: number;
+  column?: number;
 }
 
 /** Read, substitute, resolve and validate a config file. Throws `CONFIG_INVALID` listing every problem. */
@@ -72,7 +75,18 @@ const MAX_LISTED_ERRORS = 10;
 export function readYamlFile(file: string, what: string): Record<string, unknown> {
   const code = what === 'config' ? 'CONFIG_INVALID' : 'MAPPING_INVALID';
   const invalid = (message: string): ConnectorError => configError(file, [{ path: '', message }], code);
-  const bytes = readSmallFile(file, what, invalid);
+  return parseYamlBytes(readSmallFile(file, what, invalid), file, what);
+}
+
+/**
+ * The checks of `readYamlFile` after the read, for bytes that come from elsewhere (the console's
+ * mapping editor): NUL bytes, UTF-8, YAML (each syntax error with its `line` and `column`),
+ * aliases, cycles, a mapping at the top. `file` names the source in the messages.
+ */
+export function parseYamlBytes(bytes: Buffer, file: string, what: string): Record<string, unknown> {
+  const code = what === 'config' ? 'CONFIG_INVALID' : 'MAPPING_INVALID';
+  const invalid = (message: string): ConnectorError => configError(file, [{ path: '', message }], code);
+  if (bytes.length > MAX_YAML_BYTES) throw invalid(`is ${bytes.length} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`);
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw invalid(`contains a NUL byte at offset ${nul}: not a text file`);
   let text: string;
@@ -85,7 +99,12 @@ export function readYamlFile(file: string, what: string): Record<string, unknown
   try {
     const doc = YAML.parseDocument(text, { prettyErrors: true });
     if (doc.errors.length > 0) {
-      const problems = doc.errors.slice(0, MAX_LISTED_ERRORS).map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message }));
+      const problems: ConfigProblem[] = doc.errors.slice(0, MAX_LISTED_ERRORS).map((e) => ({
+        path: '',
+        // The first line says what and where (`… at line 3, column 1:`); the rest is a drawing of the line.
+        message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, ''),
+        ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
+      }));
       if (doc.errors.length > MAX_LISTED_ERRORS) problems.push({ path: '', message: `… and ${doc.errors.length - MAX_LISTED_ERRORS} more YAML errors` });
       throw configError(file, problems, code);
     }

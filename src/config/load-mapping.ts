@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { exportFormatSchema } from './export-format-schema.js';
-import { configError, dottedPath, readYamlFile, type ConfigProblem } from './load-config.js';
+import { configError, dottedPath, parseYamlBytes, readYamlFile, type ConfigProblem } from './load-config.js';
 import {
   confirmationsMappingSchema,
   defaultAcknowledgements,
@@ -23,6 +23,15 @@ import { checkDateFormat } from './date-format.js';
 export function loadMappingSpec(file: string): MappingSpec {
   const raw = readYamlFile(file, 'mapping');
   return parseMappingSpec(raw, file);
+}
+
+/**
+ * A mapping from text (the console's editor) read exactly as `loadMappingSpec` reads a file: the
+ * same size cap, YAML checks (a syntax error carries its `line` and `column`) and validation.
+ * `file` names it in messages. Throws `MAPPING_INVALID`.
+ */
+export function parseMappingText(text: string, file: string): MappingSpec {
+  return parseMappingSpec(parseYamlBytes(Buffer.from(text, 'utf8'), file, 'mapping'), file);
 }
 
 /** Validate already-parsed mapping data (tests and `check` use it too). */

@@ -78,3 +78,22 @@ describe('a mapping file that cannot be read', () => {
     });
   });
 });
+
+describe('a YAML syntax error', () => {
+  it('names its line and column, in the message and in the problem (for the console’s editor)', async () => {
+    await withTempDir((dir) => {
+      const file = write('request:\n  externalId: { column: "Номер"\n  customer.inn: x\n')(dir);
+      let thrown: unknown;
+      try {
+        loadMappingSpec(file);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({
+        code: 'MAPPING_INVALID',
+        message: expect.stringMatching(/\(file\): Flow map in block collection must be sufficiently indented and end with a \} at line 3, column 3$/),
+        details: { problems: [{ path: '', line: 3, column: 3 }] },
+      });
+    });
+  });
+});
