@@ -160,6 +160,7 @@ async function consoleServer(args: ConsoleFill, channel: CaseChannel): Promise<{
         resumeFlow: () => false,
         flowGate: () => ({ mode: 'closed', nextProbeAt: 0, consecutiveFailures: 0, probeInFlight: false }),
         wakeDelivery: () => undefined,
+        reloadMappings: () => ({ ok: true }),
       },
       logger: silentLogger,
       clock: Date.now,

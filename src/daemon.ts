@@ -248,6 +248,26 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     await lifecycle.start(createScheduler(jobs, log));
 
+    /** SIGHUP and the console's mapping page: read and check everything first, then hand it out; all or nothing. */
+    const reload = (): ReloadResult => {
+      let next: Reloaded;
+      try {
+        next = readReloadable(true);
+      } catch (error) {
+        const errors = isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)];
+        log.error(
+          { code: (error as ConnectorError).code ?? 'CONFIG_INVALID', errors },
+          'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use',
+        );
+        return { ok: false, errors };
+      }
+      for (const [flow, intake] of intakes) intake.reload(next.mappings.get(flow)!);
+      exporter.reload(next.ackFormats);
+      if (listener && next.tls) listener.reload(next.tls);
+      log.info({ tls: next.tls !== undefined }, 'mappings reloaded');
+      return { ok: true };
+    };
+
     if (config.metrics.enabled) {
       // The console's actions that belong to other stages, done by those stages.
       const operator: OperatorActions = {
@@ -262,6 +282,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           return gate && { mode: gate.mode, nextProbeAt: gate.nextProbeAt, consecutiveFailures: gate.consecutiveFailures, probeInFlight: gate.probeInFlight };
         },
         wakeDelivery: () => dispatcher.wake(),
+        reloadMappings: () => reload(),
       };
       const operatorConsole = config.console.enabled
         ? createConsole({
@@ -310,24 +331,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       async scanNow() {
         await Promise.all([...intakes.values()].map((intake) => intake.scanNow()));
       },
-      reload() {
-        let next: Reloaded;
-        try {
-          next = readReloadable(true);
-        } catch (error) {
-          const errors = isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)];
-          log.error(
-            { code: (error as ConnectorError).code ?? 'CONFIG_INVALID', errors },
-            'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use',
-          );
-          return { ok: false, errors };
-        }
-        for (const [flow, intake] of intakes) intake.reload(next.mappings.get(flow)!);
-        exporter.reload(next.ackFormats);
-        if (listener && next.tls) listener.reload(next.tls);
-        log.info({ tls: next.tls !== undefined }, 'mappings reloaded');
-        return { ok: true };
-      },
+      reload,
       stop() {
         stopping ??= (async () => {
           log.info({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connector stopping');

@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   CONSOLE_REQUEST_REFUSED:
     'A console request was refused: no valid session, a missing or wrong CSRF token, a foreign Origin, or a Host header that is not this loopback listener.',
   CONSOLE_ACTION_FAILED: 'An operator action could not be carried out (the file left rejected/, the row is no longer in the state the action needs, …).',
+  MAPPING_NOT_WRITABLE:
+    "The console cannot write a flow's mapping file: its folder is read-only for the daemon (ProtectSystem=strict without ReadWritePaths=, or permissions); nothing was saved.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -29,6 +29,11 @@ export interface OperatorActions {
   flowGate(flow: string): FlowGateView | undefined;
   /** Rows were requeued: let delivery look for them now instead of at its next poll. */
   wakeDelivery(): void;
+  /**
+   * Reload every flow's mapping from its file, as SIGHUP does: all or nothing. The mapping page
+   * calls it after saving a mapping; on `ok: false` the daemon keeps the mappings it had.
+   */
+  reloadMappings(): { ok: true } | { ok: false; errors: string[] };
 }
 
 export interface ConsoleDeps {
