@@ -3,9 +3,7 @@
  * planted at a file's name, a read-only folder and a locked file. Real folders, the real exporter,
  * a real SQLite store; what is checked is what reached the folder and what the rows say.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, registerSecret, type Logger } from '../../src/log.js';
@@ -16,8 +14,7 @@ import type { Db } from '../../src/store/open-store.js';
 import { pendingExportsByChannel } from '../../src/store/stats.js';
 import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
 import { listFiles } from '../helpers/files.js';
-
-const isRoot = process.getuid?.() === 0;
+import { canMakeReadOnly, isRoot, whileReadOnly } from '../helpers/read-only.js';
 
 /** A logger whose lines the test reads back, parsed. */
 function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
@@ -40,42 +37,6 @@ function enqueueAck(db: Db, externalId: string, n: number): void {
 
 const rowState = (db: Db, id: number) =>
   db.prepare('SELECT state, file_name, error FROM exports WHERE id = ?').get(id) as { state: string; file_name: string; error: string | null };
-
-/**
- * True when this process may set the immutable flag (root with CAP_LINUX_IMMUTABLE, on a file
- * system that has it). Root ignores mode bits, so as root only this flag makes a write fail.
- */
-function immutableFlagWorks(): boolean {
-  if (!isRoot) return false;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-chattr-'));
-  const probe = path.join(dir, 'probe');
-  fs.writeFileSync(probe, '');
-  try {
-    execFileSync('chattr', ['+i', probe], { stdio: 'ignore' });
-    execFileSync('chattr', ['-i', probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-const canMakeReadOnly = !isRoot || immutableFlagWorks();
-
-/**
- * Make `entry` refuse writes even to root for the length of `fn`: `chmod 0o555` as an ordinary
- * user, the immutable flag as root (root ignores the mode bits). Undone whatever happens.
- */
-async function whileReadOnly<T>(entry: string, fn: (restore: () => void) => Promise<T>): Promise<T> {
-  const restore = isRoot ? () => execFileSync('chattr', ['-i', entry]) : () => fs.chmodSync(entry, 0o755);
-  if (isRoot) execFileSync('chattr', ['+i', entry]);
-  else fs.chmodSync(entry, 0o555);
-  try {
-    return await fn(restore);
-  } finally {
-    restore();
-  }
-}
 
 describe('export names from hostile values', () => {
   it('writes an acknowledgement with a 100-character Chinese externalId under a name of at most 255 bytes, and the next one too', async () => {
