@@ -23,12 +23,24 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The console's one browser script: plain JavaScript served as it is, no type information.
+    // The console's browser scripts: plain JavaScript served as it is, no type information.
     files: ['src/admin/console/assets/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', DOMParser: 'readonly', CSS: 'readonly', setInterval: 'readonly' },
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        DOMParser: 'readonly',
+        CSS: 'readonly',
+        setInterval: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        FormData: 'readonly',
+        AbortController: 'readonly',
+        getComputedStyle: 'readonly',
+      },
     },
   },
 );

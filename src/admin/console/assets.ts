@@ -1,5 +1,5 @@
 /**
- * The console's stylesheet, script and icon: three small files shipped in the package (no front-end build,
+ * The console's stylesheet, scripts and icon: four small files shipped in the package (no front-end build,
  * no third-party origin). They sit in `assets/` beside this module; `npm run build` copies them next
  * to the compiled module. Read once; served with an ETag and revalidated.
  */
@@ -17,6 +17,7 @@ export interface Asset {
 const TYPES: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
+  'mapping.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 

@@ -15,6 +15,7 @@ import { addAuth } from './auth.js';
 import type { ConsoleDeps } from './context.js';
 import { addPages } from './pages.js';
 import { html, notFound } from './respond.js';
+import { addMappingStudio } from './studio/routes.js';
 import { createRuntime, sessionOf, viewContext, wantsJson, type ConsoleEnv } from './runtime.js';
 import { MessagePage } from './views/forms.js';
 
@@ -56,6 +57,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   addAuth(app, rt);
   addPages(app, rt);
   addActions(app, rt);
+  addMappingStudio(app, rt);
 
   app.notFound((c) => notFound(rt, c, rt.t('error.notFound')));
   app.onError((error, c) => {

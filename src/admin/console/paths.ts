@@ -18,6 +18,13 @@ export const paths = {
   retryDead: (flow: string) => `/flows/${enc(flow)}/dead/retry`,
   retakeFile: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}/retake`,
   resumeFlow: (flow: string) => `/flows/${enc(flow)}/resume`,
+  mapping: (flow?: string, sample?: string | null) => {
+    const query = [flow ? `flow=${enc(flow)}` : '', sample ? `sample=${enc(sample)}` : ''].filter(Boolean).join('&');
+    return `/mapping${query ? `?${query}` : ''}`;
+  },
+  mappingPreview: () => '/mapping/preview',
+  mappingSuggest: () => '/mapping/suggest',
+  mappingSave: () => '/mapping/save',
   login: (next?: string) => (next && next !== '/' ? `/login?next=${enc(next)}` : '/login'),
   logout: () => '/logout',
   asset: (name: string) => `/assets/${name}`,

@@ -1,10 +1,11 @@
-/** The page frame: header with the menu and the sign-in state, the flash of a done action, the live-refresh script. */
+/** The page frame: header with the menu and the sign-in state, the flash of a done action, the live-refresh script (and a page's own). */
 import type { Child } from 'hono/jsx';
 import { translateOr } from '../i18n.js';
 import { paths } from '../paths.js';
 import type { ViewContext } from './view-context.js';
 
-export function Layout(props: { ctx: ViewContext; title: string; children?: Child }) {
+/** `script`: one more asset the page runs besides `console.js` (the mapping page's editor). */
+export function Layout(props: { ctx: ViewContext; title: string; script?: string; children?: Child }) {
   const { ctx } = props;
   const { t } = ctx;
   return (
@@ -16,6 +17,7 @@ export function Layout(props: { ctx: ViewContext; title: string; children?: Chil
         <link rel="icon" href={paths.asset('favicon.svg')} type="image/svg+xml" />
         <link rel="stylesheet" href={paths.asset('console.css')} />
         <script src={paths.asset('console.js')} defer></script>
+        {props.script ? <script src={paths.asset(props.script)} defer></script> : null}
       </head>
       <body>
         <header class="top">
@@ -27,6 +29,7 @@ export function Layout(props: { ctx: ViewContext; title: string; children?: Chil
             <a href={paths.attention()}>{t('nav.attention')}</a>
             <a href={paths.events()}>{t('nav.events')}</a>
             <a href={paths.audit()}>{t('nav.audit')}</a>
+            <a href={paths.mapping()}>{t('nav.mapping')}</a>
             {ctx.flows.map((flow) => (
               <span class="flow-nav">
                 <b>{flow}</b> <a href={paths.search(flow)}>{t('nav.requests')}</a> <a href={paths.files(flow)}>{t('nav.files')}</a>

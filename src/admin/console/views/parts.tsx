@@ -139,6 +139,7 @@ export function AuditTable(props: { t: Translate; rows: readonly AuditItem[]; sh
 function auditTarget(entry: AuditItem) {
   if (!entry.flow || !entry.target) return entry.flow ?? '—';
   if (entry.action === 'retry-submission') return <a href={paths.request(entry.flow, entry.target)}>{`${entry.flow} / ${entry.target}`}</a>;
+  if (entry.action === 'save-mapping') return <a href={paths.mapping(entry.flow)}>{`${entry.flow} / ${entry.target}`}</a>;
   if (entry.action === 'retake-file' && /^\d+$/.test(entry.target))
     return <a href={paths.file(entry.flow, Number(entry.target))}>{`${entry.flow} / ${entry.target}`}</a>;
   return `${entry.flow} / ${entry.target}`;

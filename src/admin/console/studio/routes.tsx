@@ -1,0 +1,276 @@
+/**
+ * The mapping page's routes. Every form carries the editor's YAML (`yaml`), the flow (`flow`), the
+ * chosen sample (`sample`: an id the page listed) or a file (`upload`), the session's CSRF token
+ * (`_csrf`, or the `X-CSRF-Token` header) and the version of the file the editor started from
+ * (`version`):
+ *
+ *   GET  /mapping?flow=&sample=   the page: the file in the editor, the preview on the newest archived file
+ *   POST /mapping/preview          the preview of the posted YAML on the sample; `?part=preview`
+ *                                  answers only the `#preview` fragment (the page's script swaps it in)
+ *   POST /mapping/suggest          `suggest` on the sample: its YAML in the editor, and its preview
+ *   POST /mapping/save             check, back up, write, reload (as SIGHUP), audit
+ *
+ * Looking and previewing need what every page needs (read access: loopback, or a session), a POST
+ * from the console's own origin, and the session's CSRF token when there is a session. Saving
+ * needs a session (the operator password) even on loopback, like every action.
+ */
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { FlowConfig } from '../../../config/flow-schema.js';
+import { ConnectorError, isConnectorError } from '../../../errors.js';
+import { scrubDeep } from '../../../log.js';
+import { formatSuggestionSummary, previewSuggestion, suggestMapping } from '../../../mapping/index.js';
+import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../../../store/audit.js';
+import { isSameOrigin } from '../access.js';
+import { auditItem } from '../data/shapes.js';
+import { paths } from '../paths.js';
+import { html, notFound, page, refused, signInFirst } from '../respond.js';
+import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from '../runtime.js';
+import { tokensMatch } from '../sessions.js';
+import { MappingPage, PreviewSection } from '../views/mapping.js';
+import { normalizeEditorText, type YamlProblem } from './check-mapping.js';
+import { MAX_SAMPLE_BYTES, MAX_STUDIO_FORM_BYTES } from './limits.js';
+import { readMappingText, saveMappingFile } from './mapping-file.js';
+import { previewMapping, sampleInfo, type PreviewData } from './preview.js';
+import { withSampleFile } from './sample-file.js';
+import { listArchiveSamples, readArchiveSample, tooLarge, type Sample } from './samples.js';
+import { studioData, type StudioParts } from './studio-data.js';
+import { createUploadStore, isUploadId } from './uploads.js';
+
+export const SAVE_MAPPING_ACTION = 'save-mapping';
+
+type Form = Record<string, string | File>;
+type SampleChoice = { sample: Sample | null; error: PreviewData['sampleError'] };
+
+/** How a save ended, for the audit, the log and the answer. */
+interface SaveOutcome {
+  result: AuditResult;
+  detail: string;
+  status: 200 | 409 | 422;
+  saved: boolean;
+  file: string;
+  backup: string | null;
+  reload: { ok: true } | { ok: false; errors: string[] } | null;
+  error: { code: string; message: string; problems?: YamlProblem[] } | null;
+}
+
+/** An audit detail stays readable: a mapping with a hundred problems is summed up, not pasted. */
+const MAX_DETAIL = 2_000;
+
+export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
+  const { deps, t } = rt;
+  const uploads = createUploadStore({ clock: deps.clock });
+  // One save at a time: two operators saving at once must not interleave backup, write and reload.
+  let saving: Promise<unknown> = Promise.resolve();
+  const now = () => new Date(deps.clock());
+  const flowOf = (name: string | undefined): FlowConfig | undefined => deps.flows.find((flow) => flow.name === (name ?? deps.flows[0]?.name));
+  const limit = bodyLimit({
+    maxSize: MAX_STUDIO_FORM_BYTES,
+    onError: (c) => refused(rt, c as Ctx, 413, `the form is larger than ${MAX_STUDIO_FORM_BYTES} bytes (YAML up to 1 MiB, a sample up to 4 MiB)`),
+  });
+
+  const choose = async (flow: FlowConfig, id: string, upload: File | null): Promise<SampleChoice> => {
+    try {
+      if (upload !== null && upload.size > 0) {
+        if (upload.size > MAX_SAMPLE_BYTES) throw tooLarge(upload.name, upload.size);
+        return { sample: uploads.put(upload.name, Buffer.from(await upload.arrayBuffer())), error: null };
+      }
+      if (isUploadId(id)) {
+        const sample = uploads.get(id);
+        if (!sample) throw new ConnectorError('FILE_UNREADABLE', 'the uploaded sample is no longer kept (uploads are kept for 30 minutes): upload it again');
+        return { sample, error: null };
+      }
+      if (id !== '') return { sample: await readArchiveSample(flow.inbox, id), error: null };
+      return { sample: null, error: null };
+    } catch (error) {
+      if (!isConnectorError(error)) throw error;
+      return { sample: null, error: { code: error.code, message: error.message } };
+    }
+  };
+
+  const renderPage = async (c: Ctx, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) =>
+    html(c, <MappingPage ctx={viewContext(rt, c)} data={scrubDeep(await studioData(deps, flow, parts))} />, status);
+
+  /** Same origin, a form body, the session's CSRF token when there is a session, a known flow. */
+  const readForm = async (c: Ctx): Promise<{ form: Form; flow: FlowConfig } | Response> => {
+    if (!isSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'))) return refused(rt, c, 403, 'foreign origin');
+    const type = c.req.header('content-type') ?? '';
+    const form: Form = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data') ? await c.req.parseBody() : {};
+    const session = c.get('session');
+    if (session && !tokensMatch(text(form, '_csrf') || c.req.header('x-csrf-token'), session.csrfToken)) return refused(rt, c, 403, t('error.csrf'));
+    const flow = flowOf(text(form, 'flow'));
+    if (!flow) return notFound(rt, c, t('error.noFlow', { flow: text(form, 'flow') }));
+    return { form, flow };
+  };
+
+  app.get('/mapping', async (c) => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    const flow = flowOf(c.req.query('flow'));
+    if (!flow) return notFound(rt, c, t('error.noFlow', { flow: c.req.query('flow') }));
+    const asked = c.req.query('sample') ?? (await listArchiveSamples(flow.inbox, 1))[0]?.id ?? '';
+    const { sample, error } = await choose(flow, asked, null);
+    const file = await readMappingText(flow);
+    const preview = await previewMapping(file.text, flow, sample, error, now());
+    return page(c, await studioData(deps, flow, { preview }), (data) => <MappingPage ctx={viewContext(rt, c)} data={data} />);
+  });
+
+  app.post('/mapping/preview', limit, async (c) => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    const got = await readForm(c);
+    if (got instanceof Response) return got;
+    const { form, flow } = got;
+    const yaml = normalizeEditorText(text(form, 'yaml'));
+    const { sample, error } = await choose(flow, text(form, 'sample'), file(form, 'upload'));
+    const preview = scrubDeep(await previewMapping(yaml, flow, sample, error, now()));
+    if (c.req.query('part') === 'preview') return c.html(String(await (<PreviewSection t={t} data={preview} />)));
+    if (wantsJson(c)) return c.json(preview);
+    return renderPage(c, flow, { text: yaml, version: text(form, 'version') || null, preview });
+  });
+
+  app.post('/mapping/suggest', limit, async (c) => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    const got = await readForm(c);
+    if (got instanceof Response) return got;
+    const { form, flow } = got;
+    const yaml = normalizeEditorText(text(form, 'yaml'));
+    const version = text(form, 'version') || null;
+    const { sample, error } = await choose(flow, text(form, 'sample'), file(form, 'upload'));
+    let failure = error ?? (sample ? null : { code: 'FILE_UNREADABLE', message: t('mapping.suggestNeedsSample') });
+    let suggestion: ReturnType<typeof suggestMapping> | null = null;
+    if (sample && !failure) {
+      try {
+        suggestion = suggestMapping(sample.bytes, sample.name, { kind: flow.kind });
+      } catch (caught) {
+        if (!isConnectorError(caught)) throw caught;
+        failure = { code: caught.code, message: caught.message };
+      }
+    }
+    if (!sample || !suggestion) {
+      if (wantsJson(c)) return c.json({ error: failure }, 422);
+      return renderPage(c, flow, { text: yaml, version, preview: await previewMapping(yaml, flow, null, failure, now()) }, 422);
+    }
+    const suggested = suggestion;
+    const tried = await withSampleFile(sample, (input) => previewSuggestion(suggested, input, { now: now() }));
+    const summary = formatSuggestionSummary(suggested, tried, 'in the editor');
+    const preview = scrubDeep(await previewMapping(suggested.yaml, flow, sample, null, now()));
+    if (wantsJson(c))
+      return c.json(scrubDeep({ flow: flow.name, sample: sampleInfo(sample), yaml: suggested.yaml, complete: suggested.complete, summary, preview }));
+    return renderPage(c, flow, { text: suggested.yaml, version, preview, suggestion: { summary, complete: suggested.complete } });
+  });
+
+  app.post('/mapping/save', limit, async (c) => {
+    if (!rt.passwordSet) return refused(rt, c, 403, t('error.actionsOff'));
+    const verdict = checkAccess(rt, c, 'act');
+    if (!verdict.allowed && wantsJson(c)) return signInFirst(rt, c, verdict);
+    const got = await readForm(c);
+    if (got instanceof Response) return got;
+    const { form, flow } = got;
+    const yaml = normalizeEditorText(text(form, 'yaml'));
+    const version = text(form, 'version') || null;
+    const again = async (saveError: { code: string; message: string }, status: 401 | 409 | 422, keepVersion: boolean) => {
+      const { sample, error } = await choose(flow, text(form, 'sample'), null);
+      const preview = await previewMapping(yaml, flow, sample, error, now());
+      return renderPage(c, flow, { text: yaml, ...(keepVersion ? { version } : {}), preview, saveError }, status);
+    };
+    if (!verdict.allowed) {
+      // The session expired while the operator was editing: keep the text on the page, do not send it to the sign-in page.
+      logRefusal(rt, c, verdict.reason);
+      return again({ code: 'CONSOLE_REQUEST_REFUSED', message: t('mapping.signInAgain') }, 401, true);
+    }
+    const session = c.get('session')!;
+    const at = deps.clock();
+    const run = saving.then(() => save(rt, flow, yaml, version, at));
+    saving = run.catch(() => undefined);
+    const outcome = await run;
+
+    const entry = {
+      at,
+      actor: session.actor,
+      address: clientAddress(c),
+      action: SAVE_MAPPING_ACTION,
+      flow: flow.name,
+      target: flow.mapping,
+      result: outcome.result,
+      detail: outcome.detail,
+    };
+    const id = recordAudit(deps.db, entry);
+    const fields = {
+      audit: id,
+      actor: entry.actor,
+      address: entry.address,
+      action: entry.action,
+      flow: flow.name,
+      target: flow.mapping,
+      result: entry.result,
+      detail: entry.detail,
+    };
+    if (outcome.result === AUDIT_RESULT.failed) rt.log.warn({ ...fields, code: outcome.error?.code ?? 'CONSOLE_ACTION_FAILED' }, 'console action failed');
+    else rt.log.info(fields, 'console action');
+
+    if (wantsJson(c)) {
+      const { saved, file: written, backup, reload, error } = outcome;
+      return c.json({ saved, file: written, backup, reload, error, audit: auditItem(getAuditEntry(deps.db, id)!) }, outcome.status);
+    }
+    if (outcome.status === 200) return c.redirect(`${paths.mapping(flow.name)}&done=${id}`, 303);
+    return again({ code: outcome.error!.code, message: outcome.error!.message }, outcome.status, !outcome.saved);
+  });
+}
+
+/** Check, back up, write, reload; every way it ends, as an outcome (a fault of our own is thrown). */
+async function save(rt: Runtime, flow: FlowConfig, yaml: string, version: string | null, at: number): Promise<SaveOutcome> {
+  const none = { saved: false, file: flow.mapping, backup: null, reload: null } as const;
+  let written;
+  try {
+    written = await saveMappingFile(flow, yaml, { version, now: at });
+  } catch (error) {
+    if (!isConnectorError(error)) throw error;
+    return {
+      ...none,
+      result: AUDIT_RESULT.failed,
+      status: 409,
+      detail: cut(`${error.code}: ${error.message}`),
+      error: { code: error.code, message: error.message },
+    };
+  }
+  if (!written.saved) {
+    if (written.reason === 'changed') {
+      return {
+        ...none,
+        result: AUDIT_RESULT.failed,
+        status: 409,
+        detail: cut(`not saved: ${written.message}`),
+        error: { code: 'CONSOLE_ACTION_FAILED', message: written.message },
+      };
+    }
+    const { message, problems, code } = written.check;
+    return { ...none, result: AUDIT_RESULT.failed, status: 422, detail: cut(`not saved: ${code}: ${message}`), error: { code, message, problems } };
+  }
+  const where = written.unchanged
+    ? `${written.file} already held this YAML`
+    : `saved ${written.file}${written.backup ? ` (the previous one kept as ${path.basename(written.backup)})` : ''}`;
+  const reload = rt.deps.operator.reloadMappings();
+  const base = { saved: true, file: written.file, backup: written.backup, reload };
+  if (!reload.ok) {
+    const message = `${where}, but the reload failed and the daemon keeps the mappings it had: ${reload.errors.join('; ')}`;
+    return { ...base, result: AUDIT_RESULT.failed, status: 409, detail: cut(message), error: { code: 'MAPPING_INVALID', message } };
+  }
+  return { ...base, result: AUDIT_RESULT.ok, status: 200, detail: `${where}; mappings reloaded`, error: null };
+}
+
+function cut(detail: string): string {
+  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
+}
+
+function text(form: Form, key: string): string {
+  const value = form[key];
+  return typeof value === 'string' ? value : '';
+}
+
+function file(form: Form, key: string): File | null {
+  const value = form[key];
+  return typeof value === 'object' && value !== null ? value : null;
+}

@@ -1,0 +1,237 @@
+/**
+ * `/mapping`: a flow's mapping in an editor beside its preview on a sample. One form serves every
+ * button (Preview, Suggest, Save: `formaction`), so the page works without JavaScript; with it,
+ * `mapping.js` swaps in a fresh `#preview` (rendered by `PreviewSection`, the same markup) as the
+ * operator types.
+ */
+import type { PreviewData } from '../studio/preview.js';
+import type { SampleInfo } from '../studio/samples.js';
+import type { StudioData } from '../studio/studio-data.js';
+import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
+import { formatBytes } from '../format.js';
+import type { Translate } from '../i18n.js';
+import { paths } from '../paths.js';
+import { Layout } from './layout.js';
+import { AuditTable, hintFor, Json } from './parts.js';
+import type { ViewContext } from './view-context.js';
+
+export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
+  const { ctx, data } = props;
+  const { t } = ctx;
+  const title = t('mapping.title', { flow: data.flow });
+  return (
+    <Layout ctx={ctx} title={title} script="mapping.js">
+      <h1>{title}</h1>
+      <form method="get" action={paths.mapping()} class="search flow-pick">
+        <label>
+          {t('mapping.flow')}{' '}
+          <select name="flow">
+            {ctx.flows.map((flow) => (
+              <option value={flow} selected={flow === data.flow}>
+                {flow}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="button secondary">
+          {t('mapping.open')}
+        </button>
+      </form>
+      <dl class="facts">
+        <dt>{t('mapping.file')}</dt>
+        <dd>
+          <code>{data.file}</code>
+        </dd>
+        <dt>{t('col.kind')}</dt>
+        <dd>{data.kind}</dd>
+      </dl>
+      {data.fileError ? <p class="error">{t('mapping.fileError', { file: data.file, error: data.fileError })}</p> : null}
+      {data.notWritable ? (
+        <p class="warn" id="not-writable">
+          <code title={hintFor(t, data.notWritable.code)}>{data.notWritable.code}</code> {t('mapping.notWritable', { message: data.notWritable.message })}
+        </p>
+      ) : null}
+      {data.saveError ? (
+        <p class="error" role="alert" id="save-error">
+          <code>{data.saveError.code}</code> {t('mapping.saveRefused', { message: data.saveError.message })}
+        </p>
+      ) : null}
+      <div class="studio">
+        <form method="post" action={paths.mappingPreview()} enctype="multipart/form-data" id="studio" class="editor" data-failed={t('mapping.previewFailed')}>
+          <input type="hidden" name="_csrf" value={ctx.session?.csrfToken ?? ''} />
+          <input type="hidden" name="flow" value={data.flow} />
+          <input type="hidden" name="version" value={data.version ?? ''} />
+          <label>
+            {t('mapping.sample')}
+            <select name="sample" id="sample">
+              <option value="">{t('mapping.noSample')}</option>
+              {data.samples.map((sample) => (
+                <option value={sample.id} selected={sample.id === data.sampleId}>
+                  {sampleLabel(t, sample)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('mapping.upload', { size: formatBytes(MAX_SAMPLE_BYTES) })}
+            <input type="file" name="upload" id="upload" accept=".csv,.tsv,.txt,.json,.ndjson,.jsonl" />
+          </label>
+          <label for="yaml">{t('mapping.editor')}</label>
+          <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34}>
+            {data.text}
+          </textarea>
+          <p class="buttons">
+            <button type="submit" id="preview-button">
+              {t('mapping.preview')}
+            </button>
+            <button type="submit" formaction={paths.mappingSuggest()} id="suggest-button" class="button secondary">
+              {t('mapping.suggest')}
+            </button>
+            <SaveControl ctx={ctx} flow={data.flow} />
+          </p>
+          <p class="muted">{t('mapping.how')}</p>
+        </form>
+        <div class="result">
+          <details id="suggestion" open hidden={data.suggestion === null}>
+            <summary>{t('mapping.suggestion')}</summary>
+            <pre id="suggestion-summary" class="json">
+              {data.suggestion?.summary ?? ''}
+            </pre>
+          </details>
+          <PreviewSection t={t} data={data.preview} />
+        </div>
+      </div>
+      {data.audit.length > 0 ? (
+        <section>
+          <h2>{t('mapping.saves')}</h2>
+          <AuditTable t={t} rows={data.audit} />
+        </section>
+      ) : null}
+    </Layout>
+  );
+}
+
+function SaveControl(props: { ctx: ViewContext; flow: string }) {
+  const { ctx } = props;
+  const { t } = ctx;
+  if (!ctx.actionsOn) return <span class="muted">{t('mapping.saveOff')}</span>;
+  if (!ctx.session)
+    return (
+      <a class="button secondary" href={paths.login(paths.mapping(props.flow))}>
+        {t('mapping.signInToSave')}
+      </a>
+    );
+  return (
+    <button type="submit" formaction={paths.mappingSave()} id="save-button">
+      {t('mapping.save')}
+    </button>
+  );
+}
+
+export function sampleLabel(t: Translate, sample: SampleInfo): string {
+  const size = formatBytes(sample.sizeBytes);
+  if (sample.source === 'upload') return t('mapping.uploaded', { name: sample.name, size });
+  const day = /^archive:([^/]+)\//.exec(sample.id)?.[1] ?? '';
+  return `${day} / ${sample.name} (${size})`;
+}
+
+/** The preview: whether the YAML loads (or where it does not), then the problems and payloads of the sample. */
+export function PreviewSection(props: { t: Translate; data: PreviewData }) {
+  const { t, data } = props;
+  const { mapping, result, sample } = data;
+  return (
+    <section id="preview" data-sample-id={sample?.id ?? ''} data-sample-label={sample ? sampleLabel(t, sample) : ''}>
+      <h2>{t('mapping.previewTitle')}</h2>
+      {data.sampleError ? (
+        <p class="error">
+          <code>{data.sampleError.code}</code> {t('mapping.sampleError', { message: data.sampleError.message })}
+        </p>
+      ) : null}
+      {mapping.ok ? (
+        <p class="ok-text" id="mapping-state">
+          {t('mapping.loads', { kind: data.kind, format: mapping.format ?? '—' })}
+        </p>
+      ) : (
+        <div id="mapping-state">
+          <p class="error">
+            <code>{mapping.code}</code> {t('mapping.invalid')}
+          </p>
+          <table class="yaml-problems">
+            <thead>
+              <tr>
+                <th>{t('mapping.where')}</th>
+                <th>{t('col.message')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {mapping.problems.map((p) => (
+                <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} class={p.line !== null ? 'goto' : undefined}>
+                  <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
+                  <td class="message">{p.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result ? (
+        <div>
+          <p class="counts" id="preview-counts">
+            {t('mapping.counts', { sample: sample?.name, submissions: result.submissions, problems: result.problems })}
+          </p>
+          {result.stopped ? <p class="warn">{t('mapping.stopped', { reason: result.stopped })}</p> : null}
+          {result.problems > 0 ? (
+            <div>
+              <h3>{t('mapping.problems')}</h3>
+              {result.problemRows.length < result.problems ? (
+                <p class="muted">{t('common.more', { shown: result.problemRows.length, total: result.problems })}</p>
+              ) : null}
+              <table class="problems">
+                <thead>
+                  <tr>
+                    <th>{t('col.row')}</th>
+                    <th>{t('col.field')}</th>
+                    <th>{t('col.column')}</th>
+                    <th>{t('col.code')}</th>
+                    <th>{t('col.message')}</th>
+                    <th>{t('col.value')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.problemRows.map((p) => (
+                    <tr>
+                      <td class="num">{p.row ?? '—'}</td>
+                      <td>{p.field ?? '—'}</td>
+                      <td>{p.column ?? '—'}</td>
+                      <td>
+                        <code title={hintFor(t, p.code)}>{p.code}</code>
+                      </td>
+                      <td class="message">{p.message}</td>
+                      <td>{p.value !== null ? <code>{p.value}</code> : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          {result.payloads.length > 0 ? (
+            <div class="payloads">
+              <h3>{t('mapping.payloads')}</h3>
+              {result.payloads.length < result.submissions ? (
+                <p class="muted">{t('common.more', { shown: result.payloads.length, total: result.submissions })}</p>
+              ) : null}
+              {result.payloads.map((p, index) => (
+                <details open={index === 0}>
+                  <summary>{t('mapping.payload', { key: p.key, row: p.firstRow })}</summary>
+                  <Json value={p.payload} />
+                </details>
+              ))}
+            </div>
+          ) : null}
+        </div>
+      ) : mapping.ok && !sample && !data.sampleError ? (
+        <p class="muted">{t('mapping.chooseSample')}</p>
+      ) : null}
+    </section>
+  );
+}
