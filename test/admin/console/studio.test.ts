@@ -1,13 +1,15 @@
 /**
  * The mapping page's parts without HTTP: what a failed write tells the operator, the names of
  * uploads, the uploads kept, the column a problem points at, the archive's samples (newest first,
- * only regular files the intake archived), and the editor's text read as the daemon reads a file.
+ * only regular files the intake archived), the editor's text read as the daemon reads a file, and
+ * a save whose reload is refused.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMappingText, normalizeEditorText, sourceOfProblem } from '../../../src/admin/console/studio/check-mapping.js';
 import { writeError } from '../../../src/admin/console/studio/mapping-file.js';
+import { saveAndReload } from '../../../src/admin/console/studio/save-and-reload.js';
 import { listArchiveSamples, readArchiveSample } from '../../../src/admin/console/studio/samples.js';
 import { createUploadStore, uploadName } from '../../../src/admin/console/studio/uploads.js';
 import { flowSchema } from '../../../src/config/flow-schema.js';
@@ -141,6 +143,25 @@ describe('the archive’s samples', () => {
       fs.mkdirSync(path.join(inbox, 'archive', '2026-06-12'), { recursive: true });
       fs.writeFileSync(path.join(inbox, 'archive', '2026-06-12', 'big.csv'), Buffer.alloc(4 * 1024 * 1024 + 1, 0x61));
       await expect(readArchiveSample(inbox, 'archive:2026-06-12/big.csv')).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    });
+  });
+});
+
+describe('a save whose reload is refused', () => {
+  it('keeps the file saved (with its backup) and says the daemon keeps the mappings it had', async () => {
+    await withTempDir(async (dir) => {
+      const mapping = path.join(dir, 'mapping.yaml');
+      const before = fs.readFileSync(MAPPING_FILE, 'utf8');
+      fs.writeFileSync(mapping, before);
+      const after = before.replace('integer: true', 'number: true');
+      const reloadMappings = () => ({ ok: false as const, errors: ['flow other: MAPPING_INVALID: /etc/other.yaml is invalid'] });
+      const outcome = await saveAndReload({ ...flow(), mapping }, after, null, Date.now(), { reloadMappings });
+      expect(outcome).toMatchObject({ result: 'failed', status: 409, saved: true, file: mapping, reload: { ok: false }, error: { code: 'MAPPING_INVALID' } });
+      expect(outcome.detail).toMatch(
+        /^saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}\.bak\), but the reload failed and the daemon keeps the mappings it had: flow other/,
+      );
+      expect(fs.readFileSync(mapping, 'utf8')).toBe(after);
+      expect(fs.readFileSync(outcome.backup!, 'utf8')).toBe(before);
     });
   });
 });

@@ -14,14 +14,13 @@
  * from the console's own origin, and the session's CSRF token when there is a session. Saving
  * needs a session (the operator password) even on loopback, like every action.
  */
-import path from 'node:path';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
 import { scrubDeep } from '../../../log.js';
 import { formatSuggestionSummary, previewSuggestion, suggestMapping } from '../../../mapping/index.js';
-import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../../../store/audit.js';
+import { AUDIT_RESULT, getAuditEntry, recordAudit } from '../../../store/audit.js';
 import { isSameOrigin } from '../access.js';
 import { auditItem } from '../data/shapes.js';
 import { paths } from '../paths.js';
@@ -29,10 +28,11 @@ import { html, notFound, page, refused, signInFirst } from '../respond.js';
 import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from '../runtime.js';
 import { tokensMatch } from '../sessions.js';
 import { MappingPage, PreviewSection } from '../views/mapping.js';
-import { normalizeEditorText, type YamlProblem } from './check-mapping.js';
+import { normalizeEditorText } from './check-mapping.js';
 import { MAX_SAMPLE_BYTES, MAX_STUDIO_FORM_BYTES } from './limits.js';
-import { readMappingText, saveMappingFile } from './mapping-file.js';
+import { readMappingText } from './mapping-file.js';
 import { previewMapping, sampleInfo, type PreviewData } from './preview.js';
+import { saveAndReload } from './save-and-reload.js';
 import { withSampleFile } from './sample-file.js';
 import { listArchiveSamples, readArchiveSample, tooLarge, type Sample } from './samples.js';
 import { studioData, type StudioParts } from './studio-data.js';
@@ -42,21 +42,6 @@ export const SAVE_MAPPING_ACTION = 'save-mapping';
 
 type Form = Record<string, string | File>;
 type SampleChoice = { sample: Sample | null; error: PreviewData['sampleError'] };
-
-/** How a save ended, for the audit, the log and the answer. */
-interface SaveOutcome {
-  result: AuditResult;
-  detail: string;
-  status: 200 | 409 | 422;
-  saved: boolean;
-  file: string;
-  backup: string | null;
-  reload: { ok: true } | { ok: false; errors: string[] } | null;
-  error: { code: string; message: string; problems?: YamlProblem[] } | null;
-}
-
-/** An audit detail stays readable: a mapping with a hundred problems is summed up, not pasted. */
-const MAX_DETAIL = 2_000;
 
 export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   const { deps, t } = rt;
@@ -183,7 +168,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     }
     const session = c.get('session')!;
     const at = deps.clock();
-    const run = saving.then(() => save(rt, flow, yaml, version, at));
+    const run = saving.then(() => saveAndReload(flow, yaml, version, at, deps.operator));
     saving = run.catch(() => undefined);
     const outcome = await run;
 
@@ -218,51 +203,6 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (outcome.status === 200) return c.redirect(`${paths.mapping(flow.name)}&done=${id}`, 303);
     return again({ code: outcome.error!.code, message: outcome.error!.message }, outcome.status, !outcome.saved);
   });
-}
-
-/** Check, back up, write, reload; every way it ends, as an outcome (a fault of our own is thrown). */
-async function save(rt: Runtime, flow: FlowConfig, yaml: string, version: string | null, at: number): Promise<SaveOutcome> {
-  const none = { saved: false, file: flow.mapping, backup: null, reload: null } as const;
-  let written;
-  try {
-    written = await saveMappingFile(flow, yaml, { version, now: at });
-  } catch (error) {
-    if (!isConnectorError(error)) throw error;
-    return {
-      ...none,
-      result: AUDIT_RESULT.failed,
-      status: 409,
-      detail: cut(`${error.code}: ${error.message}`),
-      error: { code: error.code, message: error.message },
-    };
-  }
-  if (!written.saved) {
-    if (written.reason === 'changed') {
-      return {
-        ...none,
-        result: AUDIT_RESULT.failed,
-        status: 409,
-        detail: cut(`not saved: ${written.message}`),
-        error: { code: 'CONSOLE_ACTION_FAILED', message: written.message },
-      };
-    }
-    const { message, problems, code } = written.check;
-    return { ...none, result: AUDIT_RESULT.failed, status: 422, detail: cut(`not saved: ${code}: ${message}`), error: { code, message, problems } };
-  }
-  const where = written.unchanged
-    ? `${written.file} already held this YAML`
-    : `saved ${written.file}${written.backup ? ` (the previous one kept as ${path.basename(written.backup)})` : ''}`;
-  const reload = rt.deps.operator.reloadMappings();
-  const base = { saved: true, file: written.file, backup: written.backup, reload };
-  if (!reload.ok) {
-    const message = `${where}, but the reload failed and the daemon keeps the mappings it had: ${reload.errors.join('; ')}`;
-    return { ...base, result: AUDIT_RESULT.failed, status: 409, detail: cut(message), error: { code: 'MAPPING_INVALID', message } };
-  }
-  return { ...base, result: AUDIT_RESULT.ok, status: 200, detail: `${where}; mappings reloaded`, error: null };
-}
-
-function cut(detail: string): string {
-  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
 }
 
 function text(form: Form, key: string): string {
