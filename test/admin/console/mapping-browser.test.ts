@@ -41,7 +41,10 @@ describe('the mapping page in Chromium', () => {
   it('previews as the operator types, points at a syntax error, starts from suggest, saves, and the daemon maps the next file with it', async () => {
     await withConsoleDaemon({}, async ({ url, inbox, daemon, dir }) => {
       fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
-      await waitUntil(() => daemon.sandbox!.requests().length === 3, 'the sample delivered and archived');
+      const archive = path.join(inbox, 'archive');
+      const archived = () => fs.existsSync(archive) && fs.readdirSync(archive).some((day) => fs.readdirSync(path.join(archive, day)).length > 0);
+      // Delivery may finish before the intake moves the file: wait for both.
+      await waitUntil(() => daemon.sandbox!.requests().length === 3 && archived(), 'the sample delivered and archived');
       await withBrowser(async (open) => {
         const { page } = await open();
         const errors = collectErrors(page);

@@ -27,14 +27,22 @@ const MAPPING = fs.readFileSync(path.join(REPO, 'config/mappings/1c-requests.yam
 /** The 1C mapping with every line's unit a constant: easy to see in a payload. */
 const BOXES = MAPPING.replace('unit: { column: "Ед. изм." }', 'unit: { const: "коробка" }');
 
+/** The archived `requests.csv` (the archive keeps it under its file id: `1-requests.csv`): its sample id and name. */
+function archived(inbox: string): { id: string; name: string } | undefined {
+  const archive = path.join(inbox, 'archive');
+  for (const day of fs.existsSync(archive) ? fs.readdirSync(archive) : []) {
+    const name = fs.readdirSync(path.join(archive, day)).find((n) => n.endsWith('requests.csv'));
+    if (name) return { id: `archive:${day}/${name}`, name };
+  }
+  return undefined;
+}
+
 /** Drop the 1C sample into the inbox and wait until it is archived: the page's first sample. Its id, and its name in the archive. */
 async function archiveSample(c: ConsoleDaemon): Promise<{ id: string; name: string }> {
   fs.copyFileSync(SAMPLE, path.join(c.inbox, 'requests.csv'));
-  await waitUntil(() => c.daemon.sandbox!.requests().length >= 3, 'the sample archived and delivered');
-  const day = fs.readdirSync(path.join(c.inbox, 'archive'))[0]!;
-  // The archive keeps the file under its file id: `1-requests.csv`.
-  const name = fs.readdirSync(path.join(c.inbox, 'archive', day)).find((n) => n.endsWith('requests.csv'))!;
-  return { id: `archive:${day}/${name}`, name };
+  // Delivery may finish before the intake moves the file: wait for both.
+  await waitUntil(() => c.daemon.sandbox!.requests().length >= 3 && archived(c.inbox) !== undefined, 'the sample delivered and archived');
+  return archived(c.inbox)!;
 }
 
 /** POST a form as the page's script does (multipart, with a file when given), answering status and body. */
