@@ -7,10 +7,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isConnectorError } from './errors.js';
 import { scrubSecrets } from './log.js';
+import { describeVersion } from './version.js';
 
 const program = new Command()
   .name('procurement-connector')
   .description('Connects an ERP to the procurement platform: file intake, delivery, webhooks, export.')
+  .version(describeVersion(), '-V, --version', 'print the version and the commit it was built from')
   .showHelpAfterError()
   .exitOverride();
 
