@@ -2,7 +2,7 @@
 # Builds procurement-connector_<version>_amd64.deb from a release tree (the tarball's, made by
 # build-release.sh) with dpkg-deb: no network, no debhelper.
 #
-#   packaging/build-deb.sh <tree> <out-dir>
+#   packaging/build-deb.sh <tree> <out-dir>      # DEB_COMPRESSION: dpkg-deb -Z [xz]
 #
 #   /opt/procurement-connector/               the tree, without its installers (dpkg installs)
 #   /usr/bin/procurement-connector            runs the launcher by its absolute path
@@ -100,5 +100,5 @@ CONTROL
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$epoch" {} +
 
-SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group -Zxz --build "$root" "$out/$package.deb" >/dev/null
+SOURCE_DATE_EPOCH=$epoch dpkg-deb --root-owner-group "-Z${DEB_COMPRESSION:-xz}" --build "$root" "$out/$package.deb" >/dev/null
 echo "   $out/$package.deb"
