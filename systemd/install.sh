@@ -51,5 +51,5 @@ layout_enable_unit
 layout_start_service_again
 
 echo
-echo "Installed $("$PREFIX/bin/procurement-connector" --version)."
+echo "Installed procurement-connector $("$PREFIX/bin/procurement-connector" --version)."
 layout_next_steps
