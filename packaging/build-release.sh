@@ -25,8 +25,9 @@ runtime=$(packaging/fetch-node-runtime.sh)
 runtime_version=$("$runtime/bin/node" -p 'process.versions.node')
 echo "   Node.js $runtime_version from $runtime"
 
-echo "== compile (npm run build into a clean folder)"
-npm run --silent build -- --outDir "$work/tsc" --sourceMap false
+echo "== compile (as npm run build does, into a clean folder and without source maps)"
+npx --no-install tsc -p tsconfig.build.json --outDir "$work/tsc" --sourceMap false
+npm run --silent build:assets -- "$work/tsc"
 
 echo "== production node_modules for the bundled runtime"
 mkdir -p "$tree"

@@ -76,12 +76,13 @@ bytes=$(stat -c %s "$tarball")
 ok "$((bytes / 1024 / 1024)) MB ($bytes bytes), under 60 MB"
 tar -xzf "$tarball" -C "$work"
 tree=$work/$name
-for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js node_modules/better-sqlite3/build/Release/better_sqlite3.node \
+for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js dist/src/admin/console/assets/console.js \
+  node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/hono/package.json \
   package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples systemd/$unit \
   packaging/layout.sh install.sh uninstall.sh README.md THIRD-PARTY-NOTICES; do
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
-ok "holds the runtime, the program, node_modules, config, samples, the unit, the installers, README and notices"
+ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, the unit, the installers, README and notices"
 for dependency in $(node -p 'Object.keys(require("./package.json").dependencies).join(" ")'); do
   grep -q "^$dependency " "$tree/THIRD-PARTY-NOTICES" || fail "THIRD-PARTY-NOTICES does not list $dependency"
 done
@@ -102,7 +103,7 @@ ok "also through a symlink to the launcher"
 step "check on the example config, with dummy credentials"
 creds=$work/credentials
 mkdir -p "$creds"
-for secret in platform-token webhook-secret supplier-token; do printf 'dummy-%s-0123456789' "$secret" >"$creds/$secret"; done
+for secret in platform-token webhook-secret supplier-token console-password; do printf 'dummy-%s-0123456789' "$secret" >"$creds/$secret"; done
 sed -e "s#/etc/procurement-connector/mappings/#$tree/config/mappings/#g" -e "s#/srv/erp/exchange/#$work/exchange/#g" \
   -e "s#/var/lib/procurement-connector#$work/state#g" "$tree/config/connector.example.yaml" >"$work/connector.yaml"
 out=$(without_node CREDENTIALS_DIRECTORY="$creds" "$tree/bin/procurement-connector" check --config "$work/connector.yaml") ||
@@ -116,6 +117,7 @@ ok "and without the credentials it fails"
 
 step "the demo, a full cycle (config/demo.yaml in the unpacked tree)"
 demo=config/demo.yaml
+admin_port=9464
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if port_busy 8787 || port_busy 8788 || port_busy 9464; then
   # Someone runs a demo already: the same demo on free ports.
@@ -125,6 +127,7 @@ if port_busy 8787 || port_busy 8788 || port_busy 9464; then
   done
   sed -e "s/8787/${ports[0]}/g" -e "s/8788/${ports[1]}/g" -e "s/9464/${ports[2]}/g" "$tree/$demo" >"$tree/config/demo-verify.yaml"
   demo=config/demo-verify.yaml
+  admin_port=${ports[2]}
   echo "   the demo's ports are busy here: on ${ports[*]:0:3} instead"
 fi
 (cd "$tree" && exec env -i PATH="$nonode" HOME="$work/home" LANG=C.UTF-8 bin/procurement-connector run --config "$demo") \
@@ -141,6 +144,16 @@ wait_for 60 "an acknowledgement in var/import" has_file "$tree/var/import/ack-*.
 wait_for 60 "a status file in var/import" has_file "$tree/var/import/order-status-*.csv" ||
   fail "no order status file in var/import within 60 s: $(ls -R "$tree/var")"
 echo "   var/import: $(find "$tree/var/import" -maxdepth 1 -type f -printf '%f ' | head -c 300)"
+# The console from the installed tree: its page and its script (the assets the build copies).
+# shellcheck disable=SC2016 # JavaScript, not shell
+env -i "$tree/node/bin/node" --input-type=module -e '
+  const base = `http://127.0.0.1:${process.argv[1]}`;
+  const page = await fetch(`${base}/`);
+  const script = await fetch(`${base}/assets/console.js`);
+  if (page.status !== 200 || !(await page.text()).includes("<html")) throw new Error(`/ answered ${page.status}`);
+  if (script.status !== 200) throw new Error(`/assets/console.js answered ${script.status}`);' "$admin_port" ||
+  fail "the console did not answer from the unpacked tree"
+ok "the console answers on port $admin_port, with its script"
 kill -TERM "$daemon_pid"
 status=0
 wait "$daemon_pid" || status=$?
