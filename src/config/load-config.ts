@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import YAML, { Parser, type CST } from 'yaml';
 import type { z } from 'zod';
 import { ConnectorError } from '../errors.js';
 import { registerSecret } from '../log.js';
@@ -62,6 +62,15 @@ export function loadConfig(file: string, env: Env): Config {
  */
 export const MAX_YAML_BYTES = 1024 * 1024;
 
+/**
+ * How deep collections may nest in a config or mapping file. Real ones nest about six levels. The
+ * yaml package composes a document recursively and only catches the stack overflow a deeper one
+ * causes (CVE-2026-33532: two bytes a level suffice); that catch once took a test worker down with
+ * it. So the depth is measured first, on the package's iterative CST parser, and a deeper document
+ * is refused before it is composed.
+ */
+export const MAX_YAML_DEPTH = 64;
+
 /** How many of the parser's errors a message lists (a broken file can have hundreds). */
 const MAX_LISTED_ERRORS = 10;
 
@@ -95,6 +104,11 @@ export function parseYamlBytes(bytes: Buffer, file: string, what: string): Recor
   } catch {
     throw invalid('is not valid UTF-8 text');
   }
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    const { line, col } = lineAndColumn(text, deep);
+    throw configError(file, [{ path: '', message: `nests deeper than ${MAX_YAML_DEPTH} levels at line ${line}, column ${col}`, line, column: col }], code);
+  }
   let data: unknown;
   try {
     const doc = YAML.parseDocument(text, { prettyErrors: true });
@@ -116,7 +130,9 @@ export function parseYamlBytes(bytes: Buffer, file: string, what: string): Recor
     throw invalid(`cannot be read as YAML: ${(error as Error).message ?? String(error)}`);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('must be a YAML mapping (key: value pairs)');
-  if (hasCycle(data)) throw invalid('an alias refers to a node that contains it (a cycle)');
+  const shape = cycleOrDepth(data);
+  if (shape === 'cycle') throw invalid('an alias refers to a node that contains it (a cycle)');
+  if (shape === 'deep') throw invalid(`nests deeper than ${MAX_YAML_DEPTH} levels (through aliases)`);
   return data as Record<string, unknown>;
 }
 
@@ -151,12 +167,46 @@ function readSmallFile(file: string, what: string, invalid: (message: string) =>
   }
 }
 
-/** Whether a YAML alias made a value contain itself (`a: &a [*a]`); the walk below would never end. */
-function hasCycle(value: unknown, ancestors = new Set<object>()): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (ancestors.has(value)) return true;
+/** The offset of the first collection nested deeper than MAX_YAML_DEPTH, walked without recursion. */
+function tooDeepAt(text: string): number | undefined {
+  const pending: { token: CST.Token; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) pending.push({ token, depth: 0 });
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { token, depth } = next;
+    if (depth > MAX_YAML_DEPTH) return token.offset;
+    if (token.type === 'document') {
+      if (token.value) pending.push({ token: token.value, depth });
+    } else if ('items' in token) {
+      for (const item of token.items) {
+        if (item.key) pending.push({ token: item.key, depth: depth + 1 });
+        if (item.value) pending.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** 1-based line and column of an offset, as the yaml package reports its errors. */
+function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+
+/**
+ * Whether a YAML alias made a value contain itself (`a: &a [*a]`; the schema's walk would never
+ * end), or aliases nested copies deeper than MAX_YAML_DEPTH (each level within the limit).
+ */
+function cycleOrDepth(value: unknown, ancestors = new Set<object>()): 'cycle' | 'deep' | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (ancestors.has(value)) return 'cycle';
+  if (ancestors.size >= MAX_YAML_DEPTH) return 'deep';
   ancestors.add(value);
-  const found = Object.values(value).some((child) => hasCycle(child, ancestors));
+  let found: 'cycle' | 'deep' | undefined;
+  for (const child of Object.values(value)) {
+    found = cycleOrDepth(child, ancestors);
+    if (found) break;
+  }
   ancestors.delete(value);
   return found;
 }

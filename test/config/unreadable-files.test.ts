@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, MAX_YAML_BYTES } from '../../src/config/load-config.js';
+import { loadConfig, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../../src/config/load-config.js';
 import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
@@ -16,6 +16,18 @@ const ALIAS_BOMB = [
   'a: &a [x,x,x,x,x,x,x,x,x]',
   ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
 ].join('\n');
+
+/** `k: ` on each line, one space deeper than the line before: `levels` nested block mappings. */
+function blockNested(levels: number): string {
+  return Array.from({ length: levels + 1 }, (_, i) => `${' '.repeat(i)}k${i === levels ? ': x' : ':'}`).join('\n') + '\n';
+}
+
+/** Five anchors, each a 20-deep list around the alias of the one before: 100 levels once copied. */
+function aliasNested(): string {
+  const lines = ['a0: &a0 x'];
+  for (let i = 1; i <= 5; i += 1) lines.push(`a${i}: &a${i} ${'['.repeat(20)}*a${i - 1}${']'.repeat(20)}`);
+  return lines.join('\n') + '\n';
+}
 
 type Make = (dir: string) => string;
 const write =
@@ -45,7 +57,15 @@ const cases: [string, Make, RegExp][] = [
   ['a list at the top', write('- a\n- b\n'), /must be a YAML mapping \(key: value pairs\)/],
   ['a scalar at the top', write('just text\n'), /must be a YAML mapping/],
   ['an empty file', write(''), /must be a YAML mapping/],
-  ['hundreds of YAML errors (listed up to ten)', write('['.repeat(5_000)), /and \d+ more YAML errors/],
+  ['hundreds of YAML errors (listed up to ten)', write(']'.repeat(300)), /and \d+ more YAML errors/],
+  // The yaml package composes recursively: a deep document is refused before, never left to the stack.
+  [
+    'flow collections nested 5,000 deep',
+    write('['.repeat(5_000)),
+    new RegExp(`nests deeper than ${MAX_YAML_DEPTH} levels at line 1, column ${MAX_YAML_DEPTH + 2}`),
+  ],
+  ['block mappings nested past the limit', write(blockNested(MAX_YAML_DEPTH + 1)), /nests deeper than 64 levels at line 66, column 66/],
+  ['aliases that nest copies past the limit', write(aliasNested()), /nests deeper than 64 levels \(through aliases\)/],
 ];
 
 describe('a config file that cannot be read', () => {
