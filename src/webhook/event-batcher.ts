@@ -1,9 +1,9 @@
 /**
- * Groups the events that arrive within one tick into one store transaction, then waits for the
- * store's group commit (`durable()`: one fsync off the event loop, shared with whatever else
- * committed meanwhile) before any event of the group gets its answer: a 200 means the event
- * survives a power cut. The store records each event in its own savepoint, so one failing event
- * answers 503 without failing the others.
+ * Groups the events that arrive until the previous group's fsync is over (at least one tick) into
+ * one store transaction, then waits for the store's group commit (`durable()`: one fsync off the
+ * event loop, shared with whatever else committed meanwhile) before any event of the group gets its
+ * answer: a 200 means the event survives a power cut. When one event of a group fails, the store
+ * records the others each in its own savepoint, so that event answers 503 without failing them.
  *
  * The group is logged as one line, once durable, listing each event with its outcome: each state
  * change is logged once, at a fraction of the cost of a line (and a child logger) per event, which
@@ -47,6 +47,8 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   let queue: Waiting[] = [];
   let scheduled = false;
   let inFlight = Promise.resolve();
+  /** The previous batch's wait for its fsync; settles, never rejects. */
+  let previousDurable: Promise<void> = Promise.resolve();
   const durable = options.durable ?? alreadyDurable;
 
   const runBatch = async (): Promise<void> => {
@@ -63,7 +65,9 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         now,
         supersedes,
       );
-      await durable();
+      const synced = durable();
+      previousDurable = synced.then(noop, noop);
+      await synced;
     } catch (error) {
       // The commit, or the fsync that makes it durable, failed: the batch is not known to be on disk.
       for (const item of batch) item.resolve({ ok: false, error });
@@ -96,10 +100,13 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         queue.push({ event, body, resolve });
         if (!scheduled) {
           scheduled = true;
-          // Each batch is committed in its own tick; the durability waits of consecutive batches
-          // overlap, and `drain()` waits for the last one.
+          // A batch commits once the previous batch's fsync is over (and no earlier than the next
+          // tick): its events would wait for the fsync after that one anyway (`durable()` shares
+          // only an fsync that starts after the commit), so nothing answers later, but everything
+          // that arrives meanwhile shares one commit, and no commit writes into the WAL while it
+          // is being fsynced. `drain()` waits for the last batch.
           const previous = inFlight;
-          const batch = new Promise<void>((resolve) => setImmediate(resolve)).then(runBatch);
+          const batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previousDurable).then(runBatch);
           inFlight = Promise.all([previous, batch]).then(() => undefined);
         }
       });
@@ -109,6 +116,8 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
     },
   };
 }
+
+function noop(): void {}
 
 /** What the group's log line says of each stored event. */
 interface StoredEventLine {

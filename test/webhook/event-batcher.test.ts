@@ -6,6 +6,7 @@ import { deleteEventsOlderThan, getEvent } from '../../src/store/events.js';
 import type { WebhookEvent } from '../../src/platform/contract.js';
 import { createLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** An event and its raw body, as the listener hands them to the batcher. */
 function event(n: number, orderId = `ORD-2026-${String(n).padStart(6, '0')}`): [WebhookEvent, string] {
@@ -37,6 +38,33 @@ describe('createEventBatcher', () => {
       expect(commits).toEqual([['applied', 'applied', 'duplicate']]);
       expect(getEvent(db, 'EVT-000002')).toBeUndefined();
       expect(getEvent(db, 'EVT-000003')).toMatchObject({ applied: 1, received_at: 1_000 });
+      db.close();
+    });
+  });
+
+  it('holds the next group until the previous group is durable, then commits it as one transaction', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      const syncs: (() => void)[] = [];
+      const durable = () => new Promise<void>((resolve) => syncs.push(resolve));
+      const commits: string[][] = [];
+      const batcher = createEventBatcher({ db, now: () => 1_000, durable, onCommitted: (outcomes) => commits.push(outcomes) });
+      const first = batcher.submit(...event(1));
+      await waitUntil(() => syncs.length === 1, 'the first group to wait for its fsync');
+      const second = batcher.submit(...event(2));
+      await new Promise((resolve) => setImmediate(resolve));
+      const third = batcher.submit(...event(3));
+      await new Promise((resolve) => setImmediate(resolve));
+      // The first group's fsync is still running: the others wait for it, uncommitted.
+      expect(getEvent(db, 'EVT-000002')).toBeUndefined();
+      expect(syncs).toHaveLength(1);
+      syncs[0]!();
+      await first;
+      await waitUntil(() => syncs.length === 2, 'the second group to wait for its fsync');
+      expect(getEvent(db, 'EVT-000003')).toBeDefined();
+      syncs[1]!();
+      await Promise.all([second, third]);
+      expect(commits).toEqual([['applied'], ['applied', 'applied']]);
       db.close();
     });
   });
