@@ -56,8 +56,8 @@ export type Admission =
     }
   /** The head passed: read the body (at most `maxBodyBytes`) and ask again with it. */
   | { verdict: 'read-body' }
-  /** A signed, well-formed event, ready to store. */
-  | { verdict: 'accept'; event: WebhookEvent };
+  /** A signed, well-formed event, ready to store, and its body as text (decoded once, here). */
+  | { verdict: 'accept'; event: WebhookEvent; text: string };
 
 const refuse = (status: number, code: ErrorCode | null, message: string, extra: Partial<Extract<Admission, { verdict: 'refuse' }>> = {}): Admission => ({
   verdict: 'refuse',
@@ -86,15 +86,16 @@ export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: 
     const verdict = verifySignature(body, head.headers[SIGNATURE_HEADER], policy.secrets);
     if (!verdict.valid) return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${verdict.problem}`, { signatureProblem: verdict.problem });
   }
+  const text = body.toString('utf8');
   let json: unknown;
   try {
-    json = JSON.parse(body.toString('utf8'));
+    json = JSON.parse(text);
   } catch {
     return refuse(400, 'WEBHOOK_BODY_INVALID', 'body is not valid JSON');
   }
   const parsed = webhookEventSchema.safeParse(json);
   if (!parsed.success) return refuse(400, 'WEBHOOK_BODY_INVALID', 'body does not match the event schema', { errors: issuesToFieldErrors(parsed.error.issues) });
-  return { verdict: 'accept', event: parsed.data };
+  return { verdict: 'accept', event: parsed.data, text };
 }
 
 /** True for `application/json`, with or without parameters (`; charset=utf-8`), any letter case. */
@@ -103,8 +104,15 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
+/**
+ * A target of plain path characters only (no `.`, `%`, `\\`, query, or a leading `//`, which
+ * WHATWG URL parsing would rewrite) is its own path: no URL to build for every request.
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_\-/]*$/;
+
 /** The path of a request target, or null when it cannot be a URL (`//[/`). */
 function pathOf(target: string | undefined): string | null {
+  if (target !== undefined && PLAIN_PATH.test(target)) return target;
   try {
     return new URL(target ?? '/', 'http://listener').pathname;
   } catch {

@@ -8,7 +8,7 @@
  * Pure: the time of receipt comes in.
  */
 import { ORDER_STATUS_CHANGED, type WebhookEvent } from '../platform/contract.js';
-import type { EventToStore, OrderStatusRow } from '../store/events.js';
+import type { AppliedStatus, EventToStore } from '../store/events.js';
 
 /** The fields of a status export record, as the README's export mapping guide lists them. */
 export interface StatusExportRecord extends Record<string, unknown> {
@@ -43,7 +43,7 @@ export function statusExportRecord(event: WebhookEvent, orderId: string, status:
 }
 
 /** Whether `event` replaces the order's applied status `current`. */
-export function supersedes(event: { eventDateMs: number; eventId: string }, current: OrderStatusRow): boolean {
+export function supersedes(event: { eventDateMs: number; eventId: string }, current: AppliedStatus): boolean {
   if (event.eventDateMs !== current.event_date_ms) return event.eventDateMs > current.event_date_ms;
   return compareEventIds(event.eventId, current.event_id) > 0;
 }

@@ -34,8 +34,20 @@ function head(change: Partial<RequestHead> = {}, headers: Record<string, string 
 describe('admitWebhook', () => {
   it('asks for the body once the head passes, then accepts the signed event', () => {
     expect(admitWebhook(policy, head())).toEqual({ verdict: 'read-body' });
-    expect(admitWebhook(policy, head(), body)).toEqual({ verdict: 'accept', event });
+    expect(admitWebhook(policy, head(), body)).toEqual({ verdict: 'accept', event, text: body.toString('utf8') });
     expect(admitWebhook(policy, head({ remote: '::ffff:10.9.9.9' }), body).verdict).toBe('accept');
+  });
+
+  // Plain targets skip the URL parser; these must still be read as the URL parser reads them.
+  it.each([
+    ['/webhooks/service?source=platform', 'read-body'],
+    ['/webhooks/./service', 'read-body'],
+    ['/webhooks/x/../service', 'read-body'],
+    ['//webhooks/service', 'refuse'],
+    ['/webhooks//service', 'refuse'],
+    ['/webhooks/service/', 'refuse'],
+  ])('reads the target %s as a URL path would (%s)', (target, verdict) => {
+    expect(admitWebhook(policy, head({ target })).verdict).toBe(verdict);
   });
 
   it.each<[string, RequestHead, Buffer | 'too-large' | undefined, number, string | null]>([
