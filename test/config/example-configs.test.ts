@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { configSchema } from '../../src/config/schema.js';
 import { ERROR_CODES } from '../../src/errors.js';
+import { scrubSecrets } from '../../src/log.js';
 import { checkConfigFiles } from '../../src/mapping/run-mapping-commands.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
@@ -96,6 +97,14 @@ describe('config/demo.yaml', () => {
     expect(config.sandbox).toMatchObject({ enabled: true, demo: true });
     expect(config.sandbox.supplierToken).not.toBe(config.platform.token);
     expect(config.flows.map((f) => f.kind)).toEqual(['requests', 'confirmations']);
+  });
+
+  it('has secrets that are not words of its own log (a secret is scrubbed wherever it appears)', () => {
+    loadConfig(DEMO, {}); // registers its secrets, as the daemon does
+    // With the console password `demo`, these read "[REDACTED] only" and `"[REDACTED]": true`.
+    for (const line of ['the built-in sandbox platform is running in-process (demo only; never in production)', '{"demo":true,"webhooks":true}']) {
+      expect(scrubSecrets(line)).toBe(line);
+    }
   });
 });
 
