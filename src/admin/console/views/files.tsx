@@ -3,7 +3,7 @@ import type { FileData, FilesData } from '../data/files.js';
 import { formatBytes } from '../format.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, AuditTable, FileTable, hintFor, State, SubmissionTable, Time } from './parts.js';
+import { ActionLink, AuditTable, FileTable, ProblemTable, State, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const FILE_STATES = ['processing', 'archived', 'rejected'] as const;
@@ -75,34 +75,7 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             </a>
           </p>
         ) : null}
-        {data.problems.length === 0 ? (
-          <p class="muted">{t('file.noProblems')}</p>
-        ) : (
-          <table class="problems">
-            <thead>
-              <tr>
-                <th>{t('col.row')}</th>
-                <th>{t('col.field')}</th>
-                <th>{t('col.code')}</th>
-                <th>{t('col.message')}</th>
-                <th>{t('col.value')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.problems.map((p) => (
-                <tr>
-                  <td class="num">{p.row ?? '—'}</td>
-                  <td>{p.field ?? '—'}</td>
-                  <td>
-                    <code title={hintFor(t, p.code)}>{p.code}</code>
-                  </td>
-                  <td class="message">{p.message}</td>
-                  <td>{p.value !== null ? <code>{p.value}</code> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}
         {file.state === 'rejected' ? <p class="hint">{t('hint.file')}</p> : null}
       </section>
       {data.notes.length > 0 ? (

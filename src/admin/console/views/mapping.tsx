@@ -12,7 +12,7 @@ import { formatBytes } from '../format.js';
 import type { Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { AuditTable, hintFor, Json } from './parts.js';
+import { AuditTable, hintFor, Json, ProblemTable } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
@@ -186,32 +186,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
               {result.problemRows.length < result.problems ? (
                 <p class="muted">{t('common.more', { shown: result.problemRows.length, total: result.problems })}</p>
               ) : null}
-              <table class="problems">
-                <thead>
-                  <tr>
-                    <th>{t('col.row')}</th>
-                    <th>{t('col.field')}</th>
-                    <th>{t('col.column')}</th>
-                    <th>{t('col.code')}</th>
-                    <th>{t('col.message')}</th>
-                    <th>{t('col.value')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.problemRows.map((p) => (
-                    <tr>
-                      <td class="num">{p.row ?? '—'}</td>
-                      <td>{p.field ?? '—'}</td>
-                      <td>{p.column ?? '—'}</td>
-                      <td>
-                        <code title={hintFor(t, p.code)}>{p.code}</code>
-                      </td>
-                      <td class="message">{p.message}</td>
-                      <td>{p.value !== null ? <code>{p.value}</code> : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ProblemTable t={t} rows={result.problemRows} withColumn />
             </div>
           ) : null}
           {result.payloads.length > 0 ? (

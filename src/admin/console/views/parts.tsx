@@ -1,4 +1,4 @@
-/** Small pieces shared by the pages: times, state badges, the tables of submissions, files and actions, action buttons. */
+/** Small pieces shared by the pages: times, state badges, the tables of submissions, files, problems and actions, action buttons. */
 import type { ConsoleLanguage } from '../../../config/console-schema.js';
 import type { AuditItem, FileItem, SubmissionItem } from '../data/shapes.js';
 import { formatBytes, formatTime } from '../format.js';
@@ -156,3 +156,46 @@ export function Json(props: { value: unknown }) {
 }
 
 export type { ConsoleLanguage };
+
+/** A problem as the tables show it: a file's report, or the mapping page's preview (with the column read). */
+export interface ProblemLine {
+  row: number | null;
+  field: string | null;
+  column?: string | null;
+  code: string;
+  message: string;
+  value: string | null;
+}
+
+/** Problems by row, field (and the column, for a preview), code, message and the cell's value. */
+export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]; withColumn?: boolean }) {
+  const { t } = props;
+  return (
+    <table class="problems">
+      <thead>
+        <tr>
+          <th>{t('col.row')}</th>
+          <th>{t('col.field')}</th>
+          {props.withColumn ? <th>{t('col.column')}</th> : null}
+          <th>{t('col.code')}</th>
+          <th>{t('col.message')}</th>
+          <th>{t('col.value')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((p) => (
+          <tr>
+            <td class="num">{p.row ?? '—'}</td>
+            <td>{p.field ?? '—'}</td>
+            {props.withColumn ? <td>{p.column ?? '—'}</td> : null}
+            <td>
+              <code title={hintFor(t, p.code)}>{p.code}</code>
+            </td>
+            <td class="message">{p.message}</td>
+            <td>{p.value !== null ? <code>{p.value}</code> : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
