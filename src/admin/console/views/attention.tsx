@@ -5,7 +5,8 @@ import { formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, AuditTable, FileTable, hintFor, Time } from './parts.js';
+import { DataTable } from './data-table.js';
+import { ActionLink, AuditTable, ErrorCell, FileTable, hintFor, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) {
@@ -23,28 +24,16 @@ export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) 
           <section>
             <h2>{t('attention.setAside')}</h2>
             <p class="hint">{hintFor(t, 'EXPORT_SET_ASIDE')}</p>
-            <table>
-              <thead>
-                <tr>
-                  <th>{t('col.channel')}</th>
-                  <th>{t('col.file')}</th>
-                  <th>{t('col.error')}</th>
-                  <th>{t('col.time')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.setAside.rows.map((row) => (
-                  <tr>
-                    <td>{row.channel}</td>
-                    <td>{row.fileName ?? '—'}</td>
-                    <td class="message">{row.error ?? ''}</td>
-                    <td>
-                      <Time at={row.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              t={t}
+              rows={data.setAside.rows}
+              columns={[
+                { head: 'col.channel', cell: (row) => row.channel },
+                { head: 'col.file', cell: (row) => row.fileName ?? '—' },
+                { head: 'col.error', cell: (row) => row.error ?? '', class: 'message' },
+                { head: 'col.time', cell: (row) => <Time at={row.createdAt} /> },
+              ]}
+            />
           </section>
         ) : null}
       </div>
@@ -107,32 +96,16 @@ function Rows(props: { t: Translate; flow: string; title: string; listed: { tota
       <h3>
         {props.title} <span class="muted">({props.listed.total})</span>
       </h3>
-      <table>
-        <thead>
-          <tr>
-            <th>{t('col.externalId')}</th>
-            <th>{t('col.error')}</th>
-            <th>{t('col.whatToDo')}</th>
-            <th>{t('col.updated')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.listed.rows.map((row) => (
-            <tr>
-              <td>
-                <a href={paths.request(props.flow, row.externalId)}>{row.externalId}</a>
-              </td>
-              <td>
-                {row.errorCode ? <code>{row.errorCode}</code> : null} <span class="message">{row.message ?? ''}</span>
-              </td>
-              <td class="hint">{hintFor(t, row.errorCode)}</td>
-              <td>
-                <Time at={row.updatedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        t={t}
+        rows={props.listed.rows}
+        columns={[
+          { head: 'col.externalId', cell: (row) => <a href={paths.request(props.flow, row.externalId)}>{row.externalId}</a> },
+          { head: 'col.error', cell: (row) => <ErrorCell code={row.errorCode} message={row.message} /> },
+          { head: 'col.whatToDo', cell: (row) => hintFor(t, row.errorCode), class: 'hint' },
+          { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
+        ]}
+      />
       <More t={t} shown={props.listed.rows.length} total={props.listed.total} />
     </div>
   );

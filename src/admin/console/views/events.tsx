@@ -3,33 +3,23 @@ import type { AuditData, EventsData, OrderData } from '../data/events.js';
 import type { EventItem } from '../data/shapes.js';
 import type { Translate } from '../i18n.js';
 import { paths } from '../paths.js';
+import { DataTable } from './data-table.js';
 import { Layout } from './layout.js';
 import { AuditTable, Json, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 function EventTable(props: { t: Translate; rows: readonly (EventItem & { body?: unknown })[]; withBody?: boolean }) {
   const { t } = props;
-  if (props.rows.length === 0) return <p class="muted">{t('common.none')}</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>{t('col.received')}</th>
-          <th>{t('col.event')}</th>
-          <th>{t('col.type')}</th>
-          <th>{t('col.order')}</th>
-          <th>{t('col.status')}</th>
-          <th>{t('col.eventDate')}</th>
-          <th>{t('col.applied')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((event) => (
-          <tr>
-            <td>
-              <Time at={event.receivedAt} />
-            </td>
-            <td>
+    <DataTable
+      t={t}
+      rows={props.rows}
+      columns={[
+        { head: 'col.received', cell: (event) => <Time at={event.receivedAt} /> },
+        {
+          head: 'col.event',
+          cell: (event) => (
+            <>
               {event.eventId}
               {props.withBody ? (
                 <details>
@@ -37,16 +27,16 @@ function EventTable(props: { t: Translate; rows: readonly (EventItem & { body?: 
                   <Json value={event.body} />
                 </details>
               ) : null}
-            </td>
-            <td>{event.eventType}</td>
-            <td>{event.orderId ? <a href={paths.order(event.orderId)}>{event.orderId}</a> : '—'}</td>
-            <td>{event.status ?? '—'}</td>
-            <td>{event.eventDate}</td>
-            <td>{event.applied ? '✓' : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+        { head: 'col.type', cell: (event) => event.eventType },
+        { head: 'col.order', cell: (event) => (event.orderId ? <a href={paths.order(event.orderId)}>{event.orderId}</a> : '—') },
+        { head: 'col.status', cell: (event) => event.status ?? '—' },
+        { head: 'col.eventDate', cell: (event) => event.eventDate },
+        { head: 'col.applied', cell: (event) => (event.applied ? '✓' : '') },
+      ]}
+    />
   );
 }
 

@@ -3,6 +3,7 @@ import type { OverviewData } from '../data/overview.js';
 import { formatDuration, formatTime } from '../format.js';
 import { translateOr } from '../i18n.js';
 import { paths } from '../paths.js';
+import { DataTable } from './data-table.js';
 import { Layout } from './layout.js';
 import { State, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
@@ -112,35 +113,34 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
           </section>
           <section class="card">
             <h2>{t('overview.exporter')}</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th>{t('overview.channel')}</th>
-                  <th>{t('overview.pending')}</th>
-                  <th>{t('overview.lastFile')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.exporter.channels.map((channel) => (
-                  <tr>
-                    <td>{channel.channel}</td>
-                    <td class="num">
+            <DataTable
+              t={t}
+              rows={data.exporter.channels}
+              columns={[
+                { head: 'overview.channel', cell: (channel) => channel.channel },
+                {
+                  head: 'overview.pending',
+                  class: 'num',
+                  cell: (channel) => (
+                    <>
                       {channel.pending}
                       {channel.oldestPendingAgeMs !== null ? <span class="muted"> ({formatDuration(channel.oldestPendingAgeMs, ctx.language)})</span> : null}
-                    </td>
-                    <td>
-                      {channel.lastFile ? (
-                        <span>
-                          {channel.lastFile.fileName ?? ''} <Time at={channel.lastFile.writtenAt} />
-                        </span>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                {
+                  head: 'overview.lastFile',
+                  cell: (channel) =>
+                    channel.lastFile ? (
+                      <span>
+                        {channel.lastFile.fileName ?? ''} <Time at={channel.lastFile.writtenAt} />
+                      </span>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]}
+            />
             {data.exporter.setAside > 0 ? (
               <p class="warn">
                 <a href={paths.attention()}>{t('overview.setAside', { n: data.exporter.setAside })}</a>

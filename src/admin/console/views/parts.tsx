@@ -4,6 +4,7 @@ import type { AuditItem, FileItem, SubmissionItem } from '../data/shapes.js';
 import { formatBytes, formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
+import { DataTable } from './data-table.js';
 
 export function Time(props: { at: string | null | undefined }) {
   return props.at ? <time datetime={props.at}>{formatTime(props.at)}</time> : <span>—</span>;
@@ -24,115 +25,77 @@ export function ActionLink(props: { href: string; label: string }) {
 
 export function SubmissionTable(props: { t: Translate; flow: string; rows: readonly SubmissionItem[] }) {
   const { t } = props;
-  if (props.rows.length === 0) return <p class="muted">{t('common.none')}</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>{t('col.externalId')}</th>
-          <th>{t('col.state')}</th>
-          <th>{t('col.attempts')}</th>
-          <th>{t('col.platformId')}</th>
-          <th>{t('col.error')}</th>
-          <th>{t('col.updated')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((row) => (
-          <tr>
-            <td>
-              <a href={paths.request(row.flow, row.externalId)}>{row.externalId}</a>
-            </td>
-            <td>
-              <State t={t} state={row.state} />
-            </td>
-            <td class="num">{row.attempts}</td>
-            <td>{row.platformId ?? (row.orderId ? <a href={paths.order(row.orderId)}>{row.orderId}</a> : '—')}</td>
-            <td>
-              {row.errorCode ? <code>{row.errorCode}</code> : null} <span class="message">{row.message ?? ''}</span>
-            </td>
-            <td>
-              <Time at={row.updatedAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      t={t}
+      rows={props.rows}
+      columns={[
+        { head: 'col.externalId', cell: (row) => <a href={paths.request(row.flow, row.externalId)}>{row.externalId}</a> },
+        { head: 'col.state', cell: (row) => <State t={t} state={row.state} /> },
+        { head: 'col.attempts', cell: (row) => row.attempts, class: 'num' },
+        { head: 'col.platformId', cell: (row) => row.platformId ?? (row.orderId ? <a href={paths.order(row.orderId)}>{row.orderId}</a> : '—') },
+        { head: 'col.error', cell: (row) => <ErrorCell code={row.errorCode} message={row.message} /> },
+        { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
+      ]}
+    />
+  );
+}
+
+/** An error's code and message, side by side. */
+export function ErrorCell(props: { code: string | null; message: string | null }) {
+  return (
+    <>
+      {props.code ? <code>{props.code}</code> : null} <span class="message">{props.message ?? ''}</span>
+    </>
   );
 }
 
 export function FileTable(props: { t: Translate; flow: string; rows: readonly FileItem[] }) {
   const { t } = props;
-  if (props.rows.length === 0) return <p class="muted">{t('common.none')}</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>{t('col.file')}</th>
-          <th>{t('col.state')}</th>
-          <th>{t('col.requests')}</th>
-          <th>{t('col.problems')}</th>
-          <th>{t('col.size')}</th>
-          <th>{t('col.taken')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((file) => (
-          <tr>
-            <td>
-              <a href={paths.file(props.flow, file.id)}>{file.originalName}</a>
-            </td>
-            <td>
-              <State t={t} state={file.state} />
-            </td>
-            <td class="num">{file.requestCount}</td>
-            <td class="num">{file.problemCount}</td>
-            <td class="num">{formatBytes(file.sizeBytes)}</td>
-            <td>
-              <Time at={file.claimedAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      t={t}
+      rows={props.rows}
+      columns={[
+        { head: 'col.file', cell: (file) => <a href={paths.file(props.flow, file.id)}>{file.originalName}</a> },
+        { head: 'col.state', cell: (file) => <State t={t} state={file.state} /> },
+        { head: 'col.requests', cell: (file) => file.requestCount, class: 'num' },
+        { head: 'col.problems', cell: (file) => file.problemCount, class: 'num' },
+        { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },
+        { head: 'col.taken', cell: (file) => <Time at={file.claimedAt} /> },
+      ]}
+    />
   );
 }
 
 export function AuditTable(props: { t: Translate; rows: readonly AuditItem[]; showTarget?: boolean }) {
   const { t } = props;
-  if (props.rows.length === 0) return null;
   return (
-    <table class="audit">
-      <thead>
-        <tr>
-          <th>{t('col.time')}</th>
-          <th>{t('col.who')}</th>
-          <th>{t('col.action')}</th>
-          {props.showTarget ? <th>{t('col.target')}</th> : null}
-          <th>{t('col.result')}</th>
-          <th>{t('col.detail')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((entry) => (
-          <tr>
-            <td>
-              <Time at={entry.at} />
-            </td>
-            <td>
+    <DataTable
+      t={t}
+      rows={props.rows}
+      class="audit"
+      empty={null}
+      columns={[
+        { head: 'col.time', cell: (entry) => <Time at={entry.at} /> },
+        {
+          head: 'col.who',
+          cell: (entry) => (
+            <>
               {entry.actor}
               {entry.address ? <span class="muted"> ({entry.address})</span> : null}
-            </td>
-            <td>{translateOr(t, `action.${entry.action}`, entry.action)}</td>
-            {props.showTarget ? <td>{auditTarget(entry)}</td> : null}
-            <td>
-              <span class={`badge r-${entry.result}`}>{translateOr(t, `result.${entry.result}`, entry.result)}</span>
-            </td>
-            <td>{entry.detail ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+        { head: 'col.action', cell: (entry) => translateOr(t, `action.${entry.action}`, entry.action) },
+        props.showTarget && { head: 'col.target', cell: (entry) => auditTarget(entry) },
+        {
+          head: 'col.result',
+          cell: (entry) => <span class={`badge r-${entry.result}`}>{translateOr(t, `result.${entry.result}`, entry.result)}</span>,
+        },
+        { head: 'col.detail', cell: (entry) => entry.detail ?? '' },
+      ]}
+    />
   );
 }
 
@@ -171,31 +134,18 @@ export interface ProblemLine {
 export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]; withColumn?: boolean }) {
   const { t } = props;
   return (
-    <table class="problems">
-      <thead>
-        <tr>
-          <th>{t('col.row')}</th>
-          <th>{t('col.field')}</th>
-          {props.withColumn ? <th>{t('col.column')}</th> : null}
-          <th>{t('col.code')}</th>
-          <th>{t('col.message')}</th>
-          <th>{t('col.value')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((p) => (
-          <tr>
-            <td class="num">{p.row ?? '—'}</td>
-            <td>{p.field ?? '—'}</td>
-            {props.withColumn ? <td>{p.column ?? '—'}</td> : null}
-            <td>
-              <code title={hintFor(t, p.code)}>{p.code}</code>
-            </td>
-            <td class="message">{p.message}</td>
-            <td>{p.value !== null ? <code>{p.value}</code> : '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      t={t}
+      rows={props.rows}
+      class="problems"
+      columns={[
+        { head: 'col.row', cell: (p) => p.row ?? '—', class: 'num' },
+        { head: 'col.field', cell: (p) => p.field ?? '—' },
+        props.withColumn && { head: 'col.column', cell: (p) => p.column ?? '—' },
+        { head: 'col.code', cell: (p) => <code title={hintFor(t, p.code)}>{p.code}</code> },
+        { head: 'col.message', cell: (p) => p.message, class: 'message' },
+        { head: 'col.value', cell: (p) => (p.value !== null ? <code>{p.value}</code> : '—') },
+      ]}
+    />
   );
 }
