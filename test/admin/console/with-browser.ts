@@ -1,6 +1,6 @@
 /**
- * `withBrowser(fn)`: Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when it is
- * missing), driven by playwright-core, headless, with a fresh profile, closed whatever happens.
+ * `withBrowser(fn)`: Debian's Chromium (`apt-get install chromium`; `npm test` installs it first when it is
+ * missing and it can: test/helpers/ensure-chromium.sh), driven by playwright-core, headless, with a fresh profile, closed whatever happens.
  * No browser build is ever downloaded. A missing Chromium fails the test loudly: CI has one.
  */
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ export async function withBrowser<T>(
   fn: (open: (options?: { locale?: string }) => Promise<{ context: BrowserContext; page: Page }>) => Promise<T>,
 ): Promise<T> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it before npm test)`);
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (npm test installs it first when run as root on Debian)`);
   }
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
