@@ -3,15 +3,20 @@
  * `child.ts`). Runs one case, sends its result with the process's peak RSS, and exits.
  */
 import type { CaseChannel, CaseFn, FromChild, ToChild } from './case-channel.js';
-import { consoleCases } from './console-cases.js';
-import { deliveryCases } from './delivery-cases.js';
-import { exportCases } from './export-cases.js';
-import { intakeCases } from './intake-cases.js';
-import { latencyCases } from './latency-cases.js';
-import { sandboxCases } from './sandbox-cases.js';
-import { webhookCases } from './webhook-cases.js';
 
-const CASES: Record<string, CaseFn> = { ...intakeCases, ...deliveryCases, ...webhookCases, ...exportCases, ...latencyCases, ...sandboxCases, ...consoleCases };
+/**
+ * Each case's module, by the prefix of its name. A child loads only its own case's module, so its
+ * peak RSS holds its case's code and not the others' (the console's pages in an intake case, say).
+ */
+const MODULES: Record<string, () => Promise<Record<string, CaseFn>>> = {
+  intake: async () => (await import('./intake-cases.js')).intakeCases,
+  delivery: async () => (await import('./delivery-cases.js')).deliveryCases,
+  webhook: async () => (await import('./webhook-cases.js')).webhookCases,
+  export: async () => (await import('./export-cases.js')).exportCases,
+  latency: async () => (await import('./latency-cases.js')).latencyCases,
+  sandbox: async () => (await import('./sandbox-cases.js')).sandboxCases,
+  console: async () => (await import('./console-cases.js')).consoleCases,
+};
 
 function send(message: FromChild): Promise<void> {
   return new Promise((resolve) => {
@@ -22,7 +27,8 @@ function send(message: FromChild): Promise<void> {
 
 async function main(): Promise<void> {
   const [name = '', rawArgs = '{}'] = process.argv.slice(2);
-  const run = CASES[name];
+  const cases = await MODULES[name.split('-')[0] ?? '']?.();
+  const run = cases?.[name];
   if (!run) throw new Error(`unknown bench case "${name}"`);
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
