@@ -89,6 +89,17 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     return { form, flow };
   };
 
+  /** What the preview and suggest buttons send: may read, the form as above, the editor's text, the sample chosen. */
+  const readEditorForm = async (c: Ctx) => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    const got = await readForm(c);
+    if (got instanceof Response) return got;
+    const { form, flow } = got;
+    const chosen = await choose(flow, text(form, 'sample'), file(form, 'upload'));
+    return { flow, yaml: normalizeEditorText(text(form, 'yaml')), version: text(form, 'version') || null, ...chosen };
+  };
+
   app.get('/mapping', async (c) => {
     const verdict = checkAccess(rt, c, 'read');
     if (!verdict.allowed) return signInFirst(rt, c, verdict);
@@ -102,28 +113,19 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   });
 
   app.post('/mapping/preview', limit, async (c) => {
-    const verdict = checkAccess(rt, c, 'read');
-    if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    const got = await readForm(c);
+    const got = await readEditorForm(c);
     if (got instanceof Response) return got;
-    const { form, flow } = got;
-    const yaml = normalizeEditorText(text(form, 'yaml'));
-    const { sample, error } = await choose(flow, text(form, 'sample'), file(form, 'upload'));
+    const { flow, yaml, version, sample, error } = got;
     const preview = scrubDeep(await previewMapping(yaml, flow, sample, error, now()));
     if (c.req.query('part') === 'preview') return c.html(String(await (<PreviewSection t={t} data={preview} />)));
     if (wantsJson(c)) return c.json(preview);
-    return renderPage(c, flow, { text: yaml, version: text(form, 'version') || null, preview });
+    return renderPage(c, flow, { text: yaml, version, preview });
   });
 
   app.post('/mapping/suggest', limit, async (c) => {
-    const verdict = checkAccess(rt, c, 'read');
-    if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    const got = await readForm(c);
+    const got = await readEditorForm(c);
     if (got instanceof Response) return got;
-    const { form, flow } = got;
-    const yaml = normalizeEditorText(text(form, 'yaml'));
-    const version = text(form, 'version') || null;
-    const { sample, error } = await choose(flow, text(form, 'sample'), file(form, 'upload'));
+    const { flow, yaml, version, sample, error } = got;
     let failure = error ?? (sample ? null : { code: 'FILE_UNREADABLE', message: t('mapping.suggestNeedsSample') });
     let suggestion: ReturnType<typeof suggestMapping> | null = null;
     if (sample && !failure) {
