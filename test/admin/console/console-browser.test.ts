@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { withBrowser } from './with-browser.js';
+import { collectErrors, withBrowser } from './with-browser.js';
 import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 
 const IMAGES = path.join(REPO, 'docs/images');
@@ -23,16 +23,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   const image = await page.screenshot({ fullPage: true });
   expect(image.length).toBeGreaterThan(1_000);
   if (process.env.UPDATE_SCREENSHOTS) fs.writeFileSync(path.join(IMAGES, name), image);
-}
-
-/** Errors the page reported (a CSP violation shows up here). */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
 }
 
 async function signIn(page: Page, name: string, password: string): Promise<void> {

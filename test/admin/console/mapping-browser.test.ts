@@ -11,23 +11,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { withBrowser } from './with-browser.js';
+import { collectErrors, withBrowser } from './with-browser.js';
 import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 const MAPPING = fs.readFileSync(path.join(REPO, 'config/mappings/1c-requests.yaml'), 'utf8');
 const BOXES = MAPPING.replace('unit: { column: "Ед. изм." }', 'unit: { const: "коробка" }');
 const BROKEN = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"');
-
-/** Errors the page reported (a CSP violation shows up here). */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 /** Wait, from the test's side (the CSP refuses the page-side waits that evaluate strings), until the preview says `text`. */
 async function previewSays(page: Page, text: string | RegExp, what: string): Promise<void> {

@@ -38,3 +38,13 @@ export async function withBrowser<T>(
     await browser.close();
   }
 }
+
+/** Errors the page reported (a CSP violation shows up here). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
