@@ -13,7 +13,9 @@ import { inboxDirs, type IntakeContext } from '../../src/intake/intake-context.j
 import { createLogger, type Logger } from '../../src/log.js';
 import { pino } from 'pino';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
-import { listFiles, type FileRow } from '../../src/store/files.js';
+import { claimFile, listFiles, type FileRow } from '../../src/store/files.js';
+import { storedName } from '../../src/intake/inbox-names.js';
+import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
@@ -193,4 +195,21 @@ export async function releaseFifoReaders(dir: string): Promise<void> {
       // ENXIO: no reader is waiting.
     }
   }
+}
+
+/**
+ * A file claimed and written into processing/ the way `takeFile` leaves it, with nothing recorded
+ * yet: what a crash between the claim and the recording leaves behind.
+ */
+export async function claimIntoProcessing(f: { db: Db; inbox: string }, name: string, content: string): Promise<FileRow> {
+  const processing = path.join(f.inbox, 'processing');
+  await fs.mkdir(processing, { recursive: true });
+  const claim = claimFile(
+    f.db,
+    { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() },
+    (id, n) => path.join(processing, storedName(id, n)),
+  );
+  if (!claim.claimed) throw new Error('expected a claim');
+  await fs.writeFile(claim.row.current_path!, content);
+  return claim.row;
 }

@@ -10,17 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { processClaimedFile } from '../../src/intake/process-file.js';
 import { RECORD_CHUNK_SUBMISSIONS } from '../../src/intake/record-mapped-file.js';
-import { prepareSubmission, sha256Hex } from '../../src/intake/submission-keys.js';
+import { prepareSubmission } from '../../src/intake/submission-keys.js';
 import type { MappedItem } from '../../src/mapping/types.js';
 import type { CreateRequest } from '../../src/platform/contract.js';
 import { localDate } from '../../src/shared/local-time.js';
-import { claimFile, getFile, readFileReport, type FileRow } from '../../src/store/files.js';
+import { getFile, readFileReport, type FileRow } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
 import { countOutstanding, countSubmissionsByState, requeueSubmissions } from '../../src/store/outbox.js';
 import { finishRecording, stageChunk } from '../../src/store/record-file.js';
 import { addRequestRow } from '../helpers/store.js';
 import { NO_WAIT, requestCsv, requestRow, validRequest } from '../helpers/fixtures.js';
-import { SOURCE_SYSTEM, dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
+import { SOURCE_SYSTEM, claimIntoProcessing, dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
 
 /** More requests than one chunk holds, so a file of them is recorded in two chunks at least. */
 const N = RECORD_CHUNK_SUBMISSIONS + 100;
@@ -29,20 +29,6 @@ const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, 
 function states(db: Db): Record<string, number> {
   const rows = db.prepare('SELECT state, COUNT(*) AS n FROM submissions GROUP BY state').all() as { state: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
-}
-
-/** A file claimed and moved into processing/ the way `takeFile` leaves it. */
-async function claimAndMove(f: IntakeFixture, name: string, content: string): Promise<FileRow> {
-  const processing = path.join(f.inbox, 'processing');
-  await fs.mkdir(processing, { recursive: true });
-  const claim = claimFile(
-    f.db,
-    { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() },
-    (id, n) => path.join(processing, storedName(id, n)),
-  );
-  if (!claim.claimed) throw new Error('expected a claim');
-  await fs.writeFile(claim.row.current_path!, content);
-  return claim.row;
 }
 
 /** Process a claimed file as the intake does, with `items` standing in for the mapper's output. */
@@ -67,7 +53,7 @@ describe('intake: recording a file in chunks', () => {
       f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(corrected);
       addRequestRow(f.db, 'requests', validRequest('D-1'), 'D-1');
       f.db.prepare(`UPDATE submissions SET state = 'accepted', finished_at = 1 WHERE external_id = 'D-1'`).run();
-      const row = await claimAndMove(f, 'big.csv', 'not read: the items come from the test');
+      const row = await claimIntoProcessing(f, 'big.csv', 'not read: the items come from the test');
 
       const whileReading: { states: Record<string, number>; counted: unknown; unsettled: number }[] = [];
       async function* items(): AsyncGenerator<MappedItem> {
@@ -120,7 +106,7 @@ describe('intake: recording a file in chunks', () => {
     await withIntake(NO_WAIT, async (f) => {
       const dead = addRequestRow(f.db, 'requests', validRequest('C-1'), 'C-1');
       f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(dead);
-      const row = await claimAndMove(f, 'late.csv', 'not read');
+      const row = await claimIntoProcessing(f, 'late.csv', 'not read');
       async function* items(): AsyncGenerator<MappedItem> {
         yield request('C-1', 1, validRequest('C-1', { comment: 'исправлено' }));
         for (const [i, id] of ids(1, N).entries()) yield request(id, i + 2);
@@ -182,7 +168,7 @@ describe('intake: recovery of an interrupted recording', () => {
   it('after a crash between chunks, deletes the staged rows and records the file again, once', async () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv(ids(1, N).map((id) => requestRow(id)));
-      const row = await claimAndMove(f, 'crash.csv', content);
+      const row = await claimIntoProcessing(f, 'crash.csv', content);
       let staged = 0;
       const stalled = new Promise<never>(() => undefined);
       async function* items(): AsyncGenerator<MappedItem> {
@@ -211,7 +197,7 @@ describe('intake: recovery of an interrupted recording', () => {
   it('after a crash between recording the file and releasing its rows, releases them and finishes the move', async () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv([requestRow('R-1'), requestRow('R-2')]);
-      const row = await claimAndMove(f, 'released.csv', content);
+      const row = await claimIntoProcessing(f, 'released.csv', content);
       const inserts = ['R-1', 'R-2'].map((id, i) =>
         prepareSubmission({ kind: 'request', externalId: id, payload: validRequest(id), firstRow: i + 1 }, SOURCE_SYSTEM),
       );

@@ -8,12 +8,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_STORED_NAME_BYTES, parseStoredName, rejectedName, storedName, uniquePath } from '../../src/intake/inbox-names.js';
-import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
-import { claimFile, getFile } from '../../src/store/files.js';
+import { getFile } from '../../src/store/files.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
-import { dropFile, withIntake } from '../helpers/with-intake.js';
+import { claimIntoProcessing, dropFile, withIntake } from '../helpers/with-intake.js';
 
 /** 250 bytes: 123 two-byte Cyrillic letters and `.csv`. */
 const CYRILLIC_250 = `${'я'.repeat(123)}.csv`;
@@ -135,18 +134,10 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
   it('after a crash between claim and recording, recovery matches the shortened name in processing/ to its row', async () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv([requestRow('R-5')]);
-      const processing = path.join(f.inbox, 'processing');
-      await fs.mkdir(processing, { recursive: true });
-      const claim = claimFile(
-        f.db,
-        { flow: 'requests', sha256: sha256Hex(content), originalName: MIXED_255, sizeBytes: Buffer.byteLength(content), now: Date.now() },
-        (id, n) => path.join(processing, storedName(id, n)),
-      );
-      if (!claim.claimed) throw new Error('expected a claim');
-      await fs.writeFile(claim.row.current_path!, content);
+      const row = await claimIntoProcessing(f, MIXED_255, content);
       const report = await f.intake.recover();
       expect(report).toMatchObject({ reprocessed: 1, orphansTaken: 0, failures: 0 });
-      expect(getFile(f.db, claim.row.id)).toMatchObject({ state: 'archived', original_name: MIXED_255 });
+      expect(getFile(f.db, row.id)).toMatchObject({ state: 'archived', original_name: MIXED_255 });
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
     });
   });

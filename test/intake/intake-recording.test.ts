@@ -4,13 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
-import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
-import { claimFile, getFile } from '../../src/store/files.js';
-import type { Db } from '../../src/store/open-store.js';
+import { getFile } from '../../src/store/files.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
-import { SOURCE_SYSTEM, dropFile, withIntake } from '../helpers/with-intake.js';
+import { SOURCE_SYSTEM, claimIntoProcessing, dropFile, withIntake } from '../helpers/with-intake.js';
 
 async function readReport(file: string): Promise<{ json: { file: string; problems: Record<string, unknown>[] }; csv: string }> {
   return {
@@ -173,23 +171,10 @@ describe('intake: recording', () => {
 });
 
 describe('intake: crash recovery', () => {
-  async function claimAndMove(f: { db: Db; inbox: string }, name: string, content: string) {
-    const processing = path.join(f.inbox, 'processing');
-    await fs.mkdir(processing, { recursive: true });
-    const claim = claimFile(
-      f.db,
-      { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() },
-      (id, n) => path.join(processing, storedName(id, n)),
-    );
-    if (!claim.claimed) throw new Error('expected a claim');
-    await fs.writeFile(claim.row.current_path!, content);
-    return claim.row;
-  }
-
   it('after a crash between recording and moving, finishes the move without recording again', async () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv([requestRow('R-1'), requestRow('R-2')]);
-      const row = await claimAndMove(f, 'crash.csv', content);
+      const row = await claimIntoProcessing(f, 'crash.csv', content);
       // Map and record exactly as the intake does, then "crash": close the store without moving.
       const spec = loadMappingSpec(f.flow.mapping);
       const archivePath = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(row.id, 'crash.csv'));
@@ -221,7 +206,7 @@ describe('intake: crash recovery', () => {
 
   it('after a crash between claiming and recording, maps and records the file on start', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const row = await claimAndMove(f, 'half.csv', requestCsv([requestRow('R-9')]));
+      const row = await claimIntoProcessing(f, 'half.csv', requestCsv([requestRow('R-9')]));
       f.db.close();
       const again = f.reopen();
       await again.intake.start();
@@ -234,7 +219,7 @@ describe('intake: crash recovery', () => {
   it('after a crash between claiming and the rename into processing/, takes the file from the inbox as its own', async () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv([requestRow('R-5')]);
-      const row = await claimAndMove(f, 'late.csv', content);
+      const row = await claimIntoProcessing(f, 'late.csv', content);
       // Undo the rename: the file is still in the inbox, its row says processing.
       await fs.rename(row.current_path!, path.join(f.inbox, 'late.csv'));
       await f.intake.start();
