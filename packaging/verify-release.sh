@@ -83,6 +83,11 @@ for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.j
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
 ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, the unit, the installers, README and notices"
+# Production packages only: the test, lint and type tools of a checkout stay out.
+for dev in vitest typescript eslint prettier playwright-core; do
+  [ ! -e "$tree/node_modules/$dev" ] || fail "the tarball holds the development package $dev"
+done
+ok "node_modules holds no development package (vitest, typescript, eslint, prettier, playwright-core)"
 for dependency in $(node -p 'Object.keys(require("./package.json").dependencies).join(" ")'); do
   grep -q "^$dependency " "$tree/THIRD-PARTY-NOTICES" || fail "THIRD-PARTY-NOTICES does not list $dependency"
 done
