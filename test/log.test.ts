@@ -42,6 +42,11 @@ describe('log redaction', () => {
     );
   });
 
+  it('scrubs a secret of any length, even one of three characters', () => {
+    registerSecret('q7Z');
+    expect(scrubSecrets('token q7Z in a reason')).toBe(`token ${REDACTED} in a reason`);
+  });
+
   it('serializes errors one way: stack, causes and code kept, secrets scrubbed', async () => {
     registerSecret('ser-secret-777');
     const error = new ConnectorError('STORE_FAILED', 'cannot write ser-secret-777', {

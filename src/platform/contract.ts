@@ -62,7 +62,9 @@ export function hasNoControlCharacters(value: string, kind: 'name' | 'comment' =
 
 const NO_CONTROL = 'must not contain control characters';
 const noControl = (value: string) => hasNoControlCharacters(value, 'name');
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL);
+// The control check runs before the trim: trimmed first, a line break or tab at either end would pass
+// the check and still be stored and sent (the trim only checks the value, the payload keeps it).
+const text = (max: number) => z.string().refine(noControl, NO_CONTROL).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(noControl, NO_CONTROL).optional();
 const commentText = (max: number) =>
   z

@@ -45,6 +45,8 @@ describe('contract', () => {
     const refused: [string, (r: ReturnType<typeof validRequest> & { comment?: string }) => void, string][] = [
       ['NUL in externalId', (r) => (r.externalId = 'ERP\u00000001'), 'externalId'],
       ['line break in externalId', (r) => (r.externalId = 'ERP-1\nERP-2'), 'externalId'],
+      ['line break at the end of externalId', (r) => (r.externalId = 'ERP-1\n'), 'externalId'],
+      ['tab at the start of a name', (r) => (r.customer.name = '\tООО Ромашка'), 'customer.name'],
       ['tab in a lineId', (r) => (r.items[0]!.lineId = '1\t2'), 'items[0].lineId'],
       ['ESC in a name', (r) => (r.customer.name = 'ООО \u001b[31mРомашка'), 'customer.name'],
       ['DEL in a unit', (r) => (r.items[0]!.unit = 'шт\u007f'), 'items[0].unit'],
