@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ConnectorError, describeError } from '../errors.js';
+import { ConnectorError } from '../errors.js';
 import { fitFileName, MAX_NAME_BYTES } from '../shared/file-name.js';
 import { getFile, markReportWritten } from '../store/files.js';
 import { isUnsafeName, markerNamesFor } from './inbox-names.js';
@@ -62,7 +62,7 @@ export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Pr
   // The reports beside it described the old mapping's verdict; the next one is written when the file is taken.
   for (const suffix of Object.values(REPORT_SUFFIX)) {
     await fs.rm(path.join(ctx.dirs.rejected, reportNameFor(path.basename(from), suffix)), { force: true }).catch((error: unknown) => {
-      log.warn({ fileId, err: describeError(error) }, 'an old report of a file taken again could not be removed');
+      log.warn({ fileId, err: error }, 'an old report of a file taken again could not be removed');
     });
   }
   if (row.report_pending === 1) markReportWritten(ctx.db, row.id);

@@ -160,8 +160,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
       try {
         outcome = await route.perform(rt, flow, target);
       } catch (error) {
-        if (!isConnectorError(error, 'CONSOLE_ACTION_FAILED'))
-          rt.log.error({ err: describeError(error), action: route.action, flow, target }, 'console action failed');
+        if (!isConnectorError(error, 'CONSOLE_ACTION_FAILED')) rt.log.error({ err: error, action: route.action, flow, target }, 'console action failed');
         outcome = { result: AUDIT_RESULT.failed, detail: describeError(error) };
       }
       const entry = {

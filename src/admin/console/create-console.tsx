@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
-import { describeError } from '../../errors.js';
 import { addActions } from './actions.js';
 import { loadAssets } from './assets.js';
 import { addAuth } from './auth.js';
@@ -61,7 +60,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
 
   app.notFound((c) => notFound(rt, c, rt.t('error.notFound')));
   app.onError((error, c) => {
-    rt.log.error({ err: describeError(error), path: new URL(c.req.url).pathname }, 'console request failed');
+    rt.log.error({ err: error, path: new URL(c.req.url).pathname }, 'console request failed');
     if (wantsJson(c)) return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
     return html(c, <MessagePage ctx={viewContext(rt, c, false)} title="500" message="internal error" />, 500);
   });
