@@ -23,6 +23,12 @@ export interface ConsoleDaemonOptions {
   logger?: Logger;
   /** `console.enabled: false`. */
   disabled?: boolean;
+  /** More flows (YAML items of `flows:`, indented by two spaces), after the requests flow. */
+  extraFlows?: string;
+  /** Send to this platform instead of the in-process sandbox (which is then off). */
+  platformUrl?: string;
+  /** `delivery.circuit.probeIntervalMs`; default 50. */
+  probeIntervalMs?: number;
 }
 
 export interface ConsoleDaemon {
@@ -43,7 +49,7 @@ export async function withConsoleDaemon<T>(options: ConsoleDaemonOptions, fn: (c
       dir,
       `
 stateDir: {dir}/state
-platform: { baseUrl: http://127.0.0.1:1, token: console-test-token, sourceSystem: erp-test }
+platform: { baseUrl: ${options.platformUrl ?? 'http://127.0.0.1:1'}, token: console-test-token, sourceSystem: erp-test }
 flows:
   - name: requests
     kind: requests
@@ -51,14 +57,15 @@ flows:
     mapping: {dir}/mapping.yaml
     results: {dir}/import
     intake: { stableForMs: 50, minAgeMs: 0, rescanIntervalMs: 200, rejectPastDates: false }
+${options.extraFlows ?? ''}
 delivery:
   pollIntervalMs: 50
   backoff: { baseMs: 10, capMs: 50, maxAttempts: 2 }
-  circuit: { failureThreshold: 1000, probeIntervalMs: 50 }
+  circuit: { failureThreshold: 1000, probeIntervalMs: ${options.probeIntervalMs ?? 50} }
 webhook: { port: 0, secrets: [console-test-webhook-secret] }
 export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }
 metrics: { host: ${options.host ?? '127.0.0.1'}, port: 0 }
-sandbox: { enabled: true, port: 0, demo: false }
+sandbox: { enabled: ${options.platformUrl ? 'false' : 'true'}, port: 0, demo: false }
 console:
   enabled: ${options.disabled ? 'false' : 'true'}
   language: ${options.language ?? 'en'}
