@@ -2,7 +2,10 @@
  * The CSV column that groups rows into requests (`groupBy`): the one whose value repeats over
  * adjacent rows while the line columns change, and never comes back once its rows ended (the
  * daemon maps adjacent rows only). A name from the dictionary decides between candidates; without
- * one, the column that splits the rows into the most requests does, if it is the only one.
+ * one, the column that splits the rows into the most requests does, if it is the only one. By
+ * content, a run of equal values in which a line column (one named like `items.lineId`) repeats
+ * is not one request: single-line requests that share a city are not merged. Without a line
+ * column, the reason does not claim the lines change.
  */
 import { CONFIDENCE_THRESHOLD } from './types.js';
 import { matchName } from './names.js';
@@ -66,6 +69,22 @@ export function groupsBy(values: readonly string[]): { groups: number[]; count: 
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+/** The target whose columns number the lines: within one request their values must change. */
+const LINE_TARGET = 'items.lineId';
+
+/** Whether `line` repeats no value within any group of rows that `groups` gives (an empty line cell counts). */
+function changesWithin(line: readonly string[], groups: readonly number[]): boolean {
+  const seen = new Map<number, Set<string>>();
+  return line.every((value, row) => {
+    const group = groups[row] ?? row;
+    const values = seen.get(group) ?? new Set<string>();
+    if (values.has(value)) return false;
+    values.add(value);
+    seen.set(group, values);
+    return true;
+  });
+}
+
 /** Choose the grouping column among `profiles` for the key field `keyTarget` (`request.externalId`, `orderId`). */
 export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: string, rowCount: number, noun: 'request' | 'order'): GroupKey {
   const ungrouped = (reason: string): GroupKey => ({
@@ -111,13 +130,30 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     return { column: only.profile.column.name, confidence: 0.85, reason, keyReason: 'values are platform order ids; the grouping column', groups, count };
   }
 
-  // By content alone: the finest grouping that still puts several rows together.
-  const grouping = candidates.filter((c) => usable(c) && c.runs.runs < rowCount);
+  // By content alone: the finest grouping that still puts several rows together, and within whose
+  // runs every line column changes (a line number repeated within a run means two requests).
+  const lineColumns = profiles.filter((p) => (matchName(LINE_TARGET, p.column.name)?.score ?? 0) >= CONFIDENCE_THRESHOLD).map((p) => p.column);
+  const linesChange = (c: (typeof candidates)[number]) => {
+    const { groups } = groupsBy(c.profile.column.values);
+    return lineColumns.every((line) => line === c.profile.column || changesWithin(line.values, groups));
+  };
+  const grouping = candidates.filter((c) => usable(c) && c.runs.runs < rowCount && !lineColumns.includes(c.profile.column) && linesChange(c));
   const most = Math.max(0, ...grouping.map((c) => c.runs.runs));
   const best = grouping.filter((c) => c.runs.runs === most);
-  if (best.length === 0) return ungrouped('no column repeats its value over adjacent rows: each row would be its own request');
+  const lineNames = lineColumns.map((line) => shown(line.name)).join(', ');
+  if (best.length === 0) {
+    return ungrouped(
+      lineColumns.length > 0
+        ? `no column repeats its value over adjacent rows while ${lineNames} changes: each row would be its own request`
+        : 'no column repeats its value over adjacent rows: each row would be its own request',
+    );
+  }
   const { groups, count } = groupsBy(best[0]!.profile.column.values);
-  const why = `its value repeats over adjacent rows while the line columns change: ${describe(best[0]!)}`;
+  // Only a line column checked above lets the reason say the lines change.
+  const why =
+    lineColumns.length > 0
+      ? `its value repeats over adjacent rows while the line columns change: ${describe(best[0]!)}`
+      : `its value repeats over adjacent rows (no line column to check it against): ${describe(best[0]!)}`;
   if (best.length === 1)
     return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${why}; the grouping column`, groups, count };
   const names = best.map((c) => shown(c.profile.column.name)).join(', ');

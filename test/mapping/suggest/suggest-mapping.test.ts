@@ -10,6 +10,7 @@ import iconv from 'iconv-lite';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseMappingSpec } from '../../../src/config/load-mapping.js';
+import { formatSuggestionSummary, type SuggestionPreview } from '../../../src/mapping/suggest/preview-suggestion.js';
 import { suggestMapping } from '../../../src/mapping/suggest/suggest-mapping.js';
 import type { FieldSuggestion, MappingSuggestion } from '../../../src/mapping/suggest/types.js';
 import { HEADER, requestCsv, requestMapping, requestRow, toCsv } from '../../helpers/fixtures.js';
@@ -117,6 +118,30 @@ describe('suggestMapping: grouping', () => {
     expect(field(suggestion, 'request.externalId')).toMatchObject({ source: { column: 'Ключ' }, confidence: 0.65 });
   });
 
+  it('does not group by a column whose run of equal values repeats the line column: single-line requests stay apart', () => {
+    // Three single-line requests (each "Строка" 1), the key under a name it does not know, and
+    // two neighbouring requests sharing a city: "Город" repeats over adjacent rows, but the line
+    // column does not change within that run, so it is no grouping.
+    const rows = [requestRow('R-1', '1'), requestRow('R-2', '1'), requestRow('R-3', '1', { Город: 'Казань' })];
+    const suggestion = suggestText(renamed('Заявка', 'Ключ', rows));
+    expect(suggestion.groupBy).toBeUndefined();
+    expect(suggestion.mapping).not.toHaveProperty('groupBy');
+    expect(suggestion.yaml).not.toMatch(/^groupBy:/m);
+    expect(suggestion.yaml).not.toContain('while the line columns change');
+    expect(field(suggestion, 'request.externalId').source).toBeUndefined();
+    expect(suggestion.groupCount).toBe(3);
+    expect(suggestion.complete).toBe(false);
+  });
+
+  it('without a line column to check, groups by content but does not claim the lines change', () => {
+    const suggestion = suggestText(renamed('Строка', 'Счётчик', undefined).replace('Заявка', 'Ключ'));
+    expect(suggestion.groupBy).toEqual({
+      value: 'Ключ',
+      reason: 'its value repeats over adjacent rows (no line column to check it against): 3 requests in 4 rows',
+    });
+    expect(suggestion.yaml).not.toContain('while the line columns change');
+  });
+
   it('two columns that group the rows the same way and neither named like the key: a TODO, not a coin toss', () => {
     const rows = ROWS.map((row) => [...row, row[0]!.toLowerCase()]);
     const suggestion = suggestText(toCsv([[...HEADER.map((name) => (name === 'Заявка' ? 'Ключ' : name)), 'Ссылка'], ...rows]));
@@ -170,6 +195,27 @@ describe('suggestMapping: fields by content, and the threshold', () => {
     expect(field(suggestion, 'request.contact.email')).toMatchObject({ source: { column: 'Адресат' }, confidence: 0.8 });
   });
 
+  it('finds the phone and the desired date by their values when their names say nothing', () => {
+    const suggestion = suggestText(renamed('Телефон', 'Связь', ROWS).replace(';Дата;', ';Когда;'));
+    expect(suggestion.sample.columns).toEqual(expect.arrayContaining(['Связь', 'Когда']));
+    expect(field(suggestion, 'request.contact.phone')).toMatchObject({
+      source: { column: 'Связь' },
+      options: { optional: true },
+      confidence: 0.7,
+      reason: 'values are phone numbers (4 of 4)',
+    });
+    // The only date column of the request: 0.65 on its values alone.
+    expect(field(suggestion, 'request.delivery.desiredDate')).toMatchObject({
+      source: { column: 'Когда' },
+      options: { date: 'DD.MM.YYYY' },
+      confidence: 0.65,
+      reason: 'dates like "15.03.2099" (DD.MM.YYYY, 4 of 4)',
+    });
+    expect(suggestion.mapping).toMatchObject({
+      request: { 'contact.phone': { column: 'Связь', optional: true }, 'delivery.desiredDate': { column: 'Когда', date: 'DD.MM.YYYY' } },
+    });
+  });
+
   it('a named column whose values contradict the name falls under the threshold and stays a TODO with its guess', () => {
     const rows = ROWS.map((row) => row.map((cell, i) => (HEADER[i] === 'Дата' ? '30' : cell)));
     const suggestion = suggestText(renamed('Дата', 'Срок оплаты', rows));
@@ -215,6 +261,39 @@ describe('suggestMapping: decimal commas', () => {
   it('decimal points with comma thousands in a ";" file: no decimal comma', () => {
     const rows = ROWS.map((row) => row.map((cell, i) => (HEADER[i] === 'Кол-во' ? '1,250.5' : cell)));
     expect(suggestText(requestCsv(rows)).decimalComma).toEqual({ value: false, reason: 'decimal points with comma thousands: "1,250.5" in "Кол-во"' });
+  });
+});
+
+describe('suggestMapping: the written YAML and the summary (samples/suggest/)', () => {
+  const oneC = () => suggestMapping(fs.readFileSync(path.join(ROOT, 'samples/suggest/1c-requests-windows1251.csv')), '1c-requests-windows1251.csv');
+  /** A preview that ran cleanly, for the summary alone. */
+  const ran: SuggestionPreview = { ran: true, submissions: 4, problemsByCode: {}, fileProblem: false, problemFields: {}, examples: [] };
+
+  it('writes each matched field with its confidence and reason as a comment, and lists the columns no field reads', () => {
+    const suggestion = oneC();
+    const lines = suggestion.yaml.split('\n');
+    expect(lines).toContain(
+      '  delivery.desiredDate: { column: "Срок", date: "DD.MM.YYYY" } # 0.99: named "Срок"; dates like "15.03.2027" (DD.MM.YYYY, 9 of 9)',
+    );
+    expect(lines).toContain('  contact.phone: { column: "Тел.", optional: true } # 0.99: named "Тел."; values are phone numbers (9 of 9)');
+    // Every written field carries its own confidence and reason.
+    for (const f of suggestion.fields.filter((f) => f.source !== undefined)) {
+      const { key } = f;
+      const name = key.slice(key.indexOf('.') + 1);
+      expect(lines.filter((line) => line.startsWith(`  ${name}: {`) && line.endsWith(` # ${f.confidence.toFixed(2)}: ${f.reason}`))).toHaveLength(1);
+    }
+    expect(suggestion.unusedColumns).toEqual(['Дата', 'Сумма', 'Ответственный']);
+    expect(lines).toContain('# Columns no field reads: "Дата", "Сумма", "Ответственный"');
+  });
+
+  it('reports the thousands separators of the 1C sample, in the data, the YAML and the summary', () => {
+    const suggestion = oneC();
+    // "1 200" (a non-breaking space) in "Кол-во", "12 500,00" (a space) in "Сумма".
+    expect(suggestion.thousands).toEqual(['non-breaking space', 'space']);
+    expect(suggestion.yaml).toContain('decimalComma: true # decimal commas: "2,5" in "Кол-во"; thousands separated as in "1\u00a0200" in "Кол-во"');
+    expect(formatSuggestionSummary(suggestion, ran, 'YAML on stdout')).toContain(
+      '  Numbers: decimalComma true (decimal commas: "2,5" in "Кол-во"); thousands separator: non-breaking space, space\n',
+    );
   });
 });
 
