@@ -10,7 +10,7 @@ import { enqueueExport, STATUS_CHANNEL } from '../../src/store/exports.js';
 import type { Config } from '../../src/config/schema.js';
 import type Database from 'better-sqlite3';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { withSandbox } from '../helpers/with-sandbox.js';
+import { keysByExternalId, withSandbox } from '../helpers/with-sandbox.js';
 import { FAST_DELIVERY, FAST_INTAKE_YAML, REPO, withDaemon, writeConfig } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { listFiles } from '../helpers/files.js';
@@ -39,18 +39,6 @@ ${extra}
 }
 
 /** Each externalId the sandbox saw, with the set of Idempotency-Keys it came under. */
-function keysByExternalId(calls: { body: unknown; headers: Record<string, unknown> }[]): Map<string, Set<string>> {
-  const keys = new Map<string, Set<string>>();
-  for (const call of calls) {
-    const externalId = (call.body as { externalId?: string } | null)?.externalId;
-    if (!externalId) continue;
-    const set = keys.get(externalId) ?? new Set<string>();
-    set.add(String(call.headers['idempotency-key']));
-    keys.set(externalId, set);
-  }
-  return keys;
-}
-
 describe('the daemon across stops and crashes', () => {
   it('a stop in the middle of delivery loses nothing, and the next run sends each request once under its key', async () => {
     await withTempDir(async (dir) => {
@@ -74,7 +62,7 @@ describe('the daemon across stops and crashes', () => {
           await waitUntil(() => accepted(daemon.db) === 3, 'all three accepted after the restart', 20_000);
         });
         expect(sandbox.requests()).toHaveLength(3);
-        for (const [externalId, keys] of keysByExternalId(sandbox.calls())) expect(keys.size, externalId).toBe(1);
+        for (const [externalId, keys] of keysByExternalId(sandbox)) expect(keys.size, externalId).toBe(1);
       });
     });
   });

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { getSubmission } from '../../src/store/submissions.js';
 import { listAttempts } from '../../src/store/outbox.js';
-import { withSandbox } from '../helpers/with-sandbox.js';
+import { keysByExternalId, withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { ackRecords, fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
 import { addRequestRow, withStore } from '../helpers/store.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
 import { validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 /** Each externalId the sandbox saw, with the set of Idempotency-Keys it came under. */
-function keysByExternalId(sandbox: Sandbox): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const call of sandbox.calls()) {
-    const externalId = (call.body as { externalId?: string } | undefined)?.externalId ?? '?';
-    const key = String(call.headers['idempotency-key']);
-    out.set(externalId, (out.get(externalId) ?? new Set()).add(key));
-  }
-  return out;
-}
-
 describe('delivery under faults', () => {
   it('30 % faults (500, 503/429 with Retry-After, drops, drop-after-commit): every request accepted exactly once', () =>
     withTempDir((dir) =>
