@@ -20,6 +20,8 @@ export interface IntakeSize {
   repetitions: number;
   /** Also report this size's peak RSS against that of size `of` (measured before it), with the target `<= factor` of it. */
   peakRssWithin?: { of: string; factor: number };
+  /** Also time map+record alone (an info figure). Default true; the 1m size skips it to keep three rounds within a few minutes. */
+  mapRecord?: boolean;
 }
 
 export interface IntakeBenchOptions {
@@ -59,13 +61,16 @@ export async function runIntakeBench(options: IntakeBenchOptions): Promise<Bench
         const d = await runCase<TimedRun>('intake-drop', args, timeoutMs);
         drop.push(rows / d.data.seconds);
         rss.push(d.maxRssMb);
-        const m = await runCase<TimedRun>('intake-map-record', args, timeoutMs);
-        mapRecord.push(rows / m.data.seconds);
-        mapRecordRss.push(m.maxRssMb);
+        let mapRecordLine = '';
+        if (size.mapRecord !== false) {
+          const m = await runCase<TimedRun>('intake-map-record', args, timeoutMs);
+          mapRecord.push(rows / m.data.seconds);
+          mapRecordRss.push(m.maxRssMb);
+          mapRecordLine = `, map+record ${m.data.seconds.toFixed(2)} s`;
+        }
         options.log(
           `  intake ${size.label} rep ${rep + 1}: csv-parse ${Math.round(rows / c.data.seconds)} rows/s, ` +
-            `drop→recorded ${d.data.seconds.toFixed(2)} s (${Math.round(rows / d.data.seconds)} rows/s, ${d.maxRssMb.toFixed(0)} MB), ` +
-            `map+record ${m.data.seconds.toFixed(2)} s`,
+            `drop→recorded ${d.data.seconds.toFixed(2)} s (${Math.round(rows / d.data.seconds)} rows/s, ${d.maxRssMb.toFixed(0)} MB)${mapRecordLine}`,
         );
       }
       const ceilingRate = median(ceiling);
@@ -92,14 +97,18 @@ export async function runIntakeBench(options: IntakeBenchOptions): Promise<Bench
           conditions: [{ of: 'value', op: '<', threshold: 150 }],
           notes: 'maxRSS of the intake child (whole process, warm-up included), worst repetition',
         }),
-        figure({
-          name: `intake.${size.label}.map_record_rows_per_s`,
-          value: median(mapRecord),
-          unit: 'rows/s',
-          ceiling: ceilingRate,
-          notes: `mapFile → recordMappedFile only (no watcher, stability wait, hashing or moves); peak RSS ${max(mapRecordRss).toFixed(0)} MB`,
-        }),
       );
+      if (mapRecord.length > 0) {
+        results.push(
+          figure({
+            name: `intake.${size.label}.map_record_rows_per_s`,
+            value: median(mapRecord),
+            unit: 'rows/s',
+            ceiling: ceilingRate,
+            notes: `mapFile → recordMappedFile only (no watcher, stability wait, hashing or moves); peak RSS ${max(mapRecordRss).toFixed(0)} MB`,
+          }),
+        );
+      }
       peakRss.set(size.label, max(rss));
       const base = size.peakRssWithin && peakRss.get(size.peakRssWithin.of);
       if (size.peakRssWithin && base !== undefined) {
