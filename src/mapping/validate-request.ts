@@ -1,8 +1,10 @@
 /**
- * Validating a mapped request: everything in `createRequestSchema` (the contract), plus the INN
- * check digits and "desiredDate not in the past". Pure: the clock comes in as `now`.
+ * Validating a mapped request: everything in `createRequestSchema` (the contract; asked through its
+ * quick twin `isCreateRequest` first), plus the INN check digits and "desiredDate not in the past".
+ * Pure: the clock comes in as `now`.
  */
 import { createRequestSchema, isCalendarDate } from '../platform/contract.js';
+import { isCreateRequest } from '../platform/create-request-check.js';
 import { findDuplicateLines } from './check-lines.js';
 import { dedupeByField, zodIssues, type FieldIssue } from './field-issues.js';
 import { explainInn } from './inn.js';
@@ -27,7 +29,10 @@ export function validateRequest(payload: unknown, rules: RequestRules): FieldIss
     issues.push({ field: 'delivery.desiredDate', code: 'DATE_IN_PAST', reason: `lies in the past (today is ${localDate(rules.now.getTime())})` });
   }
   issues.push(...findDuplicateLines(payload));
-  const parsed = createRequestSchema.safeParse(payload);
-  if (!parsed.success) issues.push(...zodIssues(parsed.error.issues));
+  // The schema runs only for a request the quick check refuses: its issues are what a user reads.
+  if (!isCreateRequest(payload)) {
+    const parsed = createRequestSchema.safeParse(payload);
+    if (!parsed.success) issues.push(...zodIssues(parsed.error.issues));
+  }
   return dedupeByField(issues);
 }

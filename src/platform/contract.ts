@@ -22,6 +22,8 @@ export const REQUEST_ID_PATTERN = /^[A-Z][A-Z0-9]*-REQ-\d{3,}$/;
 export const ORDER_ID_PATTERN = /^[A-Z][A-Z0-9]*-\d{4}-\d{3,}$/;
 /** Event id: `EVT-000123`. */
 export const EVENT_ID_PATTERN = /^EVT-\d{3,}$/;
+/** INN shape: 10 digits (an organisation) or 12 (a person); the check digits are checked elsewhere. */
+export const INN_PATTERN = /^\d{10}(\d{2})?$/;
 /** ISO 4217 shape: three capital letters. */
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
 
@@ -107,7 +109,7 @@ export const createRequestSchema = z
   .strictObject({
     externalId: text(FIELD_LIMITS.externalId),
     customer: z.strictObject({
-      inn: z.string().regex(/^\d{10}(\d{2})?$/, 'must be 10 or 12 digits'),
+      inn: z.string().regex(INN_PATTERN, 'must be 10 or 12 digits'),
       name: text(FIELD_LIMITS.name),
     }),
     contact: z.strictObject({

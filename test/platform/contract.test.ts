@@ -7,14 +7,7 @@ import {
   isCalendarDate,
   toFieldName,
 } from '../../src/platform/contract.js';
-
-const validRequest = () => ({
-  externalId: 'ERP-0001',
-  customer: { inn: '7707083893', name: 'ООО Ромашка' },
-  contact: { name: 'Иван Петров', phone: '+7 495 000-00-00', email: 'ivan@example.ru' },
-  delivery: { city: 'Москва', address: 'ул. Ленина, 1', desiredDate: '2027-03-01' },
-  items: [{ lineId: '1', name: 'Болт М8', quantity: 10, unit: 'шт' }],
-});
+import { validRequest } from '../helpers/fixtures.js';
 
 describe('contract', () => {
   it('accepts a valid request and rejects one broken field at a time', () => {
@@ -25,7 +18,7 @@ describe('contract', () => {
       ['zero quantity', (r) => (r.items[0]!.quantity = 0), 'items[0].quantity'],
       ['inn letters', (r) => (r.customer.inn = '77070838A3'), 'customer.inn'],
       ['bad email', (r) => (r.contact.email = 'not-an-email'), 'contact.email'],
-      ['duplicate line', (r) => r.items.push({ ...r.items[0]! }), 'items[1].lineId'],
+      ['duplicate line', (r) => r.items.push({ ...r.items[0]! }), 'items[2].lineId'],
       ['unknown field', (r) => Object.assign(r, { extra: 1 }), ''],
     ];
     for (const [name, breakIt, field] of cases) {
