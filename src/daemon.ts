@@ -52,6 +52,11 @@ export interface DaemonOptions {
    * beyond the mapping files: `webhook.tls`. Without it a reload re-reads the mappings only.
    */
   reloadConfig?: () => Config;
+  /**
+   * How often the exporter looks for pending rows by itself (default 1 s). Delivery and the webhook
+   * listener wake it as soon as they commit a row to write; tests lengthen this to see that they do.
+   */
+  exporterPollIntervalMs?: number;
 }
 
 /** How a stop ended: everything closed, or the bound passed first (the caller should exit). */
@@ -194,7 +199,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       format: initial.ackFormats.get(ackChannel(flow.name))!,
       mode: 'perEvent',
     }));
-    const exporter = createExporter({ db, targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets], logger: log, clock, metrics, durable });
+    const exporter = createExporter({
+      db,
+      targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets],
+      logger: log,
+      clock,
+      metrics,
+      durable,
+      ...(options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {}),
+    });
     exporterRef = exporter;
     await lifecycle.start(exporter);
 

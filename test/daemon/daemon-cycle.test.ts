@@ -63,4 +63,39 @@ sandbox: { enabled: true, port: 0, demo: false }
       });
     });
   });
+
+  it('wakes the exporter as soon as an acknowledgement or a status change is committed, without its poll', async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(
+        dir,
+        `
+stateDir: {dir}/state
+platform: { baseUrl: "http://127.0.0.1:1", token: cycle-token-123, sourceSystem: erp-test }
+flows:${REQUESTS_FLOW}
+${FAST_DELIVERY}
+webhook: { port: 0, secrets: [cycle-secret-456] }
+export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }
+metrics: { port: 0 }
+sandbox: { enabled: true, port: 0, demo: false }
+`,
+      );
+      // The exporter's own look for pending rows comes after a minute: only the wake-ups that delivery
+      // and the webhook listener send can write these files within the test's bound.
+      await withDaemon(
+        config,
+        async (daemon) => {
+          const sandbox = daemon.sandbox!;
+          fs.mkdirSync(path.join(dir, 'inbox'), { recursive: true });
+          // The exporter's first pass at start found nothing; from here on only wake-ups write.
+          fs.copyFileSync(path.join(REPO, 'samples/requests-1c-windows1251.csv'), path.join(dir, 'inbox/requests.csv'));
+          await waitUntil(() => listFiles(path.join(dir, 'import')).filter((n) => n.startsWith('ack-')).length === 3, 'three acknowledgements', 10_000);
+
+          const order = sandbox.requests()[0]!.order!;
+          sandbox.setOrderStatus(order.id, 'shipped');
+          await waitUntil(() => listFiles(path.join(dir, 'import')).some((n) => n.startsWith('order-status-')), 'a status file', 10_000);
+        },
+        { exporterPollIntervalMs: 60_000 },
+      );
+    });
+  });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { Config } from '../../src/config/schema.js';
-import { startDaemon, type Daemon } from '../../src/daemon.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
 import { FAST_INTAKE } from './fixtures.js';
 
@@ -21,8 +21,8 @@ export function writeConfig(dir: string, yaml: string, env: Record<string, strin
   return loadConfig(file, env);
 }
 
-export async function withDaemon<T>(config: Config, fn: (daemon: Daemon) => Promise<T> | T): Promise<T> {
-  const daemon = await startDaemon({ config, logger: silentLogger });
+export async function withDaemon<T>(config: Config, fn: (daemon: Daemon) => Promise<T> | T, options: Partial<Omit<DaemonOptions, 'config'>> = {}): Promise<T> {
+  const daemon = await startDaemon({ config, logger: silentLogger, ...options });
   try {
     return await fn(daemon);
   } finally {
