@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSlowly } from '../helpers/write-slowly.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { requestCsv, requestRow } from '../helpers/fixtures.js';
+import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
 import { manualClock } from '../helpers/clock.js';
 
@@ -45,7 +45,7 @@ describe('intake: when a file is complete', () => {
   });
 
   it('in done-marker mode waits for the marker, then consumes it with the file', async () => {
-    await withIntake({ doneMarker: 'done', stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 }, async (f) => {
+    await withIntake({ ...NO_WAIT, doneMarker: 'done' }, async (f) => {
       await f.intake.start();
       await dropFile(f.inbox, 'r.csv', requestCsv([requestRow()]));
       await f.intake.scanNow();
@@ -81,7 +81,7 @@ describe('intake: when a file is complete', () => {
   });
 
   it('rejects a symlink without following it', async () => {
-    await withIntake({ stableForMs: 0, minAgeMs: 0 }, async (f) => {
+    await withIntake(NO_WAIT, async (f) => {
       const target = path.join(f.dir, 'outside.csv');
       await fs.writeFile(target, requestCsv([requestRow()]));
       await fs.symlink(target, path.join(f.inbox, 'link.csv'));
@@ -116,7 +116,7 @@ describe('intake: when a file is complete', () => {
   });
 
   it('takes the same content dropped twice once, and rejects the second copy as FILE_DUPLICATE naming the first', async () => {
-    await withIntake({ stableForMs: 0, minAgeMs: 0 }, async (f) => {
+    await withIntake(NO_WAIT, async (f) => {
       const csv = requestCsv([requestRow('R-1'), requestRow('R-2')]);
       await f.intake.start();
       await dropFile(f.inbox, 'first.csv', csv);
