@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { getEvent, getOrderStatus } from '../../src/store/events.js';
+import type { Metrics } from '../../src/metrics/metrics.js';
 import { buildEvent, countRows, getPath, postWebhook, withListener, SECRET } from '../helpers/with-listener.js';
+import { captureLogger } from './raw-client.js';
 
 describe('webhook listener', () => {
   it('stores a valid event with its status and one export row, then answers 200 {received:true}', async () => {
@@ -206,6 +208,32 @@ describe('webhook listener', () => {
       db.close();
       expect((await postWebhook(url, buildEvent())).status).toBe(503);
       expect((await getPath(url, '/healthz')).status).toBe(200);
+    });
+  });
+
+  it('answers 500 WEBHOOK_INTERNAL_ERROR when its own code fails after the store, logs it, and takes the repeat as a duplicate', async () => {
+    const { logger, lines } = captureLogger();
+    let failures = 1;
+    // The counter of the outcome fails once: the event is stored and durable, the answer is not sent.
+    const metrics = {
+      webhookEvents: {
+        inc: () => {
+          if (failures-- > 0) throw new Error('counter broke');
+        },
+      },
+    } as unknown as Pick<Metrics, 'webhookEvents'>;
+    await withListener({ deps: { logger, metrics } }, async ({ url, db }) => {
+      const event = buildEvent();
+      const failed = await postWebhook(url, event);
+      expect(failed.status).toBe(500);
+      expect(failed.json).toMatchObject({ received: false, code: 'WEBHOOK_INTERNAL_ERROR' });
+      const logged = lines().find((line) => line.code === 'WEBHOOK_INTERNAL_ERROR');
+      expect(logged).toMatchObject({ level: 'error' });
+      expect(String(logged?.msg)).toContain('counter broke');
+      // The platform sends it again: stored once, answered 200.
+      expect((await postWebhook(url, event)).status).toBe(200);
+      expect(countRows(db, 'events')).toBe(1);
+      expect(countRows(db, 'exports')).toBe(1);
     });
   });
 
