@@ -158,7 +158,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const durable = () => durability.durable();
     const metrics = createMetrics({ db, clock });
 
-    const exportFolders = [...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)];
+    // Status files and acknowledgements often share the ERP's import folder: each folder once.
+    const exportFolders = [...new Set([...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)])];
     for (const folder of exportFolders) fs.mkdirSync(folder, { recursive: true });
     // Not ready until every stage has started (recovery can take a while after a crash).
     let started = false;

@@ -80,6 +80,24 @@ describe('console pages', () => {
     });
   });
 
+  it('shows readiness with its reasons on / when not ready, as /readyz says it', async () => {
+    await withConsoleDaemon({}, async ({ url, dir }) => {
+      // The acknowledgements' folder becomes a file: nothing can be exported there.
+      const folder = path.join(dir, 'import');
+      fs.rmSync(folder, { recursive: true, force: true });
+      fs.writeFileSync(folder, 'not a folder');
+
+      const readyz = (await send(`${url}/readyz`)).json<Data>();
+      expect(readyz.ready).toBe(false);
+      expect(readyz.reasons).toEqual([`folder ${folder}: ENOTDIR`]);
+      expect((await send(`${url}/`, { headers: JSON_ACCEPT })).json<Data>().readiness).toEqual(readyz);
+      const page = await send(`${url}/`);
+      expect(page.body).toContain('class="readiness bad"');
+      expect(page.body).toContain('<b>Not ready</b>');
+      expect(page.body).toContain(`<li>folder ${folder}: ENOTDIR</li>`);
+    });
+  });
+
   it('escapes what it shows: a file named like markup stays text', async () => {
     await withConsoleDaemon({}, async ({ url, inbox }) => {
       fs.writeFileSync(path.join(inbox, 'x<img src=y onerror=alert(1)>.csv'), 'not;a;request\n');
