@@ -145,6 +145,39 @@ describe('the console in Chromium', () => {
     });
   });
 
+  it('works with JavaScript off: find a request, read its story, retry it behind the sign-in and the confirmation', async () => {
+    await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
+      daemon.sandbox!.setFaults({ create: { status500: 1 } });
+      fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
+      await waitUntil(
+        async () => (await getJson<{ flows: { dead: { total: number } }[] }>(`${url}/attention`)).flows[0]!.dead.total === 3,
+        'three dead letters',
+      );
+      daemon.sandbox!.setFaults({});
+      await withBrowser(async (open) => {
+        const { page } = await open({ javaScript: false });
+        await page.goto(`${url}/`);
+        await page.click('header nav a[href="/flows/requests/requests"]');
+        await page.fill('input[name=q]', 'ЗК-000103');
+        await page.click('form.search button');
+        expect(new URL(page.url()).search).toBe(`?q=${encodeURIComponent('ЗК-000103')}`);
+        await page.click(`a[href="${request('ЗК-000103')}"]`);
+        expect(await page.textContent('ol.timeline')).toMatch(/Attempt 2: 500/);
+
+        await page.click('a.button:has-text("Retry")');
+        await signIn(page, 'Олег', PASSWORD);
+        await page.click('button:has-text("Confirm")');
+        expect(new URL(page.url()).pathname).toBe(request('ЗК-000103'));
+        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
+        await waitUntil(() => daemon.sandbox!.requests().length === 1, 'the retried request accepted', 20_000);
+        // No script refreshes the page: a reload shows the new state.
+        await page.reload();
+        expect(await page.textContent('.story .badge')).toBe('accepted');
+        expect(daemon.sandbox!.requests().map((r) => r.externalId)).toEqual(['ЗК-000103']);
+      });
+    });
+  });
+
   it('asks beyond loopback for the password on every page, refuses a POST without the CSRF token, and rate-limits wrong passwords', async () => {
     await withConsoleDaemon({ host: '0.0.0.0' }, async ({ url }) => {
       await withBrowser(async (open) => {

@@ -20,7 +20,7 @@ const ARGS = [
 ];
 
 export async function withBrowser<T>(
-  fn: (open: (options?: { locale?: string }) => Promise<{ context: BrowserContext; page: Page }>) => Promise<T>,
+  fn: (open: (options?: { locale?: string; javaScript?: boolean }) => Promise<{ context: BrowserContext; page: Page }>) => Promise<T>,
 ): Promise<T> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (npm test installs it first when run as root on Debian)`);
@@ -28,7 +28,12 @@ export async function withBrowser<T>(
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
     return await fn(async (options = {}) => {
-      const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: options.locale ?? 'en-US', deviceScaleFactor: 1 });
+      const context = await browser.newContext({
+        viewport: { width: 1360, height: 900 },
+        locale: options.locale ?? 'en-US',
+        deviceScaleFactor: 1,
+        javaScriptEnabled: options.javaScript ?? true,
+      });
       const page = await context.newPage();
       // Shorter than the test's own timeout, so a step that never happens names itself.
       page.setDefaultTimeout(10_000);
