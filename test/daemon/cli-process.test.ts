@@ -13,6 +13,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { dropFile, requestFile } from '../reliability/support/request-files.js';
 import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { makeCertificate, servedFingerprint } from '../webhook/tls-material.js';
 import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
 
 let built: BuiltCli;
@@ -220,6 +221,55 @@ describe('check and run: a config that cannot be read exits 2', () => {
       const cli = spawnCli(built, ['check', '-c', config]);
       expect(await cli.exited).toEqual({ code: 2, signal: null });
       expect(cli.stderr()).toMatch(/MAPPING_INVALID: [\s\S]*bomb-mapping\.yaml is invalid:\n.*Excessive alias count/);
+    });
+  });
+});
+
+describe('run: SIGHUP', () => {
+  it('serves the new webhook certificate after a SIGHUP, and keeps it when the next pair does not load', async () => {
+    await withTempDir(async (dir) => {
+      const first = makeCertificate(dir, 'first');
+      const second = makeCertificate(dir, 'second');
+      const certFile = path.join(dir, 'webhook.crt');
+      const keyFile = path.join(dir, 'webhook.key');
+      fs.copyFileSync(first.certFile, certFile);
+      fs.copyFileSync(first.keyFile, keyFile);
+      const config = daemonConfig(dir);
+      fs.writeFileSync(
+        config,
+        fs
+          .readFileSync(config, 'utf8')
+          .replace(
+            '  secrets: [cli-test-webhook-secret]',
+            `  secrets: [cli-test-webhook-secret]\n  tls: { cert: { fromFile: ${certFile} }, key: { fromFile: ${keyFile} } }`,
+          ),
+      );
+      const daemon = spawnCli(built, ['run', '-c', config]);
+      const url = ((await daemon.started()).urls as { webhook: string }).webhook;
+      expect(url).toMatch(/^https:\/\//);
+      expect(await servedFingerprint(url)).toBe(first.fingerprint256);
+
+      // As an operator renews a certificate: new files in place, then `systemctl reload`.
+      fs.copyFileSync(second.certFile, certFile);
+      fs.copyFileSync(second.keyFile, keyFile);
+      process.kill(daemon.pid, 'SIGHUP');
+      await waitUntil(async () => (await servedFingerprint(url)) === second.fingerprint256, 'the new certificate served');
+
+      fs.writeFileSync(keyFile, first.key); // a key that does not fit the certificate
+      const before = daemon.logLines().length;
+      process.kill(daemon.pid, 'SIGHUP');
+      await waitUntil(
+        () =>
+          daemon
+            .logLines()
+            .slice(before)
+            .some((line) => /certificate and key do not load/.test(JSON.stringify(line))),
+        'the refused reload logged',
+      );
+      expect(await servedFingerprint(url)).toBe(second.fingerprint256);
+
+      process.kill(daemon.pid, 'SIGTERM');
+      expect(await daemon.exited).toEqual({ code: 0, signal: null });
     });
   });
 });
