@@ -113,6 +113,38 @@ describe('the mapping page', () => {
     });
   });
 
+  it('picks a second flow by ?flow=: its own mapping, its kind, previews of its own samples, and the other kind refused', async () => {
+    const confirmationsMapping = path.join(REPO, 'config/mappings/supplier-confirmations.yaml');
+    const extraFlows = `
+  - name: confirmations
+    kind: confirmations
+    inbox: {dir}/confirmations
+    mapping: ${confirmationsMapping}
+    results: {dir}/confirmation-results
+    token: sandbox-supplier-token`;
+    await withConsoleDaemon({ extraFlows }, async (c) => {
+      const text = fs.readFileSync(confirmationsMapping, 'utf8');
+      const page = (await send(`${c.url}/mapping?flow=confirmations`, { headers: JSON_ACCEPT })).json<Data>();
+      expect(page).toMatchObject({ page: 'mapping', flow: 'confirmations', kind: 'confirmations', file: confirmationsMapping, text, samples: [] });
+      const html = (await send(`${c.url}/mapping?flow=confirmations`)).body;
+      expect(html).toMatch(/<option value="confirmations" selected="">/);
+
+      const sample = fs.readFileSync(path.join(REPO, 'samples/supplier-confirmation.csv'));
+      const preview = (
+        await post(`${c.url}/mapping/preview`, { flow: 'confirmations', sample: '', yaml: text }, { file: { name: 'confirm.csv', bytes: sample } })
+      ).json();
+      expect(preview).toMatchObject({ flow: 'confirmations', mapping: { ok: true }, sampleError: null });
+      expect(preview.result.submissions).toBeGreaterThan(0);
+      expect(preview.result.payloads[0].key).toMatch(/^ORD-/);
+
+      expect((await post(`${c.url}/mapping/preview`, { flow: 'confirmations', yaml: MAPPING })).json().mapping.problems[0]).toMatchObject({
+        path: 'kind',
+        message: 'flow confirmations takes confirmations mappings; this is a requests mapping',
+      });
+      expect((await send(`${c.url}/mapping?flow=nope`)).status).toBe(404);
+    });
+  });
+
   it('reports a bad key by its path and a YAML syntax error by line and column, never with a stack trace', async () => {
     await withConsoleDaemon({}, async (c) => {
       const { id } = await archiveSample(c);
