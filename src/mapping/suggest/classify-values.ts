@@ -129,8 +129,6 @@ const SPACES = /[\s\u00a0\u2007\u2009\u202f']/g;
 export interface NumberFit {
   /** Share of values that read as numbers one way or the other. */
   share: number;
-  /** Every number is whole. */
-  integers: boolean;
   /** A value only a decimal comma explains (`12,5`, `1.234,50`), for reasons. */
   commaExample?: string;
   /** A value only a decimal point with comma thousands explains (`1,234.50`). */
@@ -143,14 +141,14 @@ export interface NumberFit {
 
 /** How the values write numbers. */
 export function numberFit(values: readonly string[]): NumberFit {
-  const fit: NumberFit = { share: 0, integers: true, thousands: new Set() };
+  const fit: NumberFit = { share: 0, thousands: new Set() };
   let numeric = 0;
   for (const value of values) {
     const plain = value.replace(SPACES, '');
     let isNumber = true;
-    let whole = false;
-    if (/^[+-]?\d+$/.test(plain)) whole = true;
-    else if (/^[+-]?\d{1,3}(\.\d{3})+,\d+$/.test(plain)) {
+    if (/^[+-]?\d+$/.test(plain)) {
+      // a whole number: nothing to learn about separators from the digits alone
+    } else if (/^[+-]?\d{1,3}(\.\d{3})+,\d+$/.test(plain)) {
       fit.commaExample ??= value;
       fit.thousands.add('dot');
       fit.thousandsExample ??= value;
@@ -165,7 +163,6 @@ export function numberFit(values: readonly string[]): NumberFit {
     } else if (!/^[+-]?(\d+\.\d*|\.\d+)$/.test(plain)) isNumber = false;
     if (!isNumber) continue;
     numeric += 1;
-    if (!whole) fit.integers = false;
     for (const [pattern, name] of GROUP_SPACES) {
       if (pattern.test(value)) {
         fit.thousands.add(name);
@@ -174,7 +171,6 @@ export function numberFit(values: readonly string[]): NumberFit {
     }
   }
   fit.share = values.length === 0 ? 0 : numeric / values.length;
-  if (numeric === 0) fit.integers = false;
   return fit;
 }
 

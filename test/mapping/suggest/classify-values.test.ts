@@ -51,12 +51,11 @@ describe('numberFit', () => {
     const fit = numberFit(['1,234.50', '12.5']);
     expect(fit.pointExample).toBe('1,234.50');
     expect(fit.commaExample).toBeUndefined();
-    expect(fit.integers).toBe(false);
   });
 
   it('counts what is not a number', () => {
     expect(numberFit(['12', 'кг', '+7 495 123-45-67', '15.03.2027']).share).toBe(0.25);
-    expect(numberFit(['1', '2', '3']).integers).toBe(true);
+    expect(numberFit(['1', '2', '3']).share).toBe(1);
   });
 });
 
