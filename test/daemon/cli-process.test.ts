@@ -225,6 +225,31 @@ describe('check and run: a config that cannot be read exits 2', () => {
   });
 });
 
+describe('run: the demo', () => {
+  it('prints where the console is (and the rest of the demo hints), and the console answers there', async () => {
+    await withTempDir(async (dir) => {
+      // config/demo.yaml as `npm start` runs it, with free ports and its ./var under the temp folder.
+      const demo = fs
+        .readFileSync(path.join(REPO, 'config/demo.yaml'), 'utf8')
+        .replaceAll('./var/', `${dir}/var/`)
+        .replace(/port: \d+/g, 'port: 0');
+      const config = writeFile(dir, 'demo.yaml', demo);
+      const daemon = spawnCli(built, ['run', '-c', config]);
+      await daemon.started();
+      await waitUntil(() => /Operator console: /.test(daemon.stderr()), 'the demo hints on stderr');
+      const consoleUrl = /Operator console: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(daemon.stderr())?.[1];
+      expect(consoleUrl, daemon.stderr()).toBeDefined();
+      expect(daemon.stderr()).toContain('cp samples/requests-1c-windows1251.csv');
+      const page = await fetch(consoleUrl!);
+      expect(page.status).toBe(200);
+      // The demo speaks Russian (console.language: ru), as its users do.
+      expect(await page.text()).toContain('<html lang="ru">');
+      process.kill(daemon.pid, 'SIGTERM');
+      expect(await daemon.exited).toEqual({ code: 0, signal: null });
+    });
+  });
+});
+
 describe('run: SIGHUP', () => {
   it('serves the new webhook certificate after a SIGHUP, and keeps it when the next pair does not load', async () => {
     await withTempDir(async (dir) => {
