@@ -13,7 +13,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { dropFile, requestFile } from '../reliability/support/request-files.js';
 import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { makeCertificate, servedFingerprint } from '../webhook/tls-material.js';
+import { renewableCertificate, servedFingerprint } from '../webhook/tls-material.js';
 import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
 
 let built: BuiltCli;
@@ -253,12 +253,7 @@ describe('run: the demo', () => {
 describe('run: SIGHUP', () => {
   it('serves the new webhook certificate after a SIGHUP, and keeps it when the next pair does not load', async () => {
     await withTempDir(async (dir) => {
-      const first = makeCertificate(dir, 'first');
-      const second = makeCertificate(dir, 'second');
-      const certFile = path.join(dir, 'webhook.crt');
-      const keyFile = path.join(dir, 'webhook.key');
-      fs.copyFileSync(first.certFile, certFile);
-      fs.copyFileSync(first.keyFile, keyFile);
+      const { first, second, certFile, keyFile, renew } = renewableCertificate(dir);
       const config = daemonConfig(dir);
       fs.writeFileSync(
         config,
@@ -275,8 +270,7 @@ describe('run: SIGHUP', () => {
       expect(await servedFingerprint(url)).toBe(first.fingerprint256);
 
       // As an operator renews a certificate: new files in place, then `systemctl reload`.
-      fs.copyFileSync(second.certFile, certFile);
-      fs.copyFileSync(second.keyFile, keyFile);
+      renew();
       process.kill(daemon.pid, 'SIGHUP');
       await waitUntil(async () => (await servedFingerprint(url)) === second.fingerprint256, 'the new certificate served');
 

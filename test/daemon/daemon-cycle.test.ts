@@ -7,12 +7,11 @@ import { FAST_DELIVERY, REPO, REQUESTS_FLOW, withDaemon, writeConfig } from '../
 import { waitUntil } from '../helpers/wait-until.js';
 import { listFiles } from '../helpers/files.js';
 
-describe('the daemon, whole cycle in one process', () => {
-  it('takes a file, gets it accepted, acknowledges it, and turns a shipped order into a status file', async () => {
-    await withTempDir(async (dir) => {
-      const config = writeConfig(
-        dir,
-        `
+/** The whole daemon on the in-process sandbox: the requests flow, the webhook listener, the status export. */
+function cycleConfig(dir: string) {
+  return writeConfig(
+    dir,
+    `
 stateDir: {dir}/state
 platform: { baseUrl: "http://127.0.0.1:1", token: cycle-token-123, sourceSystem: erp-test }
 flows:${REQUESTS_FLOW}
@@ -22,7 +21,13 @@ export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.ya
 metrics: { port: 0 }
 sandbox: { enabled: true, port: 0, demo: false }
 `,
-      );
+  );
+}
+
+describe('the daemon, whole cycle in one process', () => {
+  it('takes a file, gets it accepted, acknowledges it, and turns a shipped order into a status file', async () => {
+    await withTempDir(async (dir) => {
+      const config = cycleConfig(dir);
       await withDaemon(config, async (daemon) => {
         const sandbox = daemon.sandbox!;
         fs.mkdirSync(path.join(dir, 'inbox'), { recursive: true });
@@ -66,19 +71,7 @@ sandbox: { enabled: true, port: 0, demo: false }
 
   it('wakes the exporter as soon as an acknowledgement or a status change is committed, without its poll', async () => {
     await withTempDir(async (dir) => {
-      const config = writeConfig(
-        dir,
-        `
-stateDir: {dir}/state
-platform: { baseUrl: "http://127.0.0.1:1", token: cycle-token-123, sourceSystem: erp-test }
-flows:${REQUESTS_FLOW}
-${FAST_DELIVERY}
-webhook: { port: 0, secrets: [cycle-secret-456] }
-export: { folder: {dir}/import, mapping: {repo}/config/mappings/status-export.yaml }
-metrics: { port: 0 }
-sandbox: { enabled: true, port: 0, demo: false }
-`,
-      );
+      const config = cycleConfig(dir);
       // The exporter's own look for pending rows comes after a minute: only the wake-ups that delivery
       // and the webhook listener send can write these files within the test's bound.
       await withDaemon(

@@ -15,7 +15,7 @@ import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { REQUESTS_FLOW, writeConfig } from '../helpers/with-daemon.js';
 import { createAccepted } from '../sandbox/support.js';
-import { handshakeWithTls11, httpsGet, makeCertificate, servedFingerprint } from './tls-material.js';
+import { handshakeWithTls11, httpsGet, makeCertificate, renewableCertificate, servedFingerprint } from './tls-material.js';
 import { withListener, SECRET } from '../helpers/with-listener.js';
 
 const defaultMinVersion = tls.DEFAULT_MIN_VERSION;
@@ -92,12 +92,7 @@ describe('webhook listener over TLS', () => {
 describe('daemon reload (SIGHUP) with webhook.tls', () => {
   it('re-reads the certificate and key from the config, and keeps the old pair when the new one is bad', async () => {
     await withTempDir(async (dir) => {
-      const first = makeCertificate(dir, 'first');
-      const second = makeCertificate(dir, 'second');
-      const certFile = path.join(dir, 'webhook.crt');
-      const keyFile = path.join(dir, 'webhook.key');
-      fs.copyFileSync(first.certFile, certFile);
-      fs.copyFileSync(first.keyFile, keyFile);
+      const { first, second, certFile, keyFile, renew } = renewableCertificate(dir);
       const config = writeConfig(
         dir,
         `
@@ -120,8 +115,7 @@ metrics: { enabled: false }
         expect(url).toMatch(/^https:\/\//);
         expect(await servedFingerprint(url)).toBe(first.fingerprint256);
 
-        fs.copyFileSync(second.certFile, certFile);
-        fs.copyFileSync(second.keyFile, keyFile);
+        renew();
         expect(daemon.reload()).toEqual({ ok: true });
         expect(await servedFingerprint(url)).toBe(second.fingerprint256);
 

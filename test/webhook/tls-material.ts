@@ -85,3 +85,32 @@ export function httpsGet(url: string, pathname: string, ca: string): Promise<{ s
     req.on('error', reject);
   });
 }
+
+/** Two certificates and the files a config names (`webhook.crt`, `webhook.key`), holding the first. */
+export interface RenewableCertificate {
+  first: TestCertificate;
+  second: TestCertificate;
+  certFile: string;
+  keyFile: string;
+  /** Put the second pair in place, as an operator renewing the certificate does. */
+  renew(): void;
+}
+
+export function renewableCertificate(dir: string): RenewableCertificate {
+  const first = makeCertificate(dir, 'first');
+  const second = makeCertificate(dir, 'second');
+  const certFile = path.join(dir, 'webhook.crt');
+  const keyFile = path.join(dir, 'webhook.key');
+  fs.copyFileSync(first.certFile, certFile);
+  fs.copyFileSync(first.keyFile, keyFile);
+  return {
+    first,
+    second,
+    certFile,
+    keyFile,
+    renew: () => {
+      fs.copyFileSync(second.certFile, certFile);
+      fs.copyFileSync(second.keyFile, keyFile);
+    },
+  };
+}
