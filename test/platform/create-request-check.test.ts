@@ -52,6 +52,11 @@ function textValues(max: number): unknown[] {
     ` ${'x'.repeat(max)} `,
     `${'x'.repeat(max)}\t`,
     ` ${'x'.repeat(max - 1)}`,
+    // zod counts a string's length in code points: a pair is one, a lone surrogate one
+    '😀'.repeat(max),
+    '😀'.repeat(max + 1),
+    `${'😀'.repeat(max - 1)}\ud800`,
+    '\udc00',
   ];
 }
 
@@ -66,8 +71,20 @@ const COMMENTS = [
   'a\u202a',
   'x'.repeat(FIELD_LIMITS.comment),
   'x'.repeat(FIELD_LIMITS.comment + 1),
+  '😀'.repeat(FIELD_LIMITS.comment),
+  '😀'.repeat(FIELD_LIMITS.comment + 1),
 ];
-const PHONES = [...NOT_STRINGS, '', ' ', '+7 495', '+7\n495', 'x'.repeat(FIELD_LIMITS.shortText), 'x'.repeat(FIELD_LIMITS.shortText + 1)];
+const PHONES = [
+  ...NOT_STRINGS,
+  '',
+  ' ',
+  '+7 495',
+  '+7\n495',
+  'x'.repeat(FIELD_LIMITS.shortText),
+  'x'.repeat(FIELD_LIMITS.shortText + 1),
+  '😀'.repeat(FIELD_LIMITS.shortText),
+  '😀'.repeat(FIELD_LIMITS.shortText + 1),
+];
 const EMAILS = [
   ...NOT_STRINGS,
   '',
@@ -134,8 +151,8 @@ const at = (request: Json, path: string): Json => path.split('.').reduce<Json>((
 const items = (request: Json) => request.items as Json[];
 const lastItem = (request: Json): Json => items(request).at(-1)!;
 
-/** Every single-step change the cases are made of; `pick` chooses among its values. */
-function mutations(pick: <T>(values: readonly T[]) => T): Mutation[] {
+/** Every single-step change the cases are made of; `pick` gives a copy of one of its values, `choose` one of them itself. */
+function mutations(pick: <T>(values: readonly T[]) => T, choose: <T>(values: readonly T[]) => T): Mutation[] {
   const setText =
     (path: string, key: string, max: number): Mutation =>
     (r) =>
@@ -164,9 +181,13 @@ function mutations(pick: <T>(values: readonly T[]) => T): Mutation[] {
     (r) => void (at(r, 'delivery').desiredDate = pick(DATES)),
     // shapes: unknown keys (also holding undefined), missing keys, wrong types, other prototypes
     (r) =>
-      void (pick([r, at(r, 'customer'), at(r, 'contact'), at(r, 'delivery'), lastItem(r)])[pick(['extra', 'Items', '__proto__x'])] = pick([undefined, 1, 'x'])),
+      void (choose([r, at(r, 'customer'), at(r, 'contact'), at(r, 'delivery'), lastItem(r)])[pick(['extra', 'Items', '__proto__x'])] = pick([
+        undefined,
+        1,
+        'x',
+      ])),
     (r) =>
-      void delete pick([r, at(r, 'customer'), at(r, 'contact'), at(r, 'delivery'), lastItem(r)])[
+      void delete choose([r, at(r, 'customer'), at(r, 'contact'), at(r, 'delivery'), lastItem(r)])[
         pick(['externalId', 'inn', 'name', 'city', 'address', 'desiredDate', 'lineId', 'quantity', 'unit', 'items'])
       ],
     (r) => void (r[pick(['customer', 'contact', 'delivery', 'items'])] = pick(NOT_OBJECTS)),
@@ -201,15 +222,17 @@ describe('isCreateRequest', () => {
 
   it('agrees with createRequestSchema on 30,000 valid and broken requests', () => {
     const next = random(20261122);
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
-    const steps = mutations(pick);
+    const choose = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    // A copy of the value picked: later steps change what they reach, never the pools.
+    const pick = <T>(values: readonly T[]): T => structuredClone(choose(values));
+    const steps = mutations(pick, choose);
     const disagreements: string[] = [];
     let accepted = 0;
     for (let i = 0; i < 30_000; i++) {
       const request = validRequest('ERP-1') as unknown as Json;
       const changes = 1 + Math.floor(next() * 3);
       try {
-        for (let c = 0; c < changes; c++) pick(steps)(request);
+        for (let c = 0; c < changes; c++) choose(steps)(request);
       } catch {
         continue; // a step reached into a part an earlier step removed
       }
@@ -221,6 +244,47 @@ describe('isCreateRequest', () => {
     expect(disagreements).toEqual([]);
     // Both sides are exercised: the pools hold valid values too, so many cases stay valid.
     expect(accepted).toBeGreaterThan(3_000);
+  });
+
+  it('agrees on what JSON.parse and getters can make: an own __proto__ key, a sparse list, a field read twice', () => {
+    const cases: unknown[] = [];
+    cases.push(JSON.parse(JSON.stringify(validRequest('ERP-1')).replace('{"externalId"', '{"__proto__":{"x":1},"externalId"')));
+    const sparse = validRequest('ERP-1') as unknown as Json;
+    const lines = items(sparse);
+    sparse.items = [, ...lines]; // eslint-disable-line no-sparse-arrays
+    cases.push(sparse);
+    // A phone that is empty the first time it is read and set after: zod reads it once.
+    const shifty = validRequest('ERP-1') as unknown as Json;
+    let reads = 0;
+    shifty.contact = {
+      name: 'Иван',
+      get phone() {
+        return reads++ === 0 ? '' : '+7 495';
+      },
+    };
+    cases.push(shifty);
+    cases.forEach((request, index) => {
+      reads = 0;
+      const quick = isCreateRequest(request);
+      reads = 0;
+      expect(quick, `case ${index}`).toBe(schemaSays(request));
+    });
+    // Read once, the phone is empty: no phone, no e-mail.
+    reads = 0;
+    expect(isCreateRequest(cases[2])).toBe(false);
+  });
+
+  it('counts an inherited enumerable key as unknown, as zod does (a polluted Object.prototype)', () => {
+    const request = validRequest('ERP-1');
+    const prototype = Object.prototype as Record<string, unknown>;
+    try {
+      prototype.polluted = 1;
+      expect(schemaSays(request)).toBe(false);
+      expect(isCreateRequest(request)).toBe(false);
+    } finally {
+      delete prototype.polluted;
+    }
+    expect(isCreateRequest(request)).toBe(true);
   });
 
   it('sends anything but a plain object to the schema (stricter, never looser)', () => {
