@@ -26,10 +26,16 @@ function random(seed: number): () => number {
 
 const NOT_STRINGS = [undefined, null, 5, true, {}, [], ['a']];
 
+/** Strings at a length limit and one past it, in ASCII and in emoji (zod counts code points: a pair is one). */
+function atTheLimit(max: number): string[] {
+  return ['x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(max), '😀'.repeat(max + 1)];
+}
+
 /** Strings at and around the text rules: control characters anywhere, trimming, lengths. */
 function textValues(max: number): unknown[] {
   return [
     ...NOT_STRINGS,
+    ...atTheLimit(max),
     '',
     ' ',
     '\u00a0',
@@ -47,44 +53,17 @@ function textValues(max: number): unknown[] {
     'a\u202e',
     '\u2066a',
     'Болт М8',
-    'x'.repeat(max),
-    'x'.repeat(max + 1),
     ` ${'x'.repeat(max)} `,
     `${'x'.repeat(max)}\t`,
     ` ${'x'.repeat(max - 1)}`,
-    // zod counts a string's length in code points: a pair is one, a lone surrogate one
-    '😀'.repeat(max),
-    '😀'.repeat(max + 1),
+    // a lone surrogate counts as one code point
     `${'😀'.repeat(max - 1)}\ud800`,
     '\udc00',
   ];
 }
 
-const COMMENTS = [
-  ...NOT_STRINGS,
-  '',
-  ' ',
-  'a\tb',
-  'a\r\nb',
-  'a\u0000',
-  'a\u000b',
-  'a\u202a',
-  'x'.repeat(FIELD_LIMITS.comment),
-  'x'.repeat(FIELD_LIMITS.comment + 1),
-  '😀'.repeat(FIELD_LIMITS.comment),
-  '😀'.repeat(FIELD_LIMITS.comment + 1),
-];
-const PHONES = [
-  ...NOT_STRINGS,
-  '',
-  ' ',
-  '+7 495',
-  '+7\n495',
-  'x'.repeat(FIELD_LIMITS.shortText),
-  'x'.repeat(FIELD_LIMITS.shortText + 1),
-  '😀'.repeat(FIELD_LIMITS.shortText),
-  '😀'.repeat(FIELD_LIMITS.shortText + 1),
-];
+const COMMENTS = [...NOT_STRINGS, ...atTheLimit(FIELD_LIMITS.comment), '', ' ', 'a\tb', 'a\r\nb', 'a\u0000', 'a\u000b', 'a\u202a'];
+const PHONES = [...NOT_STRINGS, ...atTheLimit(FIELD_LIMITS.shortText), '', ' ', '+7 495', '+7\n495'];
 const EMAILS = [
   ...NOT_STRINGS,
   '',
