@@ -7,6 +7,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { REPO } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -91,4 +92,21 @@ export function spawnCli(built: BuiltCli, args: string[], env: NodeJS.ProcessEnv
   running.add(cli);
   void exited.then(() => running.delete(cli));
   return cli;
+}
+
+/**
+ * For a test file: build the CLI once before its tests (and remove it after them), and SIGKILL
+ * whatever a test left running. Returns the build, to be read inside the tests.
+ */
+export function useBuiltCli(): () => BuiltCli {
+  let built: BuiltCli | undefined;
+  beforeAll(async () => {
+    built = await buildCli();
+  }, 180_000);
+  afterEach(killLeftovers);
+  afterAll(() => built?.remove());
+  return () => {
+    if (!built) throw new Error('the CLI is not built yet: call it inside a test');
+    return built;
+  };
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, storePath } from '../../src/store/open-store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
@@ -14,14 +14,9 @@ import { dropFile, requestFile } from '../reliability/support/request-files.js';
 import { REPO, REQUESTS_FLOW } from '../helpers/with-daemon.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { renewableCertificate, servedFingerprint } from '../webhook/tls-material.js';
-import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
+import { spawnCli, useBuiltCli } from './built-cli.js';
 
-let built: BuiltCli;
-beforeAll(async () => {
-  built = await buildCli();
-}, 180_000);
-afterEach(killLeftovers);
-afterAll(() => built?.remove());
+const built = useBuiltCli();
 
 /** A daemon config with a webhook listener on a free port; nothing is ever sent to the platform. */
 function daemonConfig(dir: string, extra = ''): string {
@@ -46,7 +41,7 @@ ${extra}`;
 describe('run: the stop bound', () => {
   it('exits 1 by itself, without SIGKILL, when a webhook request keeps the stop from finishing', async () => {
     await withTempDir(async (dir) => {
-      const daemon = spawnCli(built, ['run', '-c', daemonConfig(dir, 'shutdownTimeoutMs: 100')]);
+      const daemon = spawnCli(built(), ['run', '-c', daemonConfig(dir, 'shutdownTimeoutMs: 100')]);
       const client = new net.Socket();
       try {
         const started = await daemon.started();
@@ -77,7 +72,7 @@ describe('run: the stop bound', () => {
 
   it('exits 0 after a stop within the bound', async () => {
     await withTempDir(async (dir) => {
-      const daemon = spawnCli(built, ['run', '-c', daemonConfig(dir)]);
+      const daemon = spawnCli(built(), ['run', '-c', daemonConfig(dir)]);
       try {
         await daemon.started();
         daemon.child.kill('SIGTERM');
@@ -94,21 +89,21 @@ describe('run: one daemon per stateDir', () => {
     await withTempDir(async (dir) => {
       const config = daemonConfig(dir);
       const lockFile = path.join(dir, 'state', 'connector.lock');
-      const first = spawnCli(built, ['run', '-c', config]);
+      const first = spawnCli(built(), ['run', '-c', config]);
       try {
         await first.started();
-        const second = spawnCli(built, ['run', '-c', config]);
+        const second = spawnCli(built(), ['run', '-c', config]);
         expect(await second.exited).toEqual({ code: 1, signal: null });
         expect(second.stderr()).toContain(`STATE_DIR_LOCKED: stateDir ${path.join(dir, 'state')} is locked by PID ${first.pid} (lock file ${lockFile})`);
         expect(second.logLines().map((line) => line.msg)).not.toContain('connector started');
 
         // status reads the store while the daemon runs.
-        const status = spawnCli(built, ['status', '-c', config, '--json']);
+        const status = spawnCli(built(), ['status', '-c', config, '--json']);
         expect(await status.exited).toEqual({ code: 0, signal: null });
 
         // SIGKILL: no goodbye, yet the kernel drops the lock with the process.
         await first.kill();
-        const third = spawnCli(built, ['run', '-c', config]);
+        const third = spawnCli(built(), ['run', '-c', config]);
         try {
           await third.started();
           expect(fs.readFileSync(path.join(dir, 'state', 'connector.pid'), 'utf8').trim()).toBe(String(third.pid));
@@ -154,7 +149,7 @@ metrics: { enabled: false }
         const submissions = () => count('SELECT state AS k, COUNT(*) AS n FROM submissions GROUP BY state');
         const files = () => count('SELECT state AS k, COUNT(*) AS n FROM files GROUP BY state');
 
-        const first = spawnCli(built, ['run', '-c', config]);
+        const first = spawnCli(built(), ['run', '-c', config]);
         try {
           await first.started();
           dropFile(path.join(dir, 'inbox'), 'big.csv', requestFile('KILL', 0, requests));
@@ -168,7 +163,7 @@ metrics: { enabled: false }
         expect(Object.keys(submissions())).toEqual(['staged']);
         expect(sandbox.requests()).toEqual([]);
 
-        const second = spawnCli(built, ['run', '-c', config]);
+        const second = spawnCli(built(), ['run', '-c', config]);
         try {
           await second.started();
           await waitUntil(() => files().archived === 1, 'the file recorded after the restart', 30_000);
@@ -206,7 +201,7 @@ describe('check and run: a config that cannot be read exits 2', () => {
       const file = make(dir);
       // `run` reads the config the same way; once is enough to show it exits 2 too.
       for (const command of file.endsWith('bomb.yaml') ? ['check', 'run'] : ['check']) {
-        const cli = spawnCli(built, [command, '-c', file]);
+        const cli = spawnCli(built(), [command, '-c', file]);
         expect(await cli.exited, command).toEqual({ code: 2, signal: null });
         expect(cli.stderr()).toMatch(message);
       }
@@ -218,7 +213,7 @@ describe('check and run: a config that cannot be read exits 2', () => {
       const mapping = writeFile(dir, 'bomb-mapping.yaml', bomb);
       const config = daemonConfig(dir);
       fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(/mapping: \S+1c-requests\.yaml/, `mapping: ${mapping}`));
-      const cli = spawnCli(built, ['check', '-c', config]);
+      const cli = spawnCli(built(), ['check', '-c', config]);
       expect(await cli.exited).toEqual({ code: 2, signal: null });
       expect(cli.stderr()).toMatch(/MAPPING_INVALID: [\s\S]*bomb-mapping\.yaml is invalid:\n.*Excessive alias count/);
     });
@@ -234,7 +229,7 @@ describe('run: the demo', () => {
         .replaceAll('./var/', `${dir}/var/`)
         .replace(/port: \d+/g, 'port: 0');
       const config = writeFile(dir, 'demo.yaml', demo);
-      const daemon = spawnCli(built, ['run', '-c', config]);
+      const daemon = spawnCli(built(), ['run', '-c', config]);
       await daemon.started();
       await waitUntil(() => /Operator console: /.test(daemon.stderr()), 'the demo hints on stderr');
       const consoleUrl = /Operator console: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(daemon.stderr())?.[1];
@@ -264,7 +259,7 @@ describe('run: SIGHUP', () => {
             `  secrets: [cli-test-webhook-secret]\n  tls: { cert: { fromFile: ${certFile} }, key: { fromFile: ${keyFile} } }`,
           ),
       );
-      const daemon = spawnCli(built, ['run', '-c', config]);
+      const daemon = spawnCli(built(), ['run', '-c', config]);
       const url = ((await daemon.started()).urls as { webhook: string }).webhook;
       expect(url).toMatch(/^https:\/\//);
       expect(await servedFingerprint(url)).toBe(first.fingerprint256);
@@ -298,7 +293,7 @@ describe('check: warnings', () => {
     await withTempDir(async (dir) => {
       const config = daemonConfig(dir);
       fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('cli-test-webhook-secret', 'short'));
-      const cli = spawnCli(built, ['check', '-c', config]);
+      const cli = spawnCli(built(), ['check', '-c', config]);
       expect(await cli.exited).toEqual({ code: 0, signal: null });
       expect(cli.stdout()).toBe('OK\n');
       expect(cli.stderr()).toMatch(/^warning: webhook\.secrets\[0\] is 5 characters long/);

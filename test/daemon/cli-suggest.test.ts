@@ -4,22 +4,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { REPO } from '../helpers/with-daemon.js';
-import { buildCli, killLeftovers, spawnCli, type BuiltCli } from './built-cli.js';
+import { spawnCli, useBuiltCli } from './built-cli.js';
 
-let built: BuiltCli;
-beforeAll(async () => {
-  built = await buildCli();
-}, 180_000);
-afterEach(killLeftovers);
-afterAll(() => built?.remove());
+const built = useBuiltCli();
 
 const sample = (name: string) => path.join(REPO, 'samples/suggest', name);
 
 async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = spawnCli(built, args);
+  const cli = spawnCli(built(), args);
   const { code } = await cli.exited;
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }
