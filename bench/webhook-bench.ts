@@ -38,9 +38,12 @@ async function loadAgainst(serverCase: ServerCase, label: string, serverArgs: Om
   const d = value.data;
   const files = server.data.files === undefined || serverArgs.exporter === false ? '' : `, ${server.data.files} export files by the stop`;
   const cpu = server.data.cpuMs === undefined ? '' : `, server CPU ${Math.round((server.data.cpuMs * 1000) / expected)} µs/event`;
+  const loadCpu =
+    `, load generator CPU ${Math.round((value.data.cpuMs * 1000) / value.data.events)} µs/event` +
+    (value.data.machineBusy === null ? '' : `, machine ${Math.round(value.data.machineBusy * 100)} % busy`);
   options.log(
     `  webhooks ${label}: ${d.events} events in ${d.seconds.toFixed(2)} s (${Math.round(d.events / d.seconds)}/s), ` +
-      `p50 ${d.p50Ms.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms, server RSS ${server.maxRssMb.toFixed(0)} MB${cpu}${files}`,
+      `p50 ${d.p50Ms.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms, server RSS ${server.maxRssMb.toFixed(0)} MB${cpu}${loadCpu}${files}`,
   );
   return d;
 }

@@ -208,6 +208,22 @@ export interface LoadRun {
   /** Epoch ms of the first measured send and of the last answer. */
   startedAt: number;
   endedAt: number;
+  /** CPU time of the load generator's process (all threads) while the measured events were sent, in ms. */
+  cpuMs: number;
+  /** How busy the whole machine was meanwhile (0..1, every core; from /proc/stat), or null off Linux. */
+  machineBusy: number | null;
+}
+
+/** Busy and total jiffies of every core since boot (the `cpu` line of /proc/stat), or null where there is none. */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
 }
 
 /** Files (not dot files: temp files are hidden) in `folder`. */
@@ -275,9 +291,23 @@ async function webhookLoad(args: LoadArgs): Promise<LoadRun> {
     const latencies: number[] = [];
     const startedAt = Date.now();
     const started = performance.now();
+    const cpu = process.cpuUsage();
+    const ticks = machineTicks();
     await sendAll(pool, url.pathname, events, args.concurrency, latencies);
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, events: events.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), startedAt, endedAt: Date.now() };
+    const cpuMs = cpuMsSince(cpu);
+    const after = machineTicks();
+    const machineBusy = ticks && after && after.total > ticks.total ? (after.busy - ticks.busy) / (after.total - ticks.total) : null;
+    return {
+      seconds,
+      events: events.length,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      startedAt,
+      endedAt: Date.now(),
+      cpuMs,
+      machineBusy,
+    };
   } finally {
     await pool.close();
   }
