@@ -311,6 +311,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
             clock,
             webhook: config.webhook ? { url: urls.webhook ?? null } : null,
             exportChannels: [...(config.export ? [STATUS_CHANNEL] : []), ...config.flows.map((flow) => ackChannel(flow.name))],
+            durable,
           })
         : undefined;
       urls.admin = (

@@ -174,6 +174,8 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
         detail: outcome.detail,
       };
       const id = recordAudit(rt.deps.db, entry);
+      // One fsync makes the action's own commit (a requeue) and its audit entry durable before the answer.
+      await rt.durable();
       const fields = { audit: id, actor: entry.actor, address: entry.address, action: entry.action, flow, target, result: entry.result, detail: entry.detail };
       if (outcome.result === AUDIT_RESULT.failed) rt.log.warn({ ...fields, code: 'CONSOLE_ACTION_FAILED' }, 'console action failed');
       else rt.log.info(fields, 'console action');

@@ -7,7 +7,7 @@ import type { ConsoleConfig } from '../../config/console-schema.js';
 import type { FlowConfig } from '../../config/flow-schema.js';
 import type { Logger } from '../../log.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import type { Clock } from '../../shared/types.js';
+import type { Clock, WaitDurable } from '../../shared/types.js';
 import type { Db } from '../../store/open-store.js';
 import type { Readiness } from '../admin-server.js';
 
@@ -51,4 +51,10 @@ export interface ConsoleDeps {
   webhook: { url: string | null } | null;
   /** Export channels to show: `status` (with `export:`) and `ack:<flow>`. */
   exportChannels: readonly string[];
+  /**
+   * The store's group commit: an action (and its audit entry) is answered only once its commit is
+   * on disk, so an operator never reads "requeued" for a change a power cut then takes back.
+   * Default: commits are durable already.
+   */
+  durable?: WaitDurable;
 }

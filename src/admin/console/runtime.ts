@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { isLoopback } from '../../config/config-warnings.js';
 import type { Logger } from '../../log.js';
+import { alreadyDurable, type WaitDurable } from '../../shared/types.js';
 import { getAuditEntry } from '../../store/audit.js';
 import { decideAccess, type AccessNeed, type AccessRequest, type AccessVerdict } from './access.js';
 import type { ConsoleDeps } from './context.js';
@@ -28,6 +29,8 @@ export interface Runtime {
   passwordSet: boolean;
   log: Logger;
   flowNames: readonly string[];
+  /** Resolves once every commit made so far is on disk (`deps.durable`, or at once). */
+  durable: WaitDurable;
 }
 
 export function createRuntime(deps: ConsoleDeps): Runtime {
@@ -40,6 +43,7 @@ export function createRuntime(deps: ConsoleDeps): Runtime {
     passwordSet: deps.config.password !== undefined,
     log: deps.logger.child({ component: 'console' }),
     flowNames: deps.flows.map((flow) => flow.name),
+    durable: deps.durable ?? alreadyDurable,
   };
 }
 

@@ -185,6 +185,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
       detail: outcome.detail,
     };
     const id = recordAudit(deps.db, entry);
+    await rt.durable();
     const fields = {
       audit: id,
       actor: entry.actor,
