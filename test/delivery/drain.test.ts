@@ -33,6 +33,34 @@ describe('dispatcher.drain()', () => {
       ),
     ));
 
+  it('waits while the circuit is open (the platform is down): the flow probes on its own and sends once it is back', () =>
+    withTempDir((dir) =>
+      withSandbox({ faults: { create: { status503: 1 } } }, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          ['ERP-O1', 'ERP-O2', 'ERP-O3'].forEach((id) => addRequestRow(db, flow.name, validRequest(id)));
+          await withDispatcher(
+            {
+              db,
+              flows: [flow],
+              platform: platformConfig(sandbox.url, sandbox.token),
+              delivery: fastDelivery({ circuit: { failureThreshold: 1, probeIntervalMs: 100 } }),
+            },
+            async ({ dispatcher }) => {
+              await waitUntil(() => dispatcher.gate(flow.name)?.mode === 'open', 'the circuit opens');
+              let drained = false;
+              const drain = dispatcher.drain().then(() => (drained = true));
+              await new Promise((resolve) => setTimeout(resolve, 300));
+              expect(drained).toBe(false);
+              sandbox.setFaults({});
+              await drain;
+              expect(rowsByState(db, flow.name)).toEqual({ accepted: 3 });
+            },
+          );
+        }),
+      ),
+    ));
+
   it('resolves for a paused flow (its token refused): only a person can move it on', () =>
     withTempDir((dir) =>
       withSandbox({}, (sandbox) =>
