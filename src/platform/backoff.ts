@@ -27,10 +27,14 @@ export function computeBackoff(attempt: number, policy: BackoffPolicy, random: R
 }
 
 /**
- * Delay before the next attempt: the platform's Retry-After when it sent one (honoured up to
- * `capMs`, so a misconfigured "retry in a week" cannot park the outbox), else the jittered backoff.
+ * Delay before the next attempt: the jittered backoff, or the platform's Retry-After when it asks
+ * for longer (honoured up to `capMs`, so a misconfigured "retry in a week" cannot park the outbox).
+ * Retry-After is a floor, never a shortcut: a platform answering `Retry-After: 0` (or a date in the
+ * past) to every attempt would otherwise be sent the same request in a hot loop, and a 409
+ * "in progress" does not count towards the circuit breaker that would stop it.
  */
 export function computeRetryDelay(attempt: number, retryAfterMs: number | undefined, policy: BackoffPolicy, random: RandomSource): number {
-  if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, 0), policy.capMs);
-  return computeBackoff(attempt, policy, random);
+  const backoff = computeBackoff(attempt, policy, random);
+  if (retryAfterMs === undefined) return backoff;
+  return Math.min(Math.max(retryAfterMs, backoff), policy.capMs);
 }

@@ -38,7 +38,7 @@ function row(over: Partial<SubmissionRow> = {}): SubmissionRow {
   };
 }
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): Classification =>
-  classifyOutcome('request', { type: 'response', status, headers, body: JSON.stringify(body) }, T + 10);
+  classifyOutcome({ kind: 'request', correction: false }, { type: 'response', status, headers, body: JSON.stringify(body) }, T + 10);
 const created = { id: 'PRC-REQ-000009', externalId: 'E1', status: 'accepted', createdAt: '2026-06-12T13:00:00+03:00' };
 
 describe('decideTransition', () => {
@@ -61,7 +61,8 @@ describe('decideTransition', () => {
       attempts: 3,
       nextAttemptAt: T + 10 + 200,
     });
-    expect(decideTransition(row(), response(503, {}, { 'retry-after': '0' }), ctx()).update.nextAttemptAt).toBe(T + 10);
+    // Retry-After 0 does not skip the backoff (attempt 1: half of baseMs with random 0.5).
+    expect(decideTransition(row(), response(503, {}, { 'retry-after': '0' }), ctx()).update.nextAttemptAt).toBe(T + 10 + 50);
     expect(decideTransition(row(), response(503, {}, { 'retry-after': '120' }), ctx()).update.nextAttemptAt).toBe(T + 10 + 1_000);
   });
 

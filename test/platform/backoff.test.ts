@@ -40,6 +40,14 @@ describe('computeRetryDelay', () => {
     expect(computeRetryDelay(1, 60_000, policy, () => 0)).toBe(1_000);
     expect(computeRetryDelay(3, undefined, policy, () => 0.5)).toBe(200);
   });
+
+  it('never waits less than the backoff: Retry-After 0, or shorter than the backoff, is a floor, not a shortcut', () => {
+    expect(computeRetryDelay(3, 0, policy, () => 0.5)).toBe(200);
+    expect(computeRetryDelay(3, 50, policy, () => 0.5)).toBe(200);
+    // Every attempt answered "Retry-After: 0": the delays still grow to the cap, no hot loop.
+    const top = () => 0.999_999;
+    expect([1, 2, 3, 4, 5, 20].map((a) => computeRetryDelay(a, 0, policy, top))).toEqual([99, 199, 399, 799, 999, 999]);
+  });
 });
 
 describe('parseRetryAfter', () => {
