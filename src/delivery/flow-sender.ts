@@ -18,6 +18,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { RandomSource } from '../platform/backoff.js';
 import { classifyOutcome, type AttemptOutcome, type Classification } from '../platform/classify-failure.js';
 import type { PlatformClient } from '../platform/client.js';
+import { requestKeyOf } from '../platform/idempotency-key.js';
 import { ackChannel } from '../store/exports.js';
 import type { Db } from '../store/open-store.js';
 import {
@@ -198,7 +199,9 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     const now = clock();
     let c: Classification;
     try {
-      c = classifyOutcome(row.kind, attempt, now);
+      // A request sent under another key than its original one is a correction (`platform/idempotency-key.ts`).
+      const correction = row.kind === 'request' && row.idempotency_key !== requestKeyOf(deps.platform.sourceSystem, row.external_id);
+      c = classifyOutcome({ kind: row.kind, correction }, attempt, now);
     } catch (error) {
       itemLog.error({ err: error }, 'Could not classify the outcome of a delivery attempt; the lease hands the row back');
       if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;

@@ -5,26 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { MappedSubmission } from '../mapping/types.js';
+import { idempotencyKeyOf, requestKeyOf } from '../platform/idempotency-key.js';
 import type { PreparedSubmission } from '../store/record-file.js';
 
 export type { PreparedSubmission } from '../store/record-file.js';
 
 export function sha256Hex(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** Longest key we send; past it the identifying part is replaced by its SHA-256. */
-const MAX_KEY_LENGTH = 200;
-
-/**
- * An Idempotency-Key from its parts. A header value must be visible ASCII, but an ERP's
- * externalId is often Cyrillic (`ЗК-000101`), so each part is percent-encoded (UTF-8), which is
- * deterministic and still readable for ASCII ids; an over-long key falls back to a hash.
- */
-export function idempotencyKeyOf(...parts: string[]): string {
-  const key = parts.map((part) => encodeURIComponent(part)).join(':');
-  if (key.length <= MAX_KEY_LENGTH) return key;
-  return `${encodeURIComponent(parts[0] ?? '')}:sha256:${sha256Hex(parts.join('\u0000'))}`;
 }
 
 export function prepareSubmission(submission: MappedSubmission, sourceSystem: string): PreparedSubmission {
@@ -41,7 +28,7 @@ export function prepareSubmission(submission: MappedSubmission, sourceSystem: st
       payloadHash,
       dedupeKey: submission.externalId,
       // Stable per externalId: the platform sees the same key however often we retry or re-read.
-      idempotencyKey: idempotencyKeyOf(sourceSystem, submission.externalId),
+      idempotencyKey: requestKeyOf(sourceSystem, submission.externalId),
       correctionKey: idempotencyKeyOf(sourceSystem, submission.externalId, short),
     };
   }

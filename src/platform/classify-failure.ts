@@ -13,7 +13,15 @@
 import type { ErrorCode } from '../errors.js';
 import { describeError } from '../errors.js';
 import { scrubDeep } from '../log.js';
-import { PROBLEM_TYPES, createRequestResultSchema, issuesToFieldErrors, orderSchema, problemDetailsSchema, type ProblemDetails } from './contract.js';
+import {
+  PROBLEM_TYPES,
+  REQUEST_ID_PATTERN,
+  createRequestResultSchema,
+  issuesToFieldErrors,
+  orderSchema,
+  problemDetailsSchema,
+  type ProblemDetails,
+} from './contract.js';
 import { parseRetryAfter } from './retry-after.js';
 
 export const DELIVERY_OUTCOME = {
@@ -56,18 +64,28 @@ export interface Classification {
 const RETRY_STATUSES = new Set([408, 429]);
 
 /**
- * Classify one attempt. `kind` picks the success schema: a request result or an order.
+ * What classification needs of the submission: its kind (which picks the success schema, a
+ * request result or an order) and whether it is a correction (sent under a new key, after an
+ * earlier version of the same externalId was rejected or dead).
+ */
+export interface SubmissionToClassify {
+  kind: SubmissionKindName;
+  correction: boolean;
+}
+
+/**
+ * Classify one attempt of `submission`.
  *
  * The platform's answer is not ours: a platform that echoes the request path in an error body
  * (`No route for POST /api-gateway/api/v1/<token>/requests`) would carry the token into the row,
  * the acknowledgement file and `status`. So everything the classification keeps is scrubbed of
  * every registered secret and URL token segment here, where the answer enters.
  */
-export function classifyOutcome(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
-  return scrubDeep(classifyUnscrubbed(kind, attempt, now));
+export function classifyOutcome(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {
+  return scrubDeep(classifyUnscrubbed(submission, attempt, now));
 }
 
-function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, now: number): Classification {
+function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {
   if (attempt.type === 'error') {
     const message = describeNetworkError(attempt.error);
     return {
@@ -82,7 +100,7 @@ function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, n
   const { status, headers, body } = attempt;
   const json = parseJson(body);
 
-  if (status >= 200 && status < 300) return classifySuccess(kind, status, headers, json);
+  if (status >= 200 && status < 300) return classifySuccess(submission.kind, status, headers, json);
 
   const problem = readProblem(json, status);
   const detail = describeProblem(problem, status);
@@ -100,15 +118,31 @@ function classifyUnscrubbed(kind: SubmissionKindName, attempt: AttemptOutcome, n
         countsAsPlatformFailure: false,
       };
     }
-    if (problem.type === PROBLEM_TYPES.duplicateExternalId && problem.existingRequestId) {
-      // The externalId is already held by a request the platform names: an earlier attempt (or an
-      // earlier key of the same content) created it, so the submission is delivered.
+    if (problem.type === PROBLEM_TYPES.duplicateExternalId && problem.existingRequestId !== undefined) {
+      const existing = problem.existingRequestId;
+      const held = (why: string): Classification => ({ ...base, outcome: 'held', code: 'PLATFORM_CONFLICT', reason: why, countsAsPlatformFailure: false });
+      // The id goes into the row, the acknowledgement and the log: only a request id the contract
+      // knows is taken, never whatever text an answer carries.
+      if (!REQUEST_ID_PATTERN.test(existing)) {
+        return held(`The platform answered 409 duplicate externalId naming ${JSON.stringify(existing.slice(0, 100))}, which is not a request id`);
+      }
+      if (submission.kind !== 'request') return held(`The platform answered a confirmation with 409 duplicate externalId (${existing})`);
+      if (submission.correction) {
+        // A correction travels under a new key, so the request the platform holds was created
+        // from an earlier version (an attempt that reached it although it was never answered):
+        // it holds the old content, and calling the correction delivered would hide that.
+        return held(
+          `The platform already holds this externalId as ${existing} (409), created from an earlier version: the correction was not applied; change the request on the platform or cancel it there`,
+        );
+      }
+      // The externalId is held by a request the platform names, and this row was never changed:
+      // an earlier attempt (or an earlier key of the same content) created it, so it is delivered.
       return {
         ...base,
         outcome: 'accepted',
         code: null,
-        reason: `The platform already holds this externalId as ${problem.existingRequestId} (409)`,
-        platformId: problem.existingRequestId,
+        reason: `The platform already holds this externalId as ${existing} (409)`,
+        platformId: existing,
         platformStatus: 'accepted',
         countsAsPlatformFailure: false,
       };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { createPlatformClient } from '../../src/platform/client.js';
+import { idempotencyKeyOf, requestKeyOf } from '../../src/platform/idempotency-key.js';
 import { getSubmission, releaseStagedSubmissions } from '../../src/store/submissions.js';
 import { listAttempts } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
@@ -124,6 +125,28 @@ describe('delivery of requests against the sandbox', () => {
           expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', last_status: 409, platform_id: existingId });
           expect(sandbox.requests()).toHaveLength(1);
           expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'accepted', status: 'accepted', platformId: existingId, httpStatus: 409 });
+        }),
+      ),
+    ));
+
+  it('409 duplicate externalId to a correction: held, since the platform holds the earlier version, not the corrected one', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const platform = platformConfig(sandbox.url, sandbox.token);
+          const client = createPlatformClient(platform);
+          // The first version reached the platform although its row never learnt it (say, the answer was lost until it went dead).
+          await client.createRequest(sandbox.token, validRequest('ERP-K'), { idempotencyKey: requestKeyOf('erp-test', 'ERP-K') });
+          await client.close();
+          const id = addRequestRow(db, flow.name, validRequest('ERP-K', { comment: 'corrected' }));
+          db.prepare('UPDATE submissions SET idempotency_key = ? WHERE id = ?').run(idempotencyKeyOf('erp-test', 'ERP-K', '0123456789abcdef'), id);
+          await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
+            waitUntil(() => getSubmission(db, id)?.state === 'held', 'the correction held', 15_000),
+          );
+          expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', platform_id: null });
+          expect(getSubmission(db, id)?.last_error).toMatch(/correction was not applied/);
+          expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'held', httpStatus: 409 });
         }),
       ),
     ));

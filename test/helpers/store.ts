@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ConfirmOrder } from '../../src/platform/contract.js';
+import { requestKeyOf } from '../../src/platform/idempotency-key.js';
 import { claimFile } from '../../src/store/files.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { stageChunk, type PreparedSubmission } from '../../src/store/record-file.js';
@@ -21,7 +22,8 @@ export function addRequestRow(db: Db, flow: string, payload: unknown, externalId
     externalId,
     payload: text,
     payloadHash: createHash('sha256').update(text).digest('hex'),
-    idempotencyKey: `erp-test:${externalId}:${randomUUID()}`,
+    // The key intake gives an original request (`erp-test` is the tests' platform.sourceSystem).
+    idempotencyKey: requestKeyOf('erp-test', externalId),
     now,
   });
 }

@@ -3,6 +3,7 @@ import { classifyOutcome, type AttemptOutcome } from '../../src/platform/classif
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 
 const now = Date.parse('2026-06-12T10:00:00Z');
+const REQUEST = { kind: 'request', correction: false } as const;
 const problem = (status: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: PROBLEM_TYPES.internal, title: 'x', status, detail: `detail ${status}`, ...extra });
 const response = (status: number, body: string, headers: Record<string, string> = {}): AttemptOutcome => ({
@@ -13,6 +14,33 @@ const response = (status: number, body: string, headers: Record<string, string> 
 });
 const created = JSON.stringify({ id: 'PRC-REQ-000001', externalId: 'E1', status: 'accepted', createdAt: '2026-06-12T10:00:00+03:00' });
 const order = JSON.stringify({ id: 'ORD-2026-000001', status: 'confirmed', supplierOrderId: 'S1', updatedAt: '2026-06-12T10:00:00Z' });
+
+describe('a 409 duplicate externalId', () => {
+  const duplicate = (existingRequestId: string) => response(409, problem(409, { type: PROBLEM_TYPES.duplicateExternalId, existingRequestId }));
+
+  it('is held, not delivered, for a correction: the platform holds the earlier version, not the corrected one', () => {
+    const c = classifyOutcome({ kind: 'request', correction: true }, duplicate('PRC-REQ-000007'), now);
+    expect(c).toMatchObject({ outcome: 'held', code: 'PLATFORM_CONFLICT' });
+    expect(c.reason).toMatch(/PRC-REQ-000007.*correction was not applied/);
+    expect(c.platformId).toBeUndefined();
+  });
+
+  it('is held for a confirmation, which has no externalId of its own on the platform', () => {
+    expect(classifyOutcome({ kind: 'confirmation', correction: false }, duplicate('PRC-REQ-000007'), now)).toMatchObject({
+      outcome: 'held',
+      code: 'PLATFORM_CONFLICT',
+    });
+  });
+
+  it('takes only a request id as the existing id: anything else is held, and is never kept as the platform id', () => {
+    for (const id of ['=HYPERLINK("http://evil","x")', 'PRC-REQ-000007\u0007', '', 'ORD-2026-000001', 'x'.repeat(5_000)]) {
+      const c = classifyOutcome(REQUEST, duplicate(id), now);
+      expect(c, id).toMatchObject({ outcome: 'held', code: 'PLATFORM_CONFLICT' });
+      expect(c.platformId, id).toBeUndefined();
+      expect(c.reason.length, id).toBeLessThan(400);
+    }
+  });
+});
 
 describe('classifyOutcome', () => {
   it.each<[string, 'request' | 'confirmation', AttemptOutcome, string, string | null]>([
@@ -58,14 +86,14 @@ describe('classifyOutcome', () => {
       'PLATFORM_UNAVAILABLE',
     ],
   ])('%s → %s', (_name, kind, attempt, outcome, code) => {
-    const c = classifyOutcome(kind, attempt, now);
+    const c = classifyOutcome({ kind, correction: false }, attempt, now);
     expect(c.outcome).toBe(outcome);
     expect(c.code).toBe(code);
     expect(c.reason.length).toBeGreaterThan(0);
   });
 
   it('keeps id, status and timestamps of an accepted request and marks a replay', () => {
-    const c = classifyOutcome('request', response(201, created, { 'idempotent-replayed': 'true' }), now);
+    const c = classifyOutcome(REQUEST, response(201, created, { 'idempotent-replayed': 'true' }), now);
     expect(c.platformId).toBe('PRC-REQ-000001');
     expect(c.platformStatus).toBe('accepted');
     expect(c.result).toEqual({ id: 'PRC-REQ-000001', externalId: 'E1', status: 'accepted', createdAt: '2026-06-12T10:00:00+03:00', replayed: true });
@@ -73,7 +101,7 @@ describe('classifyOutcome', () => {
 
   it('names the existing request of a duplicate externalId as the platform id', () => {
     const body = problem(409, { type: PROBLEM_TYPES.duplicateExternalId, existingRequestId: 'PRC-REQ-000007' });
-    expect(classifyOutcome('request', response(409, body), now)).toMatchObject({ platformId: 'PRC-REQ-000007', platformStatus: 'accepted' });
+    expect(classifyOutcome(REQUEST, response(409, body), now)).toMatchObject({ platformId: 'PRC-REQ-000007', platformStatus: 'accepted' });
   });
 
   it('keeps the problem details of a rejection and lists each field error in the reason', () => {
@@ -85,27 +113,27 @@ describe('classifyOutcome', () => {
         { path: '$.items[0].quantity', message: 'must be greater than zero' },
       ],
     });
-    const c = classifyOutcome('request', response(422, body), now);
+    const c = classifyOutcome(REQUEST, response(422, body), now);
     expect(c.result).toMatchObject({ type: PROBLEM_TYPES.validation, errors: [{ path: '$.customer.inn' }, { path: '$.items[0].quantity' }] });
     expect(c.reason).toContain('The request is invalid; $.customer.inn: must be 10 or 12 digits; $.items[0].quantity: must be greater than zero');
   });
 
   it('reads Retry-After in seconds and as an HTTP date', () => {
-    expect(classifyOutcome('request', response(503, problem(503), { 'retry-after': '7' }), now).retryAfterMs).toBe(7_000);
+    expect(classifyOutcome(REQUEST, response(503, problem(503), { 'retry-after': '7' }), now).retryAfterMs).toBe(7_000);
     const date = new Date(now + 20_000).toUTCString();
-    expect(classifyOutcome('request', response(429, problem(429), { 'retry-after': date }), now).retryAfterMs).toBe(20_000);
+    expect(classifyOutcome(REQUEST, response(429, problem(429), { 'retry-after': date }), now).retryAfterMs).toBe(20_000);
   });
 
   it('counts outages toward the circuit breaker, but not in-progress, verdicts or auth failures', () => {
-    expect(classifyOutcome('request', response(503, ''), now).countsAsPlatformFailure).toBe(true);
-    expect(classifyOutcome('request', { type: 'error', error: new Error('ECONNREFUSED') }, now).countsAsPlatformFailure).toBe(true);
-    expect(classifyOutcome('request', response(409, problem(409, { type: PROBLEM_TYPES.idempotencyInProgress })), now).countsAsPlatformFailure).toBe(false);
-    expect(classifyOutcome('request', response(422, problem(422)), now).countsAsPlatformFailure).toBe(false);
-    expect(classifyOutcome('request', response(401, problem(401)), now).countsAsPlatformFailure).toBe(false);
+    expect(classifyOutcome(REQUEST, response(503, ''), now).countsAsPlatformFailure).toBe(true);
+    expect(classifyOutcome(REQUEST, { type: 'error', error: new Error('ECONNREFUSED') }, now).countsAsPlatformFailure).toBe(true);
+    expect(classifyOutcome(REQUEST, response(409, problem(409, { type: PROBLEM_TYPES.idempotencyInProgress })), now).countsAsPlatformFailure).toBe(false);
+    expect(classifyOutcome(REQUEST, response(422, problem(422)), now).countsAsPlatformFailure).toBe(false);
+    expect(classifyOutcome(REQUEST, response(401, problem(401)), now).countsAsPlatformFailure).toBe(false);
   });
 
   it('never carries a token from an error message into the reason', () => {
     const error = new Error('connect ECONNREFUSED for http://h/api-gateway/api/v1/secret-token-123/requests');
-    expect(classifyOutcome('request', { type: 'error', error }, now).reason).not.toContain('secret-token-123');
+    expect(classifyOutcome(REQUEST, { type: 'error', error }, now).reason).not.toContain('secret-token-123');
   });
 });

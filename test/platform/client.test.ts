@@ -46,7 +46,7 @@ describe('platform client', () => {
           (e: unknown) => e,
         );
         expect(dropped).toBeInstanceOf(Error);
-        expect(classifyOutcome('request', { type: 'error', error: dropped }, Date.now()).outcome).toBe('retry');
+        expect(classifyOutcome({ kind: 'request', correction: false }, { type: 'error', error: dropped }, Date.now()).outcome).toBe('retry');
         sandbox.setFaults({ create: { latencyMs: 2_000 } });
         const slow = await client.createRequest(sandbox.token, validRequest('C-3'), { idempotencyKey: 'k3' }).then(
           () => null,
