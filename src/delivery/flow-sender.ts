@@ -209,7 +209,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     }
     const t = decideTransition(row, c, { backoff: delivery.backoff, startedAt, now, random });
     const ack = t.finalState
-      ? { channel: ackChannel(flow.name), sourceKey: `${row.id}:${t.finalState}:${t.update.attempts}`, record: buildAckRecord(flow.name, row, c, t), now }
+      ? { channel: ackChannel(flow.name), sourceKey: `${row.id}:${t.finalState}:${requestId}`, record: buildAckRecord(flow.name, row, c, t), now }
       : undefined;
     const attemptRecord = {
       requestId,

@@ -127,7 +127,7 @@ export function attemptsOf(db: Db, submissionId: number): AttemptRow[] {
 
 /**
  * The acknowledgement rows of one submission in its channel (`ack:<flow>`): their source key is
- * `<submission id>:<state>:<attempts>`, so a key range finds them on the (channel, source_key) index.
+ * `<submission id>:<state>:<X-Request-Id of the deciding attempt>`, so a key range finds them on the (channel, source_key) index.
  */
 export function acknowledgementsOf(db: Db, channel: string, submissionId: number): ExportRow[] {
   // ';' follows ':' in ASCII: every key that starts with "<id>:" lies in [<id>:, <id>;).

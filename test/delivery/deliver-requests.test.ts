@@ -3,7 +3,7 @@ import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { createPlatformClient } from '../../src/platform/client.js';
 import { idempotencyKeyOf, requestKeyOf } from '../../src/platform/idempotency-key.js';
 import { getSubmission, releaseStagedSubmissions } from '../../src/store/submissions.js';
-import { listAttempts } from '../../src/store/outbox.js';
+import { listAttempts, requeueSubmissions } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { ackRecords, fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
@@ -147,6 +147,27 @@ describe('delivery of requests against the sandbox', () => {
           expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', platform_id: null });
           expect(getSubmission(db, id)?.last_error).toMatch(/correction was not applied/);
           expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'held', httpStatus: 409 });
+        }),
+      ),
+    ));
+
+  it('a requeued request that ends the same way again gets a second acknowledgement: the ERP hears of every outcome', () =>
+    withTempDir((dir) =>
+      withSandbox({}, (sandbox) =>
+        withStore(dir, async (db) => {
+          const flow = flowConfig(dir);
+          const id = addRequestRow(db, flow.name, validRequest('ERP-AGAIN', { customer: { inn: '12345', name: 'X' } }));
+          await withDispatcher(
+            { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery() },
+            async ({ dispatcher }) => {
+              await waitUntil(() => getSubmission(db, id)?.state === 'rejected', 'rejected once', 15_000);
+              // The operator retries it (after, say, a platform fix that did not help): attempts start again from 0.
+              expect(requeueSubmissions(db, { externalId: 'ERP-AGAIN' }, Date.now(), flow.name)).toBe(1);
+              dispatcher.wake();
+              await waitUntil(() => listAttempts(db, id).length === 2 && getSubmission(db, id)?.state === 'rejected', 'rejected again', 15_000);
+            },
+          );
+          expect(ackRecords(db, flow.name).map((r) => r.outcome)).toEqual(['rejected', 'rejected']);
         }),
       ),
     ));
