@@ -217,6 +217,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       connectTimeoutMs: config.platform.connectTimeoutMs,
       headersTimeoutMs: config.platform.headersTimeoutMs,
       bodyTimeoutMs: config.platform.bodyTimeoutMs,
+      attemptTimeoutMs: config.platform.attemptTimeoutMs,
+      maxResponseBytes: config.platform.maxResponseBytes,
       connections: Math.max(4, config.delivery.concurrency * config.flows.length),
     });
     await lifecycle.start({ name: 'platform client', start: () => Promise.resolve(), stop: () => client.close() });

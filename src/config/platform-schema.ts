@@ -15,5 +15,14 @@ export const platformSchema = z.strictObject({
   headersTimeoutMs: positiveMs.default(30_000),
   /** Time to wait between body chunks. Default 30 s. */
   bodyTimeoutMs: positiveMs.default(30_000),
+  /** Longest one attempt may take, sending to the answer's last byte (bounds the sum of the waits above). Default 120 s. */
+  attemptTimeoutMs: positiveMs.default(120_000),
+  /** Largest answer read, in bytes; a longer one is a failed attempt, retried under the same key. Default 1 MiB. */
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(64 * 1024 * 1024, 'must be at most 64 MiB')
+    .default(1024 * 1024),
 });
 export type PlatformConfig = z.infer<typeof platformSchema>;

@@ -8,7 +8,7 @@
  * caller, with a scrubbed view, talks about a request.
  */
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { confirmOrderPath, createRequestPath } from './contract.js';
 import type { HttpHeaders } from './classify-failure.js';
 
@@ -21,6 +21,14 @@ export interface PlatformClientOptions {
   headersTimeoutMs?: number;
   /** Time to wait between body chunks. Default 30 s. */
   bodyTimeoutMs?: number;
+  /**
+   * Longest time one attempt may take from sending to the last byte of the answer. Default 120 s.
+   * The other timeouts bound each wait; this bounds their sum, against an answer trickling in a
+   * byte at a time (each within `bodyTimeoutMs`), which would hold the row in flight for ever.
+   */
+  attemptTimeoutMs?: number;
+  /** Largest answer read, in bytes; a longer one is abandoned (a failed attempt). Default 1 MiB. */
+  maxResponseBytes?: number;
   /** Most sockets kept open to the platform. Default 16. */
   connections?: number;
 }
@@ -50,8 +58,26 @@ export interface PlatformClient {
   close(): Promise<void>;
 }
 
+/** The platform's answer was longer than `maxResponseBytes` (a failed attempt: retried under the same key). */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'PLATFORM_RESPONSE_TOO_LARGE';
+  constructor(limit: number) {
+    super(`the platform's answer is longer than ${limit} bytes (platform.maxResponseBytes); it was not read`);
+  }
+}
+
+/** The attempt took longer than `attemptTimeoutMs` in all (a failed attempt: retried under the same key). */
+export class AttemptTimeoutError extends Error {
+  readonly code = 'PLATFORM_ATTEMPT_TIMEOUT';
+  constructor(limit: number) {
+    super(`no complete answer within ${limit} ms (platform.attemptTimeoutMs)`);
+  }
+}
+
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const base = new URL(options.baseUrl);
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? 120_000;
+  const maxResponseBytes = options.maxResponseBytes ?? 1024 * 1024;
   const prefix = base.pathname.replace(/\/+$/, '');
   const pool = new Pool(base.origin, {
     connections: options.connections ?? 16,
@@ -65,20 +91,28 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   async function post(path: string, payload: unknown, send: SendOptions): Promise<RawOutcome> {
     const requestId = send.requestId ?? randomUUID();
     const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-    const response = await pool.request({
-      method: 'POST',
-      path: prefix + path,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        accept: 'application/json',
-        'x-request-id': requestId,
-        'idempotency-key': send.idempotencyKey,
-      },
-      body,
-      signal: send.signal,
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, headers: response.headers as HttpHeaders, body: text, requestId };
+    const deadline = AbortSignal.timeout(attemptTimeoutMs);
+    const signal = send.signal ? AbortSignal.any([send.signal, deadline]) : deadline;
+    try {
+      const response = await pool.request({
+        method: 'POST',
+        path: prefix + path,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          accept: 'application/json',
+          'x-request-id': requestId,
+          'idempotency-key': send.idempotencyKey,
+        },
+        body,
+        signal,
+      });
+      const text = await readAtMost(response.body, response.headers['content-length'], maxResponseBytes);
+      return { status: response.statusCode, headers: response.headers as HttpHeaders, body: text, requestId };
+    } catch (error) {
+      // The caller's own abort (a stop) stays what it is; the deadline becomes a failed attempt.
+      if (deadline.aborted && !send.signal?.aborted) throw new AttemptTimeoutError(attemptTimeoutMs);
+      throw error;
+    }
   }
 
   return {
@@ -89,4 +123,28 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       return closing;
     },
   };
+}
+
+/**
+ * The answer's text, read up to `limit` bytes: past it (declared or counted) the body is destroyed,
+ * which closes the connection, and `ResponseTooLargeError` is thrown. undici's own `body.text()`
+ * has no limit: a platform (or anything answering in its place) could fill the daemon's memory.
+ */
+async function readAtMost(body: Dispatcher.ResponseData['body'], declared: string | string[] | undefined, limit: number): Promise<string> {
+  const length = Number(Array.isArray(declared) ? declared[0] : declared);
+  if (Number.isFinite(length) && length > limit) {
+    body.destroy();
+    throw new ResponseTooLargeError(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw new ResponseTooLargeError(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

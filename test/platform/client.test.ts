@@ -1,5 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createPlatformClient } from '../../src/platform/client.js';
+import { AttemptTimeoutError, createPlatformClient, ResponseTooLargeError } from '../../src/platform/client.js';
 import { classifyOutcome } from '../../src/platform/classify-failure.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { validConfirmation, validRequest } from '../helpers/fixtures.js';
@@ -71,4 +73,83 @@ describe('platform client', () => {
         await client.close();
       }
     }));
+
+  it('abandons an answer longer than maxResponseBytes, declared or not, and keeps reading answers after it', () =>
+    withHostilePlatform(async (url) => {
+      const client = createPlatformClient({ baseUrl: url, maxResponseBytes: 64 * 1024 });
+      try {
+        for (const path of ['/declared', '/chunked']) {
+          const error = await client.createRequest(path.slice(1), validRequest('C-5'), { idempotencyKey: 'k5' }).then(
+            () => null,
+            (e: unknown) => e as { code?: string },
+          );
+          expect(error, path).toBeInstanceOf(ResponseTooLargeError);
+          const c = classifyOutcome({ kind: 'request', correction: false }, { type: 'error', error }, Date.now());
+          expect(c, path).toMatchObject({ outcome: 'retry', code: 'PLATFORM_UNAVAILABLE' });
+          expect(c.reason, path).toContain('PLATFORM_RESPONSE_TOO_LARGE');
+        }
+        expect((await client.createRequest('small', validRequest('C-6'), { idempotencyKey: 'k6' })).status).toBe(201);
+      } finally {
+        await client.close();
+      }
+    }));
+
+  it('gives up on an answer that trickles in within bodyTimeoutMs but never ends, after attemptTimeoutMs in all', () =>
+    withHostilePlatform(async (url) => {
+      const client = createPlatformClient({ baseUrl: url, bodyTimeoutMs: 500, attemptTimeoutMs: 400 });
+      try {
+        const started = Date.now();
+        const error = await client.createRequest('trickle', validRequest('C-7'), { idempotencyKey: 'k7' }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(AttemptTimeoutError);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(classifyOutcome({ kind: 'request', correction: false }, { type: 'error', error }, Date.now()).outcome).toBe('retry');
+        // The caller's own abort stays an abort, not a timeout.
+        const abort = new AbortController();
+        const pending = client.createRequest('trickle', validRequest('C-8'), { idempotencyKey: 'k8', signal: abort.signal });
+        setTimeout(() => abort.abort(), 50);
+        await expect(pending).rejects.not.toBeInstanceOf(AttemptTimeoutError);
+      } finally {
+        await client.close();
+      }
+    }));
 });
+
+/**
+ * A platform that answers badly on purpose, on a real port: `/declared` a 2 MiB body with its
+ * length, `/chunked` the same without one, `/trickle` a byte every 50 ms for ever, `/small` a
+ * normal 201. Paths are matched on their end (the client prefixes the API path and the token).
+ */
+async function withHostilePlatform(fn: (url: string) => Promise<void>): Promise<void> {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const url = req.url ?? '';
+    const big = Buffer.alloc(2 * 1024 * 1024, 0x61);
+    if (url.includes('/declared/')) {
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': big.length });
+      res.end(big);
+    } else if (url.includes('/chunked/')) {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(big);
+    } else if (url.includes('/trickle/')) {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    } else {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'PRC-REQ-000001', externalId: 'C-6', status: 'accepted', createdAt: '2026-06-12T10:00:00+03:00' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
