@@ -12,6 +12,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { ConnectorError } from '../errors.js';
+import { FIELD_LIMITS } from '../platform/contract.js';
 import { buildSubmission, type BuildContext, type GroupInput } from './build-submission.js';
 import { CompactKeySet } from './compact-key-set.js';
 import { columnsOf, compileMapping, groupColumnOf } from './compile-mapping.js';
@@ -21,6 +22,13 @@ import { readCsvRecords } from './read-csv.js';
 import type { MappedItem } from './types.js';
 
 type Row = string[];
+
+/**
+ * Rows kept of one group: one more than a request may have lines, so that the schema still says
+ * "at most 1000" for it; the rest of an over-long group is read and dropped. Memory per group is
+ * then bounded whatever the file holds (a single group of millions of rows is not a request).
+ */
+const MAX_KEPT_ROWS = FIELD_LIMITS.maxItems + 1;
 
 interface OpenGroup extends GroupInput<Row, Row> {
   key: string;
@@ -70,7 +78,8 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
     let rowNumber = 0;
     const finish = (open: OpenGroup): MappedItem[] => {
       emitted.add(open.key);
-      if (open.returning) return open.problems.map((problem) => ({ type: 'problem', problem }));
+      // A returning group's problems were yielded row by row.
+      if (open.returning) return [];
       return buildSubmission(mapping, open, ctx);
     };
 
@@ -93,7 +102,7 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
       if (group === undefined || key !== group.key) {
         if (group !== undefined) yield* finish(group);
         group = { key, firstRow: rowNumber, header: row, items: [], problems: [], returning: emitted.has(key) };
-      } else if (!group.returning) {
+      } else if (!group.returning && group.items.length < MAX_KEPT_ROWS) {
         for (const check of headerChecks) {
           const here = (row[check.index] ?? '').trim();
           const there = (group.header[check.index] ?? '').trim();
@@ -112,8 +121,11 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
         }
       }
       if (group.returning) {
-        group.problems.push(
-          makeProblem(ctx.fileLabel, {
+        // Yielded at once, not gathered: a file of one key coming back row after row must not
+        // build its whole list in memory before the problem limit can stop it.
+        yield {
+          type: 'problem',
+          problem: makeProblem(ctx.fileLabel, {
             row: rowNumber,
             field: keyTarget,
             code: 'MAPPING_FAILED',
@@ -121,9 +133,10 @@ export async function* mapCsvFile(handle: FileHandle, spec: MappingSpec, ctx: Bu
             value: key,
             externalId: key,
           }),
-        );
+        };
+      } else if (group.items.length < MAX_KEPT_ROWS) {
+        group.items.push({ row: rowNumber, record: row });
       }
-      group.items.push({ row: rowNumber, record: row });
     }
     if (group !== undefined) yield* finish(group);
   } finally {

@@ -207,6 +207,42 @@ describe('mapFile on CSV', () => {
     });
   });
 
+  it('reports a key that keeps coming back row by row, as it reads: a file of one returning key never builds its whole list', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER, requestRow('R-1', '1'), requestRow('R-2', '1')];
+      for (let i = 0; i < 20_000; i++) rows.push(requestRow('R-1', String(i + 2)));
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const controller = new AbortController();
+      const { mapFile } = await import('../../src/mapping/map-file.js');
+      let seen = 0;
+      const run = async () => {
+        for await (const item of mapFile(file, specOf(requestMapping()), { now: NOW, rejectPastDates: true, signal: controller.signal })) {
+          seen += 1;
+          if (seen === 3) {
+            expect(item).toMatchObject({ type: 'problem', problem: { row: 3, code: 'MAPPING_FAILED' } });
+            controller.abort(new Error('stop'));
+          }
+        }
+      };
+      // Gathered until the end of the file, the problems would all come out after the last row was read, past every abort check.
+      await expect(run()).rejects.toThrow('stop');
+      expect(seen).toBeLessThan(2_000);
+    });
+  });
+
+  it('keeps at most one line more than a request may have of one group: the rest is read, not converted', async () => {
+    await withTempDir(async (dir) => {
+      const rows = [HEADER];
+      for (let i = 1; i <= 3_000; i++) rows.push(requestRow('R-1', String(i), i > 1_500 ? { 'Кол-во': 'много' } : {}));
+      const file = writeInput(dir, 'in.csv', toCsv(rows));
+      const { submissions, problems } = await split(file, specOf(requestMapping()));
+      expect(submissions).toEqual([]);
+      expect(problems.some((p) => p.field === 'items' && /1000/.test(p.message))).toBe(true);
+      // Rows past the kept ones are never converted, so their bad quantities are not reported one by one.
+      expect(problems.filter((p) => p.field?.startsWith('items[')).map((p) => p.row)).toEqual([]);
+    });
+  });
+
   it('fileLabel names the file in messages', async () => {
     await withTempDir(async (dir) => {
       const file = writeInput(dir, 'x.csv', toCsv([HEADER, requestRow('R-1', '1', { Город: '' })]));
