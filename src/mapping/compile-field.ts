@@ -58,7 +58,9 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
       if (trim) value = value.trim();
       if (value === '' && fallback !== undefined) value = fallback;
     }
-    if (map !== undefined) {
+    // Own keys only: a cell reading `constructor` or `__proto__` must pass unchanged, not become
+    // whatever Object.prototype holds under that name.
+    if (map !== undefined && Object.hasOwn(map, String(value))) {
       const mapped = map[String(value)];
       if (mapped !== undefined) value = mapped;
     }

@@ -103,6 +103,15 @@ describe('field transforms', () => {
     expect(run('unit', { column: 'a', map: { 'шт.': 'шт' } }, { a: 'кг' })).toBe('кг');
   });
 
+  it('map looks up its own keys only: a cell named like something every object has passes unchanged', () => {
+    for (const cell of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(run('unit', { column: 'a', map: { 'шт.': 'шт' } }, { a: cell }), cell).toBe(cell);
+    }
+    const quantity = run('quantity', { column: 'a', map: { много: '100' } }, { a: 'valueOf' }) as FieldFailure;
+    expect(quantity).toBeInstanceOf(FieldFailure);
+    expect(quantity.reason).toBe('is not a number');
+  });
+
   it('const and template', () => {
     expect(run('comment', { const: 'Из 1С' }, {})).toBe('Из 1С');
     expect(run('externalId', { template: '{s}-{n}' }, { s: 'ЗК ', n: '007' })).toBe('ЗК-007');
