@@ -22,8 +22,23 @@ describe('parseNumber', () => {
     expect(parseNumber(text, decimalComma)).toBe(expected);
   });
 
-  it.each([['abc'], ['1,2,3'], [''], ['1e5x'], ['--1'], ['12 кг']])('%j is not a number', (text) => {
+  it.each([['abc'], ['1,2,3'], [''], ['1e5x'], ['--1'], ['12 кг'], ['1.23,5'], ['12.34.567,8']])('%j is not a number', (text) => {
     expect(parseNumber(text, true)).toBeUndefined();
+  });
+
+  it.each([['1,5'], ['12,50'], ['1,2,3'], ['1,23'], ['1234,567'], [',5']])(
+    '%j without decimalComma is not a number: a comma outside the thousands groups is not read away',
+    (text) => {
+      expect(parseNumber(text, false)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['1,234', 1234],
+    ['12,345,678.5', 12345678.5],
+    ['-1,000', -1000],
+  ])('%j without decimalComma reads its thousands commas → %d', (text, expected) => {
+    expect(parseNumber(text, false)).toBe(expected);
   });
 });
 
