@@ -106,6 +106,12 @@ function judge(
   }
   const verdict = tracker.observe(c.name, { size: c.size, mtimeMs: c.mtimeMs }, ctx.clock());
   if (verdict.kind === 'wait') {
+    if (verdict.mtimeAheadMs !== undefined) {
+      fileLogger(ctx, c.name).warn(
+        { mtimeAheadMs: Math.round(verdict.mtimeAheadMs) },
+        'file modification time is in the future (is the clock of whoever writes the inbox ahead?); its age is counted from when it was first seen',
+      );
+    }
     waitUntil(verdict.checkAt);
     return 'wait';
   }

@@ -2,7 +2,9 @@
  * When is a file complete? The ERP gives no signal but the file itself, so a file is taken only
  * when its size and mtime stayed the same for `stableForMs` (observed by two scans at least that
  * far apart) and its mtime is older than `minAgeMs`. A zero-byte file waits: it is rejected only
- * after `emptyFileTimeoutMs` since its mtime. Pure: it takes observations and the time.
+ * after `emptyFileTimeoutMs` since its mtime. An mtime in the future (a writer whose clock is
+ * ahead, or a touched file) counts from when the file was first seen instead, so such a file is
+ * neither held back by the skew nor left waiting for ever. Pure: it takes observations and the time.
  */
 
 export interface StabilityRules {
@@ -19,8 +21,11 @@ export interface Observation {
 export type Verdict =
   | { kind: 'ready' }
   | { kind: 'empty-expired' }
-  /** Not yet; look again at `checkAt` (epoch ms). */
-  | { kind: 'wait'; checkAt: number };
+  /**
+   * Not yet; look again at `checkAt` (epoch ms). `mtimeAheadMs`: on the first sight of a file whose
+   * mtime is in the future, by how much (for one warning).
+   */
+  | { kind: 'wait'; checkAt: number; mtimeAheadMs?: number };
 
 interface Seen extends Observation {
   /** When this size and mtime were first observed. */
@@ -35,6 +40,9 @@ export interface StabilityTracker {
   forget(name: string): void;
 }
 
+/** An mtime this far ahead of the clock is worth a warning (file systems round; clocks drift a little). */
+const MTIME_AHEAD_TOLERANCE_MS = 2_000;
+
 export function createStabilityTracker(rules: StabilityRules): StabilityTracker {
   const seen = new Map<string, Seen>();
   return {
@@ -42,12 +50,15 @@ export function createStabilityTracker(rules: StabilityRules): StabilityTracker 
       const before = seen.get(name);
       const entry = before && before.size === o.size && before.mtimeMs === o.mtimeMs ? before : { ...o, since: now };
       seen.set(name, entry);
+      // The file's age: from its mtime, but never from later than when it was first seen like this.
+      const bornAt = Math.min(o.mtimeMs, entry.since);
+      const ahead = entry !== before && o.mtimeMs > now + MTIME_AHEAD_TOLERANCE_MS ? { mtimeAheadMs: o.mtimeMs - now } : {};
       if (o.size === 0) {
-        const expiresAt = o.mtimeMs + rules.emptyFileTimeoutMs;
-        return now >= expiresAt ? { kind: 'empty-expired' } : { kind: 'wait', checkAt: expiresAt };
+        const expiresAt = bornAt + rules.emptyFileTimeoutMs;
+        return now >= expiresAt ? { kind: 'empty-expired' } : { kind: 'wait', checkAt: expiresAt, ...ahead };
       }
-      const checkAt = Math.max(entry.since + rules.stableForMs, o.mtimeMs + rules.minAgeMs);
-      return now >= checkAt ? { kind: 'ready' } : { kind: 'wait', checkAt };
+      const checkAt = Math.max(entry.since + rules.stableForMs, bornAt + rules.minAgeMs);
+      return now >= checkAt ? { kind: 'ready' } : { kind: 'wait', checkAt, ...ahead };
     },
     retain(names) {
       for (const name of seen.keys()) if (!names.has(name)) seen.delete(name);

@@ -34,6 +34,19 @@ describe('stability', () => {
     expect(t.observe('e.csv', { size: 0, mtimeMs: 0 }, 5000)).toEqual({ kind: 'empty-expired' });
   });
 
+  it('counts an mtime in the future from when the file was first seen: a clock ahead neither holds it back nor parks it for ever', () => {
+    const t = createStabilityTracker(rules);
+    const farAhead = 3 * 3_600_000;
+    // First sight at 100: warned once, by how far ahead; then taken after stableForMs and minAgeMs from that sight.
+    expect(t.observe('f.csv', { size: 10, mtimeMs: farAhead }, 100)).toEqual({ kind: 'wait', checkAt: 1100, mtimeAheadMs: farAhead - 100 });
+    expect(t.observe('f.csv', { size: 10, mtimeMs: farAhead }, 600)).toEqual({ kind: 'wait', checkAt: 1100 });
+    expect(t.observe('f.csv', { size: 10, mtimeMs: farAhead }, 1100)).toEqual({ kind: 'ready' });
+    // An empty file touched into 2099 is still rejected emptyFileTimeoutMs after it was first seen.
+    const y2099 = Date.parse('2099-01-01T00:00:00Z');
+    expect(t.observe('e.csv', { size: 0, mtimeMs: y2099 }, 100)).toMatchObject({ kind: 'wait', checkAt: 5100 });
+    expect(t.observe('e.csv', { size: 0, mtimeMs: y2099 }, 5100)).toEqual({ kind: 'empty-expired' });
+  });
+
   it('forgets files that left the inbox', () => {
     const t = createStabilityTracker(rules);
     t.observe('a.csv', { size: 10, mtimeMs: 0 }, 100);
