@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   FILE_DUPLICATE: 'An input file with the same content (SHA-256) was already taken; it is not submitted again.',
   FILE_NOT_REGULAR: 'An inbox entry is not a regular file (a symlink, a device, a folder) or has an unsafe name.',
   FILE_TOO_LARGE: 'An input file is larger than flows[].intake.maxFileBytes; it was rejected unread.',
+  FILE_CHANGED: 'An input file changed while it was read, after it was judged complete and claimed; nothing in it was submitted.',
   COLUMN_MISSING: 'A column named by the mapping is not in the file header.',
   FIELD_REQUIRED: 'A required field is empty.',
   FIELD_INVALID: 'A field has the wrong type or shape (number, date, e-mail, pattern).',

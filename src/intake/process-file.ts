@@ -16,12 +16,42 @@ import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeFileReport } from './pending-reports.js';
 
+/** What the file looked like when it was judged complete and hashed. */
+export interface SeenFile {
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * Map, record and move one claimed file, read from `handle`: the file the caller opened and found
- * to be the one in `processing/` (the caller closes it). Returns the recording result.
+ * to be the one in `processing/` (the caller closes it). `seen` is the file as it was hashed (the
+ * taker's stat); without it (recovery), as it is now, with the size the claim recorded. Returns
+ * the recording result.
  */
-export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, ctx.mapItems({ handle, name: row.original_name }, row.original_name));
+export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle, seen?: SeenFile): Promise<RecordFileResult> {
+  const expected = seen ?? { size: row.size_bytes, mtimeMs: (await handle.stat()).mtimeMs };
+  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.original_name }, row.original_name), handle, expected, row.original_name));
+}
+
+/**
+ * The mapper's items, then one file-level `FILE_CHANGED` problem when the file's size or mtime is
+ * no longer what was hashed: a writer still holding it open (or a hard link) may have appended to
+ * it or cut it after the claim, and then what was mapped is not the content the claim's SHA-256
+ * names. A file-level problem rejects the whole file, so nothing of such a read is submitted.
+ */
+async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: FileHandle, seen: SeenFile, name: string): AsyncGenerator<MappedItem> {
+  yield* items;
+  const now = await handle.stat();
+  if (now.size === seen.size && now.mtimeMs === seen.mtimeMs) return;
+  yield {
+    type: 'problem',
+    problem: {
+      row: null,
+      field: null,
+      code: 'FILE_CHANGED',
+      message: `${name}: changed while it was read (${seen.size} → ${now.size} bytes${now.mtimeMs === seen.mtimeMs ? '' : ', modified again'}); nothing in it was submitted, export it again`,
+    },
+  };
 }
 
 /**

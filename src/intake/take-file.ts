@@ -162,6 +162,6 @@ async function takeOpenedFile(ctx: IntakeContext, c: Candidate, handle: fs.FileH
     return 'rejected';
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: c.size }, 'file taken');
-  await processClaimedFile(ctx, row, handle);
+  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs });
   return 'processed';
 }

@@ -169,3 +169,42 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
     });
   });
 });
+
+describe('intake: a file written to after it was claimed', () => {
+  it.each([
+    ['appended to', (h: fs.FileHandle) => h.appendFile(`R-9;7707083893;X\r\n`)],
+    ['cut short', (h: fs.FileHandle) => h.truncate(40)],
+  ] as const)('a file %s while it is mapped is rejected whole with FILE_CHANGED: what was read is not what was hashed', async (_what, change) => {
+    await withIntake(NO_WAIT, async (f) => {
+      const file = await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
+      const stat = await fs.stat(file);
+      // A writer that still holds the file open (or a hard link to it): the rename into processing/ does not stop it.
+      const writer = await fs.open(file, 'r+');
+      try {
+        const real = f.context().mapItems;
+        let changed = false;
+        const ctx = f.context({
+          mapItems: async function* (input, label) {
+            for await (const item of real(input, label)) {
+              if (!changed) {
+                changed = true;
+                await change(writer);
+              }
+              yield item;
+            }
+          },
+        });
+        await ensureInboxDirs(ctx.dirs);
+        expect(await takeFile(ctx, { path: file, name: 'a.csv', size: stat.size, mtimeMs: stat.mtimeMs })).toBe('processed');
+      } finally {
+        await writer.close();
+      }
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', request_count: 0 })]);
+      expect(f.submissions()).toEqual([]);
+      const report = await f.rejectedReport('a.csv');
+      expect(report.problems).toEqual([
+        expect.objectContaining({ row: null, code: 'FILE_CHANGED', message: expect.stringMatching(/^a\.csv: changed while it was read/) }),
+      ]);
+    });
+  });
+});
