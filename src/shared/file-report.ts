@@ -9,10 +9,14 @@ import type { FileReport } from './types.js';
 
 const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
 
-/** One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a quote or a line break. */
+/**
+ * One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a comma, a
+ * quote or a line break. The comma too: Excel in a locale whose list separator is a comma splits an
+ * unquoted cell there, and the piece after it (`A-1,=1+1`) would start a formula of its own.
+ */
 function csvCell(value: unknown): string {
   const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
-  return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[;,"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`. */

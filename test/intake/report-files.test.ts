@@ -47,6 +47,11 @@ describe('writeReportFiles', () => {
     });
   });
 
+  it('quotes a cell holding a comma, so that Excel splitting on commas cannot cut a formula out of it', () => {
+    const csv = renderCsvReport({ ...reportWith('bad, =1+1', 'A-1,=1+1'), file: 'x,=1+1,.csv' });
+    expect(csv.split('\r\n')[1]).toBe('3;customer.name;FIELD_INVALID;"bad, =1+1";"A-1,=1+1"');
+  });
+
   it('writes neither a registered secret nor a URL token segment into either report', async () => {
     await withTempDir(async (dir) => {
       const secret = 'report-secret-5f1c9e2a';
