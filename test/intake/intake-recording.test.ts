@@ -2,12 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
+import { ensureInboxDirs } from '../../src/intake/intake-context.js';
+import { takeFile } from '../../src/intake/take-file.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { getFile } from '../../src/store/files.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { SOURCE_SYSTEM, claimIntoProcessing, dropFile, withIntake } from '../helpers/with-intake.js';
 
 async function readReport(file: string): Promise<{ json: { file: string; problems: Record<string, unknown>[] }; csv: string }> {
@@ -238,6 +241,30 @@ describe('intake: crash recovery', () => {
       expect(f.files()).toEqual([expect.objectContaining({ original_name: 'orphan.csv', state: 'archived' })]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-7']);
       expect(await f.list('processing')).toEqual([]);
+    });
+  });
+});
+
+describe('intake: the group commit before the move', () => {
+  it('keeps a recorded file in processing/ until its commit is durable: archived only after durable() resolves', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const file = await dropFile(f.inbox, 'held.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
+      const stat = await fs.stat(file);
+      const waits: { stateThen: string | undefined; release: () => void }[] = [];
+      const ctx = f.context({
+        durable: () => new Promise<void>((release) => waits.push({ stateThen: f.files()[0]?.state, release })),
+      });
+      await ensureInboxDirs(ctx.dirs);
+      const taking = takeFile(ctx, { path: file, name: 'held.csv', size: stat.size, mtimeMs: stat.mtimeMs });
+      await waitUntil(() => waits.length === 1, 'the move to wait for durable()');
+      // Recorded (the commit is made), and yet nothing has left processing/: a power cut now loses nothing.
+      expect(waits[0]!.stateThen).toBe('archived');
+      expect(await f.list('archive')).toEqual([]);
+      expect(await f.list('processing')).toEqual([expect.stringMatching(/held\.csv$/)]);
+      waits[0]!.release();
+      expect(await taking).toBe('processed');
+      expect(await f.list('processing')).toEqual([]);
+      expect(await f.list('archive')).toEqual([expect.stringMatching(/held\.csv$/)]);
     });
   });
 });
