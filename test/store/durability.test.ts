@@ -55,11 +55,12 @@ describe('durability', () => {
     db.close();
   });
 
-  it('power cut: a copy of the store without its unsynced tail still holds every event answered 200', async () => {
+  it('power cut at random moments under load: a copy of the store without its unsynced tail holds every event answered 200 before it', async () => {
     await withTempDir(async (dir) => {
       const file = storePath(path.join(dir, 'state'));
-      const { db, durability } = await createStore(file).start();
-      // Checkpoints would move frames into the main file behind the copy's back; keep them in the WAL.
+      // No checkpoint during the run: it would move frames into the main file behind a copy's back,
+      // and a WAL restarted after one would no longer be measured by its size.
+      const { db, durability } = await createStore(file, { checkpointIntervalMs: 3_600_000 }).start();
       db.pragma('wal_autocheckpoint = 0');
       const wal = `${file}-wal`;
       // What an fsync covers: the WAL as it was when the wait began (a wait always gets an fsync
@@ -75,24 +76,37 @@ describe('durability', () => {
       const { url } = await listener.start();
       const answered: string[] = [];
       const cuts: { answered: string[]; db: Buffer; wal: Buffer }[] = [];
-      try {
-        for (let round = 0; round < 12; round += 1) {
-          const events = Array.from({ length: 25 }, (_, n) => buildEvent({ orderId: `ORD-2026-${String(round * 100 + n).padStart(6, '0')}` }));
-          await Promise.all(
-            events.map(async (event) => {
-              const answer = await postWebhook(url, event);
-              if (answer.status === 200) answered.push(event.eventId as string);
-            }),
-          );
-          // The power fails now: the disk holds the main file and the synced part of the WAL.
-          cuts.push({ answered: [...answered], db: fs.readFileSync(file), wal: fs.readFileSync(wal).subarray(0, synced) });
+      // The power fails at random moments while 16 senders keep posting: the disk then holds the
+      // main file and the synced part of the WAL, and every 200 received so far must be in them.
+      let sending = true;
+      const cutter = (async () => {
+        while (sending) {
+          await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 15)));
+          const seen = [...answered];
+          cuts.push({ answered: seen, db: fs.readFileSync(file), wal: fs.readFileSync(wal).subarray(0, synced) });
         }
+      })();
+      try {
+        let next = 0;
+        const sender = async (): Promise<void> => {
+          while (next < 600) {
+            const event = buildEvent({ orderId: `ORD-2026-${String(next++).padStart(6, '0')}` });
+            const answer = await postWebhook(url, event);
+            if (answer.status === 200) answered.push(event.eventId as string);
+          }
+        };
+        await Promise.all(Array.from({ length: 16 }, sender));
       } finally {
+        sending = false;
+        await cutter;
         await listener.stop();
         await durability.close();
         db.close();
       }
-      expect(answered).toHaveLength(300);
+      expect(answered).toHaveLength(600);
+      expect(cuts.length).toBeGreaterThan(5);
+      // Cuts that fell mid-load, with answers already given and more to come.
+      expect(cuts.filter((cut) => cut.answered.length > 0 && cut.answered.length < 600).length).toBeGreaterThan(3);
       for (const [index, cut] of cuts.entries()) {
         const copy = path.join(dir, `cut-${index}.sqlite`);
         fs.writeFileSync(copy, cut.db);
@@ -100,7 +114,7 @@ describe('durability', () => {
         const restored = new Database(copy);
         const missing = cut.answered.filter((eventId) => getEvent(restored, eventId) === undefined);
         restored.close();
-        expect(missing, `events answered 200 but lost in cut ${index}`).toEqual([]);
+        expect(missing, `events answered 200 but lost in cut ${index} (after ${cut.answered.length} answers)`).toEqual([]);
       }
     });
   });
