@@ -24,16 +24,16 @@ export function max(values: readonly number[]): number {
  * ceiling, daemon, … On a shared machine a noisy second then spoils one round of each side, not
  * all of one, and the medians of the rounds decide. Returns each step's results in round order.
  */
-export async function alternatingRounds<K extends string, T>(
+export async function alternatingRounds<S extends Record<string, (round: number) => Promise<unknown>>>(
   rounds: number,
-  steps: Readonly<Record<K, (round: number) => Promise<T>>>,
-): Promise<Record<K, T[]>> {
-  const names = Object.keys(steps) as K[];
-  const results = Object.fromEntries(names.map((name) => [name, [] as T[]])) as Record<K, T[]>;
+  steps: S,
+): Promise<{ [K in keyof S]: Awaited<ReturnType<S[K]>>[] }> {
+  const names = Object.keys(steps);
+  const results: Record<string, unknown[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const name of names) results[name].push(await steps[name](round));
+    for (const name of names) results[name]!.push(await steps[name]!(round));
   }
-  return results;
+  return results as { [K in keyof S]: Awaited<ReturnType<S[K]>>[] };
 }
 
 /** `values[i] / ceilings[i]` for rounds that ran side by side, each rounded to two decimals (for notes and logs). */

@@ -92,6 +92,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Ben
       value: median(runs.alone.map(rate)),
       unit: 'events/s',
       ceiling: median(bare),
+      ratio: median(roundRatios(runs.alone.map(rate), bare)),
       notes: `the same listener without the exporter (what the export costs the listener); p99 ${median(runs.alone.map((r) => r.p99Ms)).toFixed(1)} ms`,
     }),
   ];
