@@ -12,15 +12,17 @@
  *   a trailing dot, a reserved name);
  * - `EILSEQ`: the name cannot be written in the file system's character set (a share mounted
  *   with a non-UTF-8 `iocharset`);
- * - `EISDIR`: a folder holds the final name, and the daemon never removes a folder it did not make.
+ * - `EISDIR`: a folder holds the final name, and the daemon never removes a folder it did not make;
+ * - `EEXIST`: a file the daemon did not write holds the final name (the export publishes without
+ *   replacing anything, `noClobber`), and it is not ours to remove.
  *
  * Left out on purpose, and so retried: `ENOTDIR` and `ENOENT` (our names hold no separator, so they
  * mean the folder's path is broken, which the operator mends and which every file of the folder
  * shares); `EACCES`, `EPERM`, `EROFS` (rights, a read-only mount, a file locked on a share);
- * `ENOSPC`, `EDQUOT`, `EIO`, `EBUSY`, `EAGAIN`, `EEXIST` (space, hardware, a busy or taken name): a
+ * `ENOSPC`, `EDQUOT`, `EIO`, `EBUSY`, `EAGAIN` (space, hardware, a busy name): a
  * fallback name would fail the same way, and each clears without anyone touching the name.
  */
-export const PERMANENT_NAME_ERRORS: ReadonlySet<string> = new Set(['ENAMETOOLONG', 'EINVAL', 'EILSEQ', 'EISDIR']);
+export const PERMANENT_NAME_ERRORS: ReadonlySet<string> = new Set(['ENAMETOOLONG', 'EINVAL', 'EILSEQ', 'EISDIR', 'EEXIST']);
 
 /** True when `error` is an errno error that the same name will always get (see `PERMANENT_NAME_ERRORS`). */
 export function isPermanentNameError(error: unknown): boolean {

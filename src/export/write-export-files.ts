@@ -122,7 +122,7 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       const outcomes = await writeFilesAtomic(
         target.folder,
         rendered.map(({ file, bytes }) => ({ name: file.fileName, bytes })),
-        { concurrency },
+        { concurrency, noClobber: true },
       );
       const done: NamedExportFile[] = [];
       outcomes.forEach((outcome, index) => {

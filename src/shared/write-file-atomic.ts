@@ -10,7 +10,8 @@
  * suffix, and it is opened with `O_CREAT|O_EXCL|O_NOFOLLOW|O_NONBLOCK`: the open succeeds only when
  * this call made the file itself, never follows a link and never waits on a FIFO. A name someone
  * else holds (`EEXIST`) is skipped for another random one. The final rename replaces whatever
- * entry holds the final name (a link is replaced, not followed).
+ * entry holds the final name (a link is replaced, not followed); with `noClobber` (the export) a
+ * file someone else put at the final name meanwhile is never replaced.
  *
  * `writeFilesAtomic` writes a group of files into one folder the same way, each file on its own,
  * and shares one folder fsync among them.
@@ -41,6 +42,14 @@ const FOLDER_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
 export interface WriteFileAtomicOptions {
   /** Mode of a new file (before the umask). Default 0o644: the ERP's users read the files. */
   mode?: number;
+  /**
+   * Never replace a file someone else put at the final name: the temp file is published with
+   * `link()` (which fails when the name is taken) instead of `rename()`. A file already there with
+   * exactly these bytes is taken for our own earlier write (its `written` mark lost in a power
+   * cut) and counts as written; any other entry there fails the file with `EEXIST`. Where the file
+   * system has no hard links (some shares), the name is checked just before the rename instead.
+   */
+  noClobber?: boolean;
   /** The random part of the temp name; tests pass their own to plant things at the names it gives. */
   randomSuffix?: () => string;
 }
@@ -139,12 +148,80 @@ async function writeAndRename(folder: string, name: string, bytes: Buffer, optio
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, target);
+    if (options.noClobber) await publishWithoutClobbering(temp, target, bytes);
+    else await fs.rename(temp, target);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
   return target;
+}
+
+/** `link()` errors that mean "no hard links here", not "the name is taken". */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/** Publish `temp` as `target` unless another file holds `target` (see `noClobber`); removes `temp`. */
+async function publishWithoutClobbering(temp: string, target: string, bytes: Buffer): Promise<void> {
+  try {
+    await fs.link(temp, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') {
+      if (!(await holdsBytes(target, bytes))) throw nameTaken(target);
+    } else if (NO_HARD_LINKS.has(code)) {
+      if (await holdsBytes(target, bytes)) {
+        // Our own earlier write: nothing to publish.
+      } else if (await entryExists(target)) {
+        throw nameTaken(target);
+      } else {
+        // No hard links on this file system: the check above and this rename leave a window of a
+        // few microseconds, against one of hours between choosing a name and writing it.
+        await fs.rename(temp, target);
+        return;
+      }
+    } else {
+      throw error;
+    }
+  }
+  await fs.rm(temp, { force: true });
+}
+
+function nameTaken(target: string): NodeJS.ErrnoException {
+  return Object.assign(
+    new Error(`EEXIST: ${path.basename(target)} is taken by something the daemon did not write (a file, a folder, a link); it is not replaced`),
+    {
+      code: 'EEXIST',
+    },
+  );
+}
+
+async function entryExists(target: string): Promise<boolean> {
+  try {
+    await fs.lstat(target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Is `target` a regular file holding exactly `bytes`? Never follows a link, never waits on a FIFO. */
+async function holdsBytes(target: string, bytes: Buffer): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(target, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size !== bytes.length) return false;
+    const held = Buffer.alloc(bytes.length);
+    const { bytesRead } = await handle.read(held, 0, bytes.length, 0);
+    return bytesRead === bytes.length && held.equals(bytes);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Create a temp file no one else made: a fresh random name per try, `EEXIST` means try again. */

@@ -4,11 +4,14 @@ import { errnoCode, isPermanentNameError } from '../../src/export/classify-write
 const errno = (code: string) => Object.assign(new Error(code), { code });
 
 describe('isPermanentNameError', () => {
-  it.each(['ENAMETOOLONG', 'EINVAL', 'EILSEQ', 'EISDIR'])('%s: the same name always fails, so fall back', (code) => {
-    expect(isPermanentNameError(errno(code))).toBe(true);
-  });
+  it.each(['ENAMETOOLONG', 'EINVAL', 'EILSEQ', 'EISDIR', 'EEXIST'])(
+    '%s: the same name always fails (EEXIST: someone else’s file holds it), so fall back',
+    (code) => {
+      expect(isPermanentNameError(errno(code))).toBe(true);
+    },
+  );
 
-  it.each(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'EBUSY', 'EAGAIN', 'EEXIST', 'ENOTDIR', 'ENOENT'])(
+  it.each(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'EBUSY', 'EAGAIN', 'ENOTDIR', 'ENOENT'])(
     '%s: clears without touching the name, so retry',
     (code) => {
       expect(isPermanentNameError(errno(code))).toBe(false);

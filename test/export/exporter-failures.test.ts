@@ -100,7 +100,7 @@ describe('export names from hostile values', () => {
 describe('a file that can never be written', () => {
   const target = (folder: string) => ({ channel: 'status', folder, format: csvFormat({ fileName: 'order-{orderId}.csv' }), mode: 'perEvent' as const });
 
-  it('falls back to a plain name when a folder holds its own (EISDIR), and the other files are written meanwhile', async () => {
+  it('falls back to a plain name when a folder holds its own, and the other files are written meanwhile', async () => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       enqueueStatus(db, 'ORD-1');
       assignExportFileName(db, [1], 'order-ORD-1.csv'); // named (by a run that then stopped) …
@@ -111,13 +111,45 @@ describe('a file that can never be written', () => {
       await exporter.start();
 
       expect(listFiles(folder)).toEqual(['order-ORD-1.csv', 'order-ORD-2.csv']);
-      expect(rowState(db, 1)).toMatchObject({ state: 'pending', file_name: 'status-000001.csv', error: expect.stringContaining('EISDIR') });
+      expect(rowState(db, 1)).toMatchObject({ state: 'pending', file_name: 'status-000001.csv', error: expect.stringContaining('EEXIST') });
       expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'warn', fallback: 'status-000001.csv' }]);
 
       expect(await exporter.flush()).toBe(1);
       expect(listFiles(folder)).toEqual(['order-ORD-1.csv', 'order-ORD-2.csv', 'status-000001.csv']);
       expect(fs.readFileSync(path.join(folder, 'status-000001.csv'), 'utf8')).toBe('order;status\nORD-1;shipped\n');
       expect(fs.readdirSync(path.join(folder, 'order-ORD-1.csv'))).toEqual([]);
+    });
+  });
+
+  it('never replaces a file someone else put at a chosen name before it was written: the rows go to a plain name', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      enqueueStatus(db, 'ORD-1');
+      assignExportFileName(db, [1], 'order-ORD-1.csv'); // named (by a run that then stopped, or waited on EACCES for hours) …
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, 'order-ORD-1.csv'), 'the ERP operator wrote this'); // … and someone else's file there since
+      const { logger, lines } = capturingLogger();
+      const exporter = makeExporter([target(folder)], { logger, pollIntervalMs: 60_000 });
+      await exporter.start();
+      expect(await exporter.flush()).toBe(1);
+
+      expect(fs.readFileSync(path.join(folder, 'order-ORD-1.csv'), 'utf8')).toBe('the ERP operator wrote this');
+      expect(fs.readFileSync(path.join(folder, 'status-000001.csv'), 'utf8')).toBe('order;status\nORD-1;shipped\n');
+      expect(rowState(db, 1)).toMatchObject({ state: 'written', file_name: 'status-000001.csv', error: expect.stringContaining('EEXIST') });
+      expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'warn', fallback: 'status-000001.csv' }]);
+    });
+  });
+
+  it('counts a file with exactly its bytes at its name as its own earlier write (the written mark lost): no second file', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      enqueueStatus(db, 'ORD-1');
+      assignExportFileName(db, [1], 'order-ORD-1.csv');
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, 'order-ORD-1.csv'), 'order;status\nORD-1;shipped\n'); // written, then the power went before the mark
+      const exporter = makeExporter([target(folder)], { pollIntervalMs: 60_000 });
+      await exporter.start();
+      await exporter.flush();
+      expect(listFiles(folder)).toEqual(['order-ORD-1.csv']);
+      expect(rowState(db, 1)).toMatchObject({ state: 'written', file_name: 'order-ORD-1.csv', error: null });
     });
   });
 
@@ -135,8 +167,8 @@ describe('a file that can never be written', () => {
       enqueueStatus(db, 'ORD-2');
 
       expect(await exporter.flush()).toBe(1);
-      expect(rowState(db, 1)).toMatchObject({ state: 'set_aside', error: expect.stringMatching(/^EISDIR: cannot write .*status-000001\.csv/) });
-      expect(withCode(lines, 'EXPORT_SET_ASIDE')).toMatchObject([{ level: 'error', file: 'status-000001.csv', reason: expect.stringContaining('EISDIR') }]);
+      expect(rowState(db, 1)).toMatchObject({ state: 'set_aside', error: expect.stringMatching(/^EEXIST: cannot write .*status-000001\.csv/) });
+      expect(withCode(lines, 'EXPORT_SET_ASIDE')).toMatchObject([{ level: 'error', file: 'status-000001.csv', reason: expect.stringContaining('EEXIST') }]);
       expect(listFiles(folder)).toEqual(['order-ORD-1.csv', 'order-ORD-2.csv', 'status-000001.csv']);
 
       // Not pending any more: not counted, not retried, and kept by housekeeping.
@@ -185,27 +217,29 @@ describe('a file that cannot be written for now', () => {
 
   // Needs the immutable flag (root, and not in every container): an ordinary user cannot make one
   // name in a writable folder refuse a rename, so this case is skipped when not run as root.
-  it.skipIf(!isRoot || !canMakeReadOnly)('a file locked for now is retried, and the files after it in its channel are written meanwhile', async () => {
-    await withExportStore(async ({ db, folder, makeExporter }) => {
-      enqueueStatus(db, 'ORD-1');
-      assignExportFileName(db, [1], 'status-000001.csv');
-      fs.mkdirSync(folder, { recursive: true });
-      const locked = path.join(folder, 'status-000001.csv');
-      fs.writeFileSync(locked, 'an older copy the ERP holds');
-      enqueueStatus(db, 'ORD-2');
-      enqueueStatus(db, 'ORD-3');
-      const { logger, lines } = capturingLogger();
-      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { logger, pollIntervalMs: 60_000 });
-      await whileReadOnly(locked, async (restore) => {
-        await exporter.start();
-        expect(listFiles(folder)).toEqual(['status-000001.csv', 'status-000002.csv', 'status-000003.csv']);
-        expect(rowState(db, 1)).toMatchObject({ state: 'pending', file_name: 'status-000001.csv', error: null });
-        expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'error', file: 'status-000001.csv' }]);
-        restore();
-        expect(await exporter.flush()).toBe(1);
+  it.skipIf(!isRoot || !canMakeReadOnly)(
+    'a locked file holding other bytes at its name is left alone, and the files after it in its channel are written',
+    async () => {
+      await withExportStore(async ({ db, folder, makeExporter }) => {
+        enqueueStatus(db, 'ORD-1');
+        assignExportFileName(db, [1], 'status-000001.csv');
+        fs.mkdirSync(folder, { recursive: true });
+        const locked = path.join(folder, 'status-000001.csv');
+        fs.writeFileSync(locked, 'an older copy the ERP holds');
+        enqueueStatus(db, 'ORD-2');
+        enqueueStatus(db, 'ORD-3');
+        const { logger, lines } = capturingLogger();
+        const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { logger, pollIntervalMs: 60_000 });
+        await whileReadOnly(locked, async () => {
+          await exporter.start();
+          expect(await exporter.flush()).toBe(1);
+        });
+        expect(fs.readFileSync(locked, 'utf8')).toBe('an older copy the ERP holds');
+        expect(listFiles(folder)).toEqual(['status-000001-2.csv', 'status-000001.csv', 'status-000002.csv', 'status-000003.csv']);
+        expect(fs.readFileSync(path.join(folder, 'status-000001-2.csv'), 'utf8')).toBe('order;status\nORD-1;shipped\n');
+        expect(withCode(lines, 'EXPORT_WRITE_FAILED')).toMatchObject([{ level: 'warn', file: 'status-000001.csv', fallback: 'status-000001-2.csv' }]);
+        expect(countExports(db, { state: 'written' })).toBe(3);
       });
-      expect(fs.readFileSync(locked, 'utf8')).toBe('order;status\nORD-1;shipped\n');
-      expect(countExports(db, { state: 'written' })).toBe(3);
-    });
-  });
+    },
+  );
 });

@@ -92,15 +92,18 @@ describe('createExporter', () => {
       await first.start();
       await first.stop();
       expect(listFiles(folder)).toEqual(['status-20260612100000.csv']);
-      // The crash: the file exists, but the marking transaction never committed.
+      // The crash: the file exists (whole: it was renamed into place after its fsync), but the
+      // marking transaction never committed.
       db.prepare("UPDATE exports SET state = 'pending', written_at = NULL").run();
-      fs.writeFileSync(path.join(folder, 'status-20260612100000.csv'), 'half-written');
+      const inode = fs.statSync(path.join(folder, 'status-20260612100000.csv')).ino;
 
       now += 3_600_000; // a later restart must not pick a new timestamp
       const second = makeExporter([target], { clock: () => now, pollIntervalMs: 60_000 });
       await second.start();
       expect(listFiles(folder, { hidden: true })).toEqual(['status-20260612100000.csv']);
       expect(fs.readFileSync(path.join(folder, 'status-20260612100000.csv'), 'utf8')).toBe('order;status\nORD-2026-000001;shipped\n');
+      // Its own earlier write, byte for byte: counted as written, not written again.
+      expect(fs.statSync(path.join(folder, 'status-20260612100000.csv')).ino).toBe(inode);
       expect(countExports(db, { state: 'written' })).toBe(1);
     });
   });

@@ -116,6 +116,52 @@ describe('writeFileAtomic', () => {
     });
   });
 
+  describe('noClobber (the export)', () => {
+    it.each([
+      ['a file someone else wrote', (target: string) => fs.writeFileSync(target, 'the ERP operator’s own file')],
+      ['a symlink to the daemon’s store', (target: string, dir: string) => fs.symlinkSync(plantVictim(dir), target)],
+      ['a FIFO', (target: string) => execFileSync('mkfifo', [target])],
+    ])('never replaces %s at the final name: EEXIST, the entry untouched, no temp file left', async (_what, plant) => {
+      await withTempDir(async (dir) => {
+        const folder = path.join(dir, 'import');
+        fs.mkdirSync(folder);
+        const target = path.join(folder, 'status-1.csv');
+        plant(target, dir);
+        const before = fs.lstatSync(target);
+        const [outcome] = await writeFilesAtomic(folder, [{ name: 'status-1.csv', bytes: Buffer.from('new') }], { noClobber: true });
+        expect(outcome).toMatchObject({ ok: false, error: { code: 'EEXIST' } });
+        const after = fs.lstatSync(target);
+        expect([after.ino, after.mtimeMs, after.mode]).toEqual([before.ino, before.mtimeMs, before.mode]);
+        expect(entries(folder)).toEqual(['status-1.csv']);
+      });
+    });
+
+    it('takes a file with exactly its bytes for its own earlier write (a lost written mark): ok, nothing replaced', async () => {
+      await withTempDir(async (dir) => {
+        const folder = path.join(dir, 'import');
+        fs.mkdirSync(folder);
+        const target = path.join(folder, 'status-1.csv');
+        fs.writeFileSync(target, 'same bytes');
+        const inode = fs.statSync(target).ino;
+        const [outcome] = await writeFilesAtomic(folder, [{ name: 'status-1.csv', bytes: Buffer.from('same bytes') }], { noClobber: true });
+        expect(outcome).toEqual({ ok: true, path: target });
+        expect(fs.statSync(target).ino).toBe(inode);
+        expect(entries(folder)).toEqual(['status-1.csv']);
+      });
+    });
+
+    it('publishes a new name whole, with one link left and no temp file', async () => {
+      await withTempDir(async (dir) => {
+        const folder = path.join(dir, 'import');
+        const [outcome] = await writeFilesAtomic(folder, [{ name: 'status-2.csv', bytes: Buffer.from('fresh') }], { noClobber: true });
+        expect(outcome).toEqual({ ok: true, path: path.join(folder, 'status-2.csv') });
+        expect(fs.readFileSync(path.join(folder, 'status-2.csv'), 'utf8')).toBe('fresh');
+        expect(fs.statSync(path.join(folder, 'status-2.csv')).nlink).toBe(1);
+        expect(entries(folder)).toEqual(['status-2.csv']);
+      });
+    });
+  });
+
   it('removes its temp file when the write fails (a folder holds the final name)', async () => {
     await withTempDir(async (dir) => {
       const folder = path.join(dir, 'import');
