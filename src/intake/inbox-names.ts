@@ -7,6 +7,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { fitFileName, MAX_NAME_BYTES, truncateUtf8, utf8Length } from '../shared/file-name.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
+import { hasNoControlCharacters, replaceControlCharacters } from '../platform/contract.js';
 import { REPORT_SUFFIX } from './report-files.js';
 
 const RESERVED = new Set<string>(Object.values(INBOX_DIRS));
@@ -37,13 +38,14 @@ export function createNameMatcher(filter: NameFilter): (name: string) => boolean
 }
 
 /**
- * A name we refuse to handle: a path separator, `..`, or a control character. `readdir` never
- * returns `/`, but a backslash name from an SMB share or a `..` trick is refused before any
- * path is built from it.
+ * A name we refuse to handle: a path separator, `..`, or a control character (C0, DEL, C1) or a
+ * bidirectional override, the same characters the contract refuses in ids and names. `readdir`
+ * never returns `/`, but a backslash name from an SMB share or a `..` trick is refused before any
+ * path is built from it, and `invoice\u202Evsc.exe` does not reach the log, the reports and the
+ * console looking like `invoiceexe.csv`.
  */
 export function isUnsafeName(name: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return name.length === 0 || /[/\\\u0000-\u001f]/.test(name) || name.includes('..');
+  return name.length === 0 || /[/\\]/.test(name) || name.includes('..') || !hasNoControlCharacters(name);
 }
 
 export type DoneMarkerMode = 'none' | 'done' | 'ok' | 'any';
@@ -104,7 +106,7 @@ export function parseStoredName(name: string): { id: number; originalName: strin
 
 /** Name inside rejected/ of an entry rejected before it got a row: `<YYYYMMDD-HHMMSS>-<name>`, shortened like `storedName`. */
 export function rejectedName(stamp: string, name: string): string {
-  return fitFileName(`${stamp}-${name.replace(/[/\\]/g, '_')}`, MAX_STORED_NAME_BYTES);
+  return fitFileName(`${stamp}-${replaceControlCharacters(name.replace(/[/\\]/g, '_'))}`, MAX_STORED_NAME_BYTES);
 }
 
 /** `dir/name`, or `dir/name` with `-2`, `-3`… before the extension when taken (with its reports). */

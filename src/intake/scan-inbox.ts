@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isConnectorError } from '../errors.js';
+import { escapeControlCharacters } from '../platform/contract.js';
 import { createNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
@@ -43,7 +44,11 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
     const entryPath = path.join(ctx.dirs.inbox, name);
     try {
       if (isUnsafeName(name)) {
-        await rejectUnclaimed(ctx, { path: entryPath, name }, { code: 'FILE_NOT_REGULAR', message: `${JSON.stringify(name)} is not a safe file name` });
+        await rejectUnclaimed(
+          ctx,
+          { path: entryPath, name },
+          { code: 'FILE_NOT_REGULAR', message: `"${escapeControlCharacters(name)}" is not a safe file name` },
+        );
         continue;
       }
       const stat = await fs.lstat(entryPath);

@@ -12,6 +12,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
+import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile } from '../shared/input-file.js';
 import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
@@ -52,9 +53,11 @@ export async function rejectUnclaimed(
   problem: { code: ErrorCode; message: string },
   sha256 = '',
 ): Promise<string | null> {
-  const log = fileLogger(ctx, entry.name);
+  // Named in the log and the report with any control character or bidi override escaped: the name is someone else's.
+  const shown = escapeControlCharacters(entry.name);
+  const log = fileLogger(ctx, shown);
   const target = uniquePath(ctx.dirs.rejected, rejectedName(localStamp(ctx.clock()), entry.name));
-  const report: FileReport = { file: entry.name, sha256, problems: [{ row: null, field: null, code: problem.code, message: problem.message }], notes: [] };
+  const report: FileReport = { file: shown, sha256, problems: [{ row: null, field: null, code: problem.code, message: problem.message }], notes: [] };
   const dropReport = () => Promise.all(Object.values(REPORT_SUFFIX).map((suffix) => fs.rm(`${target}${suffix}`, { force: true }).catch(() => undefined)));
   try {
     await writeReportFiles(target, report);

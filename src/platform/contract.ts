@@ -62,6 +62,16 @@ export function hasNoControlCharacters(value: string, kind: 'name' | 'comment' =
   return !(kind === 'comment' ? CONTROL_OR_BIDI_BUT_LINE_BREAKS : CONTROL_OR_BIDI).test(value);
 }
 
+/** `value` with each control character or bidirectional override (as above) replaced by `by`: for names the daemon makes from someone else's. */
+export function replaceControlCharacters(value: string, by: string | ((character: string) => string) = '_'): string {
+  return value.replace(new RegExp(CONTROL_OR_BIDI.source, 'g'), typeof by === 'string' ? () => by : by);
+}
+
+/** `value` with each control character or bidi override written as `\uXXXX`: to name it in a message without it acting. */
+export function escapeControlCharacters(value: string): string {
+  return replaceControlCharacters(value, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 const NO_CONTROL = 'must not contain control characters';
 const noControl = (value: string) => hasNoControlCharacters(value, 'name');
 // The control check runs before the trim: trimmed first, a line break or tab at either end would pass

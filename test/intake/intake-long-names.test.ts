@@ -48,6 +48,9 @@ describe('stored names of long inbox names', () => {
   it('leaves a name that fits as it was, and keeps two long names that share a prefix apart', () => {
     expect(storedName(42, 'orders.csv')).toBe('42-orders.csv');
     expect(rejectedName('20260612-120000', 'a\\b.csv')).toBe('20260612-120000-a_b.csv');
+    // A control character or a bidi override never reaches a name the daemon makes.
+    expect(rejectedName('20260612-120000', 'invoice\u202evsc.csv')).toBe('20260612-120000-invoice_vsc.csv');
+    expect(rejectedName('20260612-120000', 'line\nbreak\u0085.csv')).toBe('20260612-120000-line_break_.csv');
     const a = storedName(1, `${'я'.repeat(124)}1.csv`);
     const b = storedName(1, `${'я'.repeat(124)}2.csv`);
     expect(a).not.toBe(b);

@@ -79,6 +79,12 @@ describe('inbox names', () => {
     ['a\\b.csv', true],
     ['x..csv', true],
     ['line\nbreak.csv', true],
+    ['del\u007f.csv', true],
+    ['c1\u0085.csv', true],
+    ['invoice\u202evsc.exe', true],
+    ['isolate\u2066.csv', true],
+    ['заявки 2026-06.csv', false],
+    ['订单.json', false],
   ])('%j unsafe: %s', (name, unsafe) => {
     expect(isUnsafeName(name)).toBe(unsafe);
   });

@@ -208,3 +208,24 @@ describe('intake: a file written to after it was claimed', () => {
     });
   });
 });
+
+describe('intake: a name that disguises itself', () => {
+  it('rejects a name with a bidi override unread, into a rejected/ name without it, with a report naming it escaped', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const name = 'invoice\u202evsc.csv';
+      await dropFile(f.inbox, name, requestCsv([requestRow('R-1')]));
+      await f.intake.start();
+      const rejected = await f.list('rejected');
+      expect(rejected).toEqual([
+        expect.stringMatching(/^\d{8}-\d{6}-invoice_vsc\.csv$/),
+        expect.stringMatching(/-invoice_vsc\.csv\.errors\.csv$/),
+        expect.stringMatching(/-invoice_vsc\.csv\.errors\.json$/),
+      ]);
+      expect(rejected.join('')).not.toMatch(/\u202e/);
+      const report = await f.rejectedReport('invoice_vsc.csv');
+      expect(report.file).toBe('invoice\\u202evsc.csv');
+      expect(report.problems).toEqual([expect.objectContaining({ code: 'FILE_NOT_REGULAR', message: '"invoice\\u202evsc.csv" is not a safe file name' })]);
+      expect(f.submissions()).toEqual([]);
+    });
+  });
+});
