@@ -10,6 +10,8 @@ export const pathSchema = z
   .transform((p) => path.resolve(p));
 
 export const positiveMs = z.number().int().positive();
+/** A duration a timer waits for: Node's timers take at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. */
+export const timerMs = positiveMs.max(2_147_483_647, 'must be at most 2147483647 (about 24.8 days), the longest timer Node keeps');
 export const nonNegativeMs = z.number().int().nonnegative();
 
 /** A cron expression as node-cron reads it (5 or 6 fields). Validated with node-cron's own parser. */

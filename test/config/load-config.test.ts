@@ -71,4 +71,22 @@ describe('loadConfig', () => {
       }
     });
   });
+
+  it('refuses a platform timeout longer than Node keeps a timer (a longer one would fire at once and fail every attempt)', async () => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'c.yaml');
+      fs.writeFileSync(
+        file,
+        minimal.replace('  sourceSystem: erp-main', '  sourceSystem: erp-main\n  attemptTimeoutMs: 2147483648\n  headersTimeoutMs: 99999999999'),
+      );
+      try {
+        loadConfig(file, { PROCUREMENT_TOKEN: 't' });
+        expect.unreachable();
+      } catch (error) {
+        expect(isConnectorError(error, 'CONFIG_INVALID')).toBe(true);
+        expect((error as Error).message).toMatch(/platform\.attemptTimeoutMs: must be at most 2147483647/);
+        expect((error as Error).message).toMatch(/platform\.headersTimeoutMs: must be at most 2147483647/);
+      }
+    });
+  });
 });
