@@ -201,7 +201,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     try {
       // A request sent under another key than its original one is a correction (`platform/idempotency-key.ts`).
       const correction = row.kind === 'request' && row.idempotency_key !== requestKeyOf(deps.platform.sourceSystem, row.external_id);
-      c = classifyOutcome({ kind: row.kind, correction }, attempt, now);
+      c = classifyOutcome({ kind: row.kind, correction, earlierAttempts: row.attempts }, attempt, now);
     } catch (error) {
       itemLog.error({ err: error }, 'Could not classify the outcome of a delivery attempt; the lease hands the row back');
       if (probe) gate = updateGate(gate, 'neutral', true, clock(), policy).state;

@@ -71,6 +71,8 @@ const RETRY_STATUSES = new Set([408, 429]);
 export interface SubmissionToClassify {
   kind: SubmissionKindName;
   correction: boolean;
+  /** Attempts made before this one under the submission's current key (a correction starts again at 0). */
+  earlierAttempts: number;
 }
 
 /**
@@ -128,11 +130,15 @@ function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOu
       }
       if (submission.kind !== 'request') return held(`The platform answered a confirmation with 409 duplicate externalId (${existing})`);
       if (submission.correction) {
-        // A correction travels under a new key, so the request the platform holds was created
-        // from an earlier version (an attempt that reached it although it was never answered):
-        // it holds the old content, and calling the correction delivered would hide that.
+        // A correction travels under a new key. On its first attempt the request the platform
+        // holds was created from an earlier version (an attempt that reached it although it was
+        // never answered): it holds the old content, and calling the correction delivered would
+        // hide that. After an unanswered attempt of the correction itself, it may be either (the
+        // platform forgets keys after a day): a person must look, in both cases.
         return held(
-          `The platform already holds this externalId as ${existing} (409), created from an earlier version: the correction was not applied; change the request on the platform or cancel it there`,
+          submission.earlierAttempts === 0
+            ? `The platform already holds this externalId as ${existing} (409), created from an earlier version: the correction was not applied; change the request on the platform or cancel it there`
+            : `The platform already holds this externalId as ${existing} (409); an earlier attempt of this correction got no answer, so it may hold the correction or the earlier version: check ${existing} on the platform`,
         );
       }
       // The externalId is held by a request the platform names, and this row was never changed:

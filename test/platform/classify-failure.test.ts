@@ -3,7 +3,7 @@ import { classifyOutcome, type AttemptOutcome } from '../../src/platform/classif
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 
 const now = Date.parse('2026-06-12T10:00:00Z');
-const REQUEST = { kind: 'request', correction: false } as const;
+const REQUEST = { kind: 'request', correction: false, earlierAttempts: 0 } as const;
 const problem = (status: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: PROBLEM_TYPES.internal, title: 'x', status, detail: `detail ${status}`, ...extra });
 const response = (status: number, body: string, headers: Record<string, string> = {}): AttemptOutcome => ({
@@ -19,14 +19,20 @@ describe('a 409 duplicate externalId', () => {
   const duplicate = (existingRequestId: string) => response(409, problem(409, { type: PROBLEM_TYPES.duplicateExternalId, existingRequestId }));
 
   it('is held, not delivered, for a correction: the platform holds the earlier version, not the corrected one', () => {
-    const c = classifyOutcome({ kind: 'request', correction: true }, duplicate('PRC-REQ-000007'), now);
+    const c = classifyOutcome({ kind: 'request', correction: true, earlierAttempts: 0 }, duplicate('PRC-REQ-000007'), now);
     expect(c).toMatchObject({ outcome: 'held', code: 'PLATFORM_CONFLICT' });
     expect(c.reason).toMatch(/PRC-REQ-000007.*correction was not applied/);
     expect(c.platformId).toBeUndefined();
   });
 
+  it('is held as uncertain for a correction whose earlier attempt got no answer: the platform may hold either version', () => {
+    const c = classifyOutcome({ kind: 'request', correction: true, earlierAttempts: 2 }, duplicate('PRC-REQ-000007'), now);
+    expect(c).toMatchObject({ outcome: 'held', code: 'PLATFORM_CONFLICT' });
+    expect(c.reason).toMatch(/may hold the correction or the earlier version: check PRC-REQ-000007/);
+  });
+
   it('is held for a confirmation, which has no externalId of its own on the platform', () => {
-    expect(classifyOutcome({ kind: 'confirmation', correction: false }, duplicate('PRC-REQ-000007'), now)).toMatchObject({
+    expect(classifyOutcome({ kind: 'confirmation', correction: false, earlierAttempts: 0 }, duplicate('PRC-REQ-000007'), now)).toMatchObject({
       outcome: 'held',
       code: 'PLATFORM_CONFLICT',
     });
@@ -86,7 +92,7 @@ describe('classifyOutcome', () => {
       'PLATFORM_UNAVAILABLE',
     ],
   ])('%s → %s', (_name, kind, attempt, outcome, code) => {
-    const c = classifyOutcome({ kind, correction: false }, attempt, now);
+    const c = classifyOutcome({ kind, correction: false, earlierAttempts: 0 }, attempt, now);
     expect(c.outcome).toBe(outcome);
     expect(c.code).toBe(code);
     expect(c.reason.length).toBeGreaterThan(0);
