@@ -38,6 +38,7 @@ import { createExportWriter } from './write-export-files.js';
 import { GIVE_WAY, giveWayMs, writeConcurrency } from './give-way.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
+import { removeStaleTempFiles } from '../shared/write-file-atomic.js';
 
 export type { ExportTarget };
 
@@ -89,6 +90,8 @@ const BATCH_LIMIT = 50_000;
  * does not hold up the stages that start after the exporter.
  */
 const START_GROUPS = 16;
+/** A temp file of ours this old in an export folder was left by a crash (a write takes milliseconds). */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /** One target's work in a pass: files named before it, then the rows it names as it goes. */
 interface TargetPass {
@@ -227,6 +230,10 @@ export function createExporter(deps: ExporterDeps): Exporter {
     async start() {
       if (running) return;
       running = true;
+      for (const target of targets) {
+        const removed = await removeStaleTempFiles(target.folder, STALE_TEMP_MS);
+        if (removed > 0) log.info({ channel: target.channel, folder: target.folder, removed }, 'temp files left by an earlier run removed');
+      }
       stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();

@@ -4,8 +4,9 @@
  * store transaction, however many files it holds:
  * 1. `durable()`: the rows and their names are on disk before any of their files exists, so a
  *    power cut can never leave a file whose name the next run would choose again differently;
- * 2. every file written atomically (`writeFilesAtomic`: temp, fsync, rename, a few at a time),
- *    then ONE fsync of the folder;
+ * 2. every file written atomically (`writeFilesAtomic`: temp, fsync, then published with `link()`,
+ *    which never replaces what someone else put at the name, a few at a time), then ONE fsync of
+ *    the folder;
  * 3. the rows of every file that made it marked written in ONE transaction. That mark needs no
  *    wait of its own: lost in a power cut, the rows are written again under the same names with
  *    the same bytes.

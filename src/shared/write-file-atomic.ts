@@ -224,6 +224,39 @@ async function holdsBytes(target: string, bytes: Buffer): Promise<boolean> {
   }
 }
 
+/** A temp name this module makes: `.<name>.<12 hex>.tmp`. */
+const TEMP_NAME = new RegExp(`^\\..+\\.[0-9a-f]{${SUFFIX_HEX}}\\.tmp$`);
+
+/**
+ * Remove our own temp files older than `olderThanMs` from `folder` (regular files named as
+ * `tempNameFor` names them; nothing is followed): what a crash between a temp file's write and
+ * its rename (or, with `noClobber`, between the link and the removal of the temp name) left
+ * behind. They are hidden from ERP patterns, but they would pile up. Returns how many went;
+ * a folder that is missing or unreadable is nothing to sweep.
+ */
+export async function removeStaleTempFiles(folder: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const entry = path.join(folder, name);
+    try {
+      const stat = await fs.lstat(entry);
+      if (!stat.isFile() || now - stat.mtimeMs < olderThanMs) continue;
+      await fs.rm(entry);
+      removed += 1;
+    } catch {
+      // Gone meanwhile, or not ours to remove: left alone.
+    }
+  }
+  return removed;
+}
+
 /** Create a temp file no one else made: a fresh random name per try, `EEXIST` means try again. */
 async function openTemp(folder: string, name: string, options: WriteFileAtomicOptions): Promise<{ handle: fs.FileHandle; temp: string }> {
   const suffix = options.randomSuffix ?? randomHex;

@@ -83,6 +83,20 @@ describe('createExporter', () => {
     });
   });
 
+  it('removes the temp files a crash left in its folders when it starts, and only those', async () => {
+    await withExportStore(async ({ folder, makeExporter }) => {
+      fs.mkdirSync(folder, { recursive: true });
+      const left = path.join(folder, '.status-1.csv.0123456789ab.tmp');
+      fs.writeFileSync(left, 'half');
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      fs.utimesSync(left, hourAgo, hourAgo);
+      fs.writeFileSync(path.join(folder, 'erp-file.csv'), 'theirs');
+      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 60_000 });
+      await exporter.start();
+      expect(listFiles(folder, { hidden: true })).toEqual(['erp-file.csv']);
+    });
+  });
+
   it('keeps one file and one name when a crash hits between writing the file and marking the rows', async () => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       const target = { channel: 'status', folder, format: csvFormat({ fileName: 'status-{timestamp}.csv' }), mode: 'perEvent' as const };

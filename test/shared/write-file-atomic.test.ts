@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
-import { MAX_TARGET_NAME_BYTES, TEMP_NAME_EXTRA_BYTES, tempNameFor, writeFileAtomic, writeFilesAtomic } from '../../src/shared/write-file-atomic.js';
+import {
+  MAX_TARGET_NAME_BYTES,
+  removeStaleTempFiles,
+  TEMP_NAME_EXTRA_BYTES,
+  tempNameFor,
+  writeFileAtomic,
+  writeFilesAtomic,
+} from '../../src/shared/write-file-atomic.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 /** The daemon's own file an attacker would like us to overwrite. */
@@ -113,6 +120,28 @@ describe('writeFileAtomic', () => {
       await writeFileAtomic(folder, 'status-1.csv', Buffer.from('new'));
       expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
       expect(fs.lstatSync(path.join(folder, 'status-1.csv')).isFile()).toBe(true);
+    });
+  });
+
+  it('removeStaleTempFiles removes only its own old temp files: not fresh ones, not other dot files, never through a link', async () => {
+    await withTempDir(async (dir) => {
+      const folder = path.join(dir, 'import');
+      fs.mkdirSync(folder);
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      const old = path.join(folder, tempNameFor('status-1.csv', '0123456789ab'));
+      const fresh = path.join(folder, tempNameFor('status-2.csv', 'ba9876543210'));
+      const foreign = path.join(folder, '.erp-lock.tmp');
+      const link = path.join(folder, tempNameFor('status-3.csv', 'aaaaaaaaaaaa'));
+      const victim = plantVictim(dir);
+      for (const file of [old, fresh, foreign]) fs.writeFileSync(file, 'x');
+      fs.symlinkSync(victim, link);
+      for (const file of [old, foreign]) fs.utimesSync(file, hourAgo, hourAgo);
+      fs.lutimesSync(link, hourAgo, hourAgo);
+
+      expect(await removeStaleTempFiles(folder, 10 * 60_000)).toBe(1);
+      expect(entries(folder)).toEqual([path.basename(foreign), path.basename(fresh), path.basename(link)].sort());
+      expect(fs.readFileSync(victim, 'utf8')).toBe('SQLite format 3\0 precious');
+      expect(await removeStaleTempFiles(path.join(dir, 'missing'), 0)).toBe(0);
     });
   });
 
