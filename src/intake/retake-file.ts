@@ -12,6 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError } from '../errors.js';
+import { escapeControlCharacters } from '../platform/contract.js';
 import { fitFileName, MAX_NAME_BYTES } from '../shared/file-name.js';
 import { getFile, markReportWritten } from '../store/files.js';
 import { isUnsafeName, markerNamesFor } from './inbox-names.js';
@@ -47,7 +48,7 @@ export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Pr
   if (!from || path.dirname(from) !== ctx.dirs.rejected) {
     throw refused(`File ${fileId} (${row.original_name}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`, { fileId, path: from });
   }
-  if (isUnsafeName(row.original_name)) throw refused(`File ${fileId} has an unsafe name ${JSON.stringify(row.original_name)}`, { fileId });
+  if (isUnsafeName(row.original_name)) throw refused(`File ${fileId} has an unsafe name "${escapeControlCharacters(row.original_name)}"`, { fileId });
   let stat;
   try {
     stat = await fs.lstat(from);
