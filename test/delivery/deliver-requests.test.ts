@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_TYPES } from '../../src/platform/contract.js';
+import type { PlatformConfig } from '../../src/config/platform-schema.js';
+import { PROBLEM_TYPES, type CreateRequest } from '../../src/platform/contract.js';
 import { createPlatformClient } from '../../src/platform/client.js';
 import { idempotencyKeyOf, requestKeyOf } from '../../src/platform/idempotency-key.js';
 import { getSubmission, releaseStagedSubmissions } from '../../src/store/submissions.js';
@@ -12,6 +13,17 @@ import { validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Create `request` on the platform under `key` with a client of its own, as an earlier attempt would have; resolves with its id there. */
+async function createdEarlier(platform: PlatformConfig, token: string, request: CreateRequest, key: string): Promise<string> {
+  const client = createPlatformClient(platform);
+  try {
+    const answer = await client.createRequest(token, request, { idempotencyKey: key });
+    return (JSON.parse(answer.body) as { id: string }).id;
+  } finally {
+    await client.close();
+  }
+}
 
 describe('delivery of requests against the sandbox', () => {
   it('201: the row is accepted with the platform id, one attempt, one ack; headers as the contract shows', () =>
@@ -114,14 +126,11 @@ describe('delivery of requests against the sandbox', () => {
         withStore(dir, async (db) => {
           const flow = flowConfig(dir);
           const platform = platformConfig(sandbox.url, sandbox.token);
-          const client = createPlatformClient(platform);
-          const earlier = await client.createRequest(sandbox.token, validRequest('ERP-D'), { idempotencyKey: 'some-other-key' });
-          await client.close();
+          const existingId = await createdEarlier(platform, sandbox.token, validRequest('ERP-D'), 'some-other-key');
           const id = addRequestRow(db, flow.name, validRequest('ERP-D'));
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
             waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
           );
-          const existingId = (JSON.parse(earlier.body) as { id: string }).id;
           expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', last_status: 409, platform_id: existingId });
           expect(sandbox.requests()).toHaveLength(1);
           expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'accepted', status: 'accepted', platformId: existingId, httpStatus: 409 });
@@ -135,10 +144,8 @@ describe('delivery of requests against the sandbox', () => {
         withStore(dir, async (db) => {
           const flow = flowConfig(dir);
           const platform = platformConfig(sandbox.url, sandbox.token);
-          const client = createPlatformClient(platform);
           // The first version reached the platform although its row never learnt it (say, the answer was lost until it went dead).
-          await client.createRequest(sandbox.token, validRequest('ERP-K'), { idempotencyKey: requestKeyOf('erp-test', 'ERP-K') });
-          await client.close();
+          await createdEarlier(platform, sandbox.token, validRequest('ERP-K'), requestKeyOf('erp-test', 'ERP-K'));
           const id = addRequestRow(db, flow.name, validRequest('ERP-K', { comment: 'corrected' }));
           db.prepare('UPDATE submissions SET idempotency_key = ? WHERE id = ?').run(idempotencyKeyOf('erp-test', 'ERP-K', '0123456789abcdef'), id);
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
