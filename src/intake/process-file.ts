@@ -8,7 +8,7 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MappedItem } from '../mapping/types.js';
-import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
+import { countReadAttempt, FILE_STATE, getFile, type FileRow } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { recordMappedFile } from './record-mapped-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
@@ -30,6 +30,8 @@ export interface SeenFile {
  */
 export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle, seen?: SeenFile): Promise<RecordFileResult> {
   const expected = seen ?? { size: row.size_bytes, mtimeMs: (await handle.stat()).mtimeMs };
+  // Counted before the read: if the daemon dies reading it, recovery knows (`MAX_READ_ATTEMPTS`).
+  countReadAttempt(ctx.db, row.id);
   return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.original_name }, row.original_name), handle, expected, row.original_name));
 }
 
@@ -59,8 +61,13 @@ async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: FileHand
  * file that was claimed (or not a regular file). The row ends `rejected` with a FILE_NOT_REGULAR
  * report and the entry is moved beside it, so nothing stays stuck in `processing/`.
  */
-export async function rejectClaimedUnread(ctx: IntakeContext, row: FileRow, message: string): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code: 'FILE_NOT_REGULAR', message } }));
+export async function rejectClaimedUnread(
+  ctx: IntakeContext,
+  row: FileRow,
+  message: string,
+  code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' = 'FILE_NOT_REGULAR',
+): Promise<RecordFileResult> {
+  return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code, message } }));
 }
 
 async function* oneItem(item: MappedItem): AsyncGenerator<MappedItem> {

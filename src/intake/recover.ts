@@ -100,8 +100,28 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
   return report;
 }
 
+/**
+ * Reads of a claimed file the daemon may begin: a file still `processing` after this many was being
+ * read each time the daemon died (an out-of-memory kill, a bug it trips), and reading it once more
+ * would only stop the daemon again, every restart, and every flow with it.
+ */
+export const MAX_READ_ATTEMPTS = 2;
+
 /** Map and record a claimed file again, from one descriptor; anything but a regular file is rejected unread. */
 async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: string): Promise<void> {
+  if (row.read_attempts >= MAX_READ_ATTEMPTS) {
+    fileLogger(ctx, row.original_name).error(
+      { fileId: row.id, code: 'FILE_UNREADABLE', readAttempts: row.read_attempts },
+      'recovery: the daemon stopped while reading this file each time it tried; rejected unread',
+    );
+    await rejectClaimedUnread(
+      ctx,
+      row,
+      `${row.original_name}: the daemon stopped (crashed or was killed) while reading this file ${row.read_attempts} times; it was not read again. Check the log of those runs, then retake it`,
+      'FILE_UNREADABLE',
+    );
+    return;
+  }
   const opened = await openRegularFile(filePath);
   if (opened.kind === 'missing') return;
   if (opened.kind === 'not-regular') {

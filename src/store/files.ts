@@ -33,6 +33,8 @@ export interface FileRow {
   finished_at: number | null;
   /** 1 while the row's report must still be written beside its file (migration 2). */
   report_pending: number;
+  /** Reads of the file begun while it was `processing` (migration 6): counted before each read. */
+  read_attempts: number;
 }
 
 export interface NewFile {
@@ -70,10 +72,18 @@ export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPa
   const info = statement(
     db,
     `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
-              problem_count = 0, report = NULL, report_pending = 0, claimed_at = ?, finished_at = NULL
+              problem_count = 0, report = NULL, report_pending = 0, read_attempts = 0, claimed_at = ?, finished_at = NULL
        WHERE id = ? AND state = 'rejected'`,
   ).run(f.originalName, f.sizeBytes, processingPath, f.now, id);
   return info.changes === 1 ? getFile(db, id) : undefined;
+}
+
+/** Count a read of a `processing` file about to begin (committed before the read); returns the count. */
+export function countReadAttempt(db: Db, id: number): number {
+  const row = statement(db, `UPDATE files SET read_attempts = read_attempts + 1 WHERE id = ? AND state = 'processing' RETURNING read_attempts`).get(id) as
+    | { read_attempts: number }
+    | undefined;
+  return row?.read_attempts ?? 0;
 }
 
 /** Point a `processing` row at a new path inside `processing/` (a crashed claim adopted again). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { ensureInboxDirs } from '../../src/intake/intake-context.js';
 import { takeFile } from '../../src/intake/take-file.js';
+import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
@@ -265,6 +266,39 @@ describe('intake: the group commit before the move', () => {
       expect(await taking).toBe('processed');
       expect(await f.list('processing')).toEqual([]);
       expect(await f.list('archive')).toEqual([expect.stringMatching(/held\.csv$/)]);
+    });
+  });
+});
+
+describe('intake: a file the daemon died reading', () => {
+  it('is read again after one crash, and rejected unread after two: it must not stop every start', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const once = await claimIntoProcessing(f, 'once.csv', requestCsv([requestRow('R-1')]));
+      const twice = await claimIntoProcessing(f, 'twice.csv', requestCsv([requestRow('R-2')]));
+      // Each was being read when the daemon died: once, and twice.
+      f.db.prepare('UPDATE files SET read_attempts = ? WHERE id = ?').run(1, once.id);
+      f.db.prepare('UPDATE files SET read_attempts = ? WHERE id = ?').run(MAX_READ_ATTEMPTS, twice.id);
+
+      expect(await f.intake.recover()).toMatchObject({ reprocessed: 2, failures: 0 });
+      expect(getFile(f.db, once.id)).toMatchObject({ state: 'archived', request_count: 1, read_attempts: 2 });
+      const rejected = getFile(f.db, twice.id)!;
+      expect(rejected).toMatchObject({ state: 'rejected', request_count: 0, read_attempts: MAX_READ_ATTEMPTS });
+      expect(JSON.parse(rejected.report!).problems).toEqual([
+        expect.objectContaining({
+          code: 'FILE_UNREADABLE',
+          message: expect.stringMatching(/twice\.csv: the daemon stopped .* while reading this file 2 times/),
+        }),
+      ]);
+      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
+      expect(await f.list('processing')).toEqual([]);
+    });
+  });
+
+  it('counts each read of a claimed file before it begins', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await dropFile(f.inbox, 'plain.csv', requestCsv([requestRow('R-1')]));
+      await f.intake.start();
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', read_attempts: 1 })]);
     });
   });
 });

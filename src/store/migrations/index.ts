@@ -4,5 +4,6 @@ import { HARDENING_SCHEMA } from './002-hardening.js';
 import { EXPORT_NAMES_SCHEMA } from './003-export-names.js';
 import { STAGED_RECORDING_SCHEMA } from './004-staged-recording.js';
 import { CONSOLE_SCHEMA } from './005-console.js';
+import { READ_ATTEMPTS_SCHEMA } from './006-read-attempts.js';
 
-export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA, EXPORT_NAMES_SCHEMA, STAGED_RECORDING_SCHEMA, CONSOLE_SCHEMA];
+export const MIGRATIONS: readonly string[] = [INITIAL_SCHEMA, HARDENING_SCHEMA, EXPORT_NAMES_SCHEMA, STAGED_RECORDING_SCHEMA, CONSOLE_SCHEMA, READ_ATTEMPTS_SCHEMA];
