@@ -81,8 +81,7 @@ export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPa
 /** Count a read of a `processing` file about to begin (committed before the read); returns the count. */
 export function countReadAttempt(db: Db, id: number): number {
   const row = statement(db, `UPDATE files SET read_attempts = read_attempts + 1 WHERE id = ? AND state = 'processing' RETURNING read_attempts`).get(id) as
-    | { read_attempts: number }
-    | undefined;
+    { read_attempts: number } | undefined;
   return row?.read_attempts ?? 0;
 }
 
