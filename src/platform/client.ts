@@ -116,8 +116,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     // EventEmitter, which undici takes as a request's `signal` ('abort' aborts it). Not an
     // AbortController per attempt, nor `AbortSignal.any` (on Node 20 it keeps a reference to every
     // signal it combined with the sender's long-lived one): measured here, a fresh AbortSignal per
-    // request cost delivery about a tenth of its throughput inside undici. The caller's signal gets
-    // one listener, which aborts the attempts still open under it.
+    // request cost delivery several per cent of its throughput. The caller's signal gets one
+    // listener, which aborts the attempts still open under it.
     if (send.signal?.aborted) throw send.signal.reason;
     const attempt = new EventEmitter();
     const open = send.signal ? attemptsUnder(send.signal) : null;
