@@ -65,7 +65,7 @@ export async function rejectClaimedUnread(
   ctx: IntakeContext,
   row: FileRow,
   message: string,
-  code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' = 'FILE_NOT_REGULAR',
+  code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED' = 'FILE_NOT_REGULAR',
 ): Promise<RecordFileResult> {
   return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code, message } }));
 }

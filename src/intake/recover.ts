@@ -20,6 +20,7 @@ import { isReservedName, markedNameOf, parseStoredName, storedName } from './inb
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
 import { finishMove, processClaimedFile, rejectClaimedUnread } from './process-file.js';
 import { takeFile } from './take-file.js';
+import { hashFile } from './hash-file.js';
 
 /** What `recover()` did, for the start-up log. */
 export interface RecoveryReport {
@@ -133,7 +134,24 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: stri
     return;
   }
   try {
-    await processClaimedFile(ctx, row, opened.handle);
+    // The entry must still be the content that was claimed: someone may have rewritten it (the
+    // same size, even) while the daemon was down, and a claim names its content by SHA-256.
+    const digest = await hashFile(opened.handle);
+    const stat = await opened.handle.stat();
+    if (digest.sha256 !== row.sha256) {
+      fileLogger(ctx, row.original_name).error(
+        { fileId: row.id, code: 'FILE_CHANGED' },
+        'recovery: the file in processing/ is not the content that was claimed; rejected unread',
+      );
+      await rejectClaimedUnread(
+        ctx,
+        row,
+        `${row.original_name}: what is in processing/ under its name is not the content that was claimed (its SHA-256 differs); it was not read`,
+        'FILE_CHANGED',
+      );
+      return;
+    }
+    await processClaimedFile(ctx, row, opened.handle, { size: digest.size, mtimeMs: stat.mtimeMs });
   } finally {
     await opened.handle.close();
   }

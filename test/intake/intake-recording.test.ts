@@ -294,6 +294,19 @@ describe('intake: a file the daemon died reading', () => {
     });
   });
 
+  it('rejects unread a claimed file rewritten while the daemon was down, even at the same size: its SHA-256 no longer matches', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const content = requestCsv([requestRow('R-1')]);
+      const row = await claimIntoProcessing(f, 'swapped.csv', content);
+      await fs.writeFile(row.current_path!, content.replace('R-1', 'R-9'));
+      expect(await f.intake.recover()).toMatchObject({ reprocessed: 1, failures: 0 });
+      const after = getFile(f.db, row.id)!;
+      expect(after).toMatchObject({ state: 'rejected', request_count: 0, read_attempts: 0 });
+      expect(JSON.parse(after.report!).problems).toEqual([expect.objectContaining({ code: 'FILE_CHANGED' })]);
+      expect(f.submissions()).toEqual([]);
+    });
+  });
+
   it('counts each read of a claimed file before it begins', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await dropFile(f.inbox, 'plain.csv', requestCsv([requestRow('R-1')]));
