@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
+import { readBody } from '../shared/read-body.js';
 import { confirmOrderPath, createRequestPath } from './contract.js';
 import type { HttpHeaders } from './classify-failure.js';
 
@@ -140,8 +141,13 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         body,
         signal: attempt,
       });
-      const text = await readAtMost(response.body, response.headers['content-length'], maxResponseBytes);
-      return { status: response.statusCode, headers: response.headers as HttpHeaders, body: text, requestId };
+      const read = await readBody(response.body, maxResponseBytes, response.headers['content-length']);
+      if (!read.ok) {
+        // Destroying the body closes the connection: the rest of a long answer is not waited for.
+        response.body.destroy();
+        throw read.reason === 'tooLarge' ? new ResponseTooLargeError(maxResponseBytes) : (read.error ?? new Error('the answer ended before it was complete'));
+      }
+      return { status: response.statusCode, headers: response.headers as HttpHeaders, body: read.body.toString('utf8'), requestId };
     } catch (error) {
       // The caller's own abort (a stop) stays what it is; the deadline becomes a failed attempt.
       if (timedOut && !send.signal?.aborted) throw new AttemptTimeoutError(attemptTimeoutMs);
@@ -160,35 +166,4 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       return closing;
     },
   };
-}
-
-/**
- * The answer's text, read up to `limit` bytes: past it (declared or counted) the body is destroyed,
- * which closes the connection, and `ResponseTooLargeError` is thrown. undici's own `body.text()`
- * has no limit: a platform (or anything answering in its place) could fill the daemon's memory.
- */
-function readAtMost(body: Dispatcher.ResponseData['body'], declared: string | string[] | undefined, limit: number): Promise<string> {
-  const length = Number(Array.isArray(declared) ? declared[0] : declared);
-  if (Number.isFinite(length) && length > limit) {
-    body.destroy();
-    return Promise.reject(new ResponseTooLargeError(limit));
-  }
-  // Stream events, not an async iterator: one answer is usually one chunk, and a promise per chunk
-  // was a measurable share of delivery's time.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        body.destroy();
-        reject(new ResponseTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    body.on('error', reject);
-    body.on('close', () => reject(new Error('the answer ended before it was complete')));
-  });
 }

@@ -19,6 +19,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
+import { readBody } from '../shared/read-body.js';
 import { systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { Db } from '../store/open-store.js';
 import { admitWebhook, type AdmissionPolicy, type RequestHead } from './admit-webhook.js';
@@ -26,7 +27,6 @@ import { parseAllowList } from './allow-from.js';
 import { createEventBatcher } from './event-batcher.js';
 import { findEventConflict } from './event-conflict.js';
 import { createListenerServer, secureContextOptions, type ListenerServer } from './listener-server.js';
-import { readBody } from './read-body.js';
 
 export interface WebhookListenerDeps {
   db: Db;
@@ -94,7 +94,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
     let admission = admitWebhook(policy, head);
     if (admission.verdict === 'read-body') {
-      const read = await readBody(req, config.maxBodyBytes);
+      const read = await readBody(req, config.maxBodyBytes, req.headers['content-length']);
       if (!read.ok && read.reason === 'aborted') return void req.destroy();
       admission = admitWebhook(policy, head, read.ok ? read.body : 'too-large');
     }
