@@ -7,6 +7,7 @@
  * temp name included, is at most 255 bytes, and a Windows device name (`CON`, `NUL`, `COM1`…),
  * which a share refuses, gets a `_` in front.
  */
+import { replaceControlCharacters } from '../platform/contract.js';
 import { fitFileName } from '../shared/file-name.js';
 import { MAX_TARGET_NAME_BYTES } from '../shared/write-file-atomic.js';
 import { valueToText } from './format-value.js';
@@ -49,10 +50,8 @@ export function renderFileName(template: string, ctx: FileNameContext): string {
  * Windows device name. An empty result falls back to `fallback`.
  */
 export function sanitiseFileName(name: string, fallback: string): string {
-  let out = name
+  let out = replaceControlCharacters(name)
     .replace(/[/\\:*?"<>|]/g, '_')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, '_')
     .trim()
     .replace(/^\.+/, '')
     .replace(/[. ]+$/, '');

@@ -21,6 +21,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_NAME_BYTES, truncateUtf8 } from './file-name.js';
+import { openRegularFile } from './input-file.js';
 
 /** Hex characters of the temp name's random suffix: 48 bits, not guessable before the write. */
 const SUFFIX_HEX = 12;
@@ -205,22 +206,17 @@ async function entryExists(target: string): Promise<boolean> {
   }
 }
 
-/** Is `target` a regular file holding exactly `bytes`? Never follows a link, never waits on a FIFO. */
+/** Is `target` a regular file holding exactly `bytes`? Opened as every input is (no link followed, no FIFO waited on). */
 async function holdsBytes(target: string, bytes: Buffer): Promise<boolean> {
-  let handle: fs.FileHandle;
+  const opened = await openRegularFile(target).catch(() => null);
+  if (opened?.kind !== 'file') return false;
   try {
-    handle = await fs.open(target, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return false;
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size !== bytes.length) return false;
+    if (opened.stat.size !== bytes.length) return false;
     const held = Buffer.alloc(bytes.length);
-    const { bytesRead } = await handle.read(held, 0, bytes.length, 0);
+    const { bytesRead } = await opened.handle.read(held, 0, bytes.length, 0);
     return bytesRead === bytes.length && held.equals(bytes);
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 
