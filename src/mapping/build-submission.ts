@@ -10,6 +10,7 @@ import { validateConfirmation } from './validate-confirmation.js';
 import type { FieldIssue } from './field-issues.js';
 import { validateRequest } from './validate-request.js';
 import { type MappingProblem } from '../shared/types.js';
+import type { Place } from './readers/types.js';
 
 /** The fields of one mapping, compiled for header records `H` and line records `I`. */
 export interface CompiledMapping<H, I> {
@@ -21,11 +22,17 @@ export interface CompiledMapping<H, I> {
 }
 
 export interface GroupInput<H, I> {
-  firstRow: number;
+  /** Where the request starts. */
+  first: Place;
   header: H;
-  items: { row: number; record: I }[];
+  items: { place: Place; record: I }[];
   /** Problems found while gathering the rows (disagreeing rows, …). */
   problems: MappingProblem[];
+  /**
+   * Where one field's value was read: a table names its cell (the column's, on the row the value
+   * came from); by default the place of the record or line.
+   */
+  locate?: (field: CompiledField<unknown>, item: number | null) => Place;
 }
 
 export interface BuildContext {
@@ -41,25 +48,27 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   const keyRaw = mapping.key.read(group.header);
   const keyValue = mapping.key.convert(keyRaw);
   const externalId = typeof keyValue === 'string' ? keyValue : String(keyRaw).trim();
-  const fail = (row: number, field: string, raw: string | number, failure: FieldFailure) => {
+  const placeOf = (field: CompiledField<unknown> | undefined, item: number | null): Place =>
+    field !== undefined && group.locate !== undefined ? group.locate(field, item) : item === null ? group.first : (group.items[item]?.place ?? group.first);
+  const fail = (place: Place, field: string, raw: string | number, failure: FieldFailure) => {
     failed.add(field);
-    problems.push(makeProblem(ctx.fileLabel, { row, field, code: failure.code, reason: failure.reason, value: raw, externalId }));
+    problems.push(makeProblem(ctx.fileLabel, { ...place, field, code: failure.code, reason: failure.reason, value: raw, externalId }));
   };
 
   const payload: Record<string, unknown> = {};
   for (const field of mapping.header) {
     const raw = field.read(group.header);
     const value = field.convert(raw);
-    if (value instanceof FieldFailure) fail(group.firstRow, field.target, raw, value);
+    if (value instanceof FieldFailure) fail(placeOf(field as CompiledField<unknown>, null), field.target, raw, value);
     else if (value !== OMIT) setPath(payload, field.target, value);
   }
   const items: Record<string, unknown>[] = [];
-  group.items.forEach(({ row, record }, index) => {
+  group.items.forEach(({ record }, index) => {
     const item: Record<string, unknown> = {};
     for (const field of mapping.items) {
       const raw = field.read(record, index + 1);
       const value = field.convert(raw);
-      if (value instanceof FieldFailure) fail(row, `items[${index}].${field.target}`, raw, value);
+      if (value instanceof FieldFailure) fail(placeOf(field as CompiledField<unknown>, index), `items[${index}].${field.target}`, raw, value);
       else if (value !== OMIT) item[field.target] = value;
     }
     items.push(item);
@@ -67,14 +76,15 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   payload.items = items;
 
   const orderId = mapping.kind === 'confirmations' && typeof keyValue === 'string' ? keyValue : undefined;
-  if (mapping.kind === 'confirmations' && keyValue instanceof FieldFailure) fail(group.firstRow, 'orderId', keyRaw, keyValue);
+  if (mapping.kind === 'confirmations' && keyValue instanceof FieldFailure)
+    fail(placeOf(mapping.key as CompiledField<unknown>, null), 'orderId', keyRaw, keyValue);
   const issues: FieldIssue[] = mapping.kind === 'requests' ? validateRequest(payload, ctx) : validateConfirmation(orderId, payload);
   for (const issue of issues) {
     if (failed.has(issue.field)) continue;
-    const row = rowOf(issue.field, group);
+    const { field, item } = compiledFieldOf(mapping, issue.field);
     problems.push(
       makeProblem(ctx.fileLabel, {
-        row,
+        ...placeOf(field as CompiledField<unknown> | undefined, item),
         field: issue.field,
         code: issue.code,
         reason: issue.reason,
@@ -86,16 +96,19 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   if (problems.length > 0) return problems.map((problem) => ({ type: 'problem', problem }));
 
   if (mapping.kind === 'requests') {
-    return [{ type: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.firstRow } }];
+    return [{ type: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.first.row } }];
   }
-  return [{ type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.firstRow } }];
+  return [{ type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.first.row } }];
 }
 
-const ITEM_FIELD = /^items\[(\d+)\]/;
+const ITEM_FIELD = /^items\[(\d+)\](?:\.(.+))?$/;
 
-function rowOf(field: string, group: GroupInput<unknown, unknown>): number {
+/** The compiled field behind a reported field (`items[2].quantity`, `customer.inn`), and its line. */
+function compiledFieldOf<H, I>(mapping: CompiledMapping<H, I>, field: string): { field: CompiledField<H> | CompiledField<I> | undefined; item: number | null } {
+  if (field === 'orderId') return { field: mapping.key, item: null };
   const match = ITEM_FIELD.exec(field);
-  return match ? (group.items[Number(match[1])]?.row ?? group.firstRow) : group.firstRow;
+  if (match) return { field: match[2] === undefined ? undefined : mapping.items.find((f) => f.target === match[2]), item: Number(match[1]) };
+  return { field: mapping.header.find((f) => f.target === field), item: null };
 }
 
 /** The source value behind a reported field, as the file wrote it (`10,555`, not `10.555`). */

@@ -115,7 +115,7 @@ function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (r
             out += part;
             continue;
           }
-          const value = toText(part(record)).trim();
+          const value = cellText(part(record)).trim();
           // One empty placeholder makes the whole value empty: "-123" is not a series-number.
           if (value === '') return '';
           out += value;
@@ -130,10 +130,11 @@ function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (r
 }
 
 function toRawValue(value: unknown): string | number {
-  return typeof value === 'number' ? value : toText(value);
+  return typeof value === 'number' ? value : cellText(value);
 }
 
-function toText(value: unknown): string {
+/** A cell or source value as text (`''` when missing). */
+export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

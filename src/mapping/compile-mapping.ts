@@ -1,9 +1,9 @@
 /**
- * A mapping spec compiled against one file: for CSV, columns resolved to indexes once the header
- * is known; for JSON, dotted paths split once. The result drives `buildSubmission`.
+ * A mapping spec compiled against one file: for a table, columns resolved to indexes once the
+ * header is known; for a tree, paths compiled once by its reader. The result drives `buildSubmission`.
  */
 import type { FieldSpec, FieldSpecs, MappingSpec } from '../config/mapping-schema.js';
-import { compileField, type CompileOptions, type CompiledField, type SourceGetter } from './compile-field.js';
+import { compileField, type CompileOptions, type CompiledField } from './compile-field.js';
 import type { CompiledMapping } from './build-submission.js';
 
 /** The spec field that keys a group: externalId for requests, orderId for confirmations. */
@@ -11,7 +11,7 @@ export function keyFieldOf(spec: MappingSpec): FieldSpec {
   return spec.kind === 'requests' ? spec.header.externalId! : spec.orderId;
 }
 
-/** The column that groups CSV rows: `groupBy`, else the key field's column. */
+/** The column that groups table rows: `groupBy`, else the key field's column. */
 export function groupColumnOf(spec: MappingSpec): string | undefined {
   return spec.groupBy ?? keyFieldOf(spec).column;
 }
@@ -29,7 +29,7 @@ export function compileMapping<H, I>(spec: MappingSpec, headerOptions: CompileOp
   };
 }
 
-/** Every column a CSV mapping reads, with the mapping key that names it (for COLUMN_MISSING). */
+/** Every column a table mapping reads, with the mapping key that names it (for COLUMN_MISSING). */
 export function columnsOf(spec: MappingSpec): { column: string; key: string }[] {
   const out: { column: string; key: string }[] = [];
   const section = spec.kind === 'requests' ? 'request' : 'confirmation';
@@ -43,17 +43,4 @@ export function columnsOf(spec: MappingSpec): { column: string; key: string }[] 
   const group = groupColumnOf(spec);
   if (spec.groupBy !== undefined && group !== undefined) out.push({ column: group, key: 'groupBy' });
   return out;
-}
-
-/** A getter for a dotted JSON path (`customer.inn`, `lines.0.name`). */
-export function jsonPathGetter(path: string): SourceGetter<unknown> {
-  const parts = path.split('.');
-  return (record) => {
-    let at: unknown = record;
-    for (const part of parts) {
-      if (at === null || typeof at !== 'object') return undefined;
-      at = (at as Record<string, unknown>)[part];
-    }
-    return at;
-  };
 }

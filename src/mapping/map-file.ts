@@ -1,8 +1,8 @@
 /**
- * `mapFile`: the mapping stage's one entry point. Reads an input file (CSV, JSON, NDJSON) as its
- * mapping says and yields a submission for each valid request or confirmation and a problem for
- * each thing wrong. A file-level problem (`row: null`: unreadable, not a regular file, wrong
- * encoding, truncated, missing column, broken JSON) ends the stream.
+ * `mapFile`: the mapping stage's one entry point. Reads an input file as its mapping says, through
+ * the reader of its format (`readers/`), and yields a submission for each valid request or
+ * confirmation and a problem for each thing wrong. A file-level problem (`row: null`: unreadable,
+ * not a regular file, wrong encoding, truncated, missing column, broken JSON) ends the stream.
  *
  * Intake hands in the file it already opened (and hashed, and checked to be the one it moved into
  * `processing/`), so that what is mapped is what was claimed; `preview` hands in a path, which is
@@ -14,13 +14,14 @@ import type { MappingSpec } from '../config/mapping-schema.js';
 import { isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
 import { openInputFile, type OpenedInput } from '../shared/input-file.js';
+import { mapTable } from './map-table.js';
+import { mapTree } from './map-tree.js';
+import { makeProblem } from './problems.js';
+import { READERS, type InputFormat } from './readers/index.js';
+import type { MappedItem } from './types.js';
 
 /** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
 export type MapInput = string | OpenedInput;
-import { mapCsvFile } from './map-csv.js';
-import { mapJsonFile } from './map-json.js';
-import { makeProblem } from './problems.js';
-import type { MappedItem } from './types.js';
 
 export interface MapOptions {
   /** The clock, for "desiredDate not in the past". */
@@ -33,7 +34,7 @@ export interface MapOptions {
   signal?: AbortSignal;
 }
 
-export type InputFormat = 'csv' | 'json' | 'ndjson';
+export type { InputFormat };
 
 /** The format of `filePath`: the mapping's `format:`, else by extension (`.json`, `.ndjson`/`.jsonl`, else CSV). */
 export function formatOf(filePath: string, spec: MappingSpec): InputFormat {
@@ -60,8 +61,9 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
   try {
     options.signal?.throwIfAborted();
     const handle = typeof input === 'string' ? (opened = await openInputFile(input)) : input.handle;
-    if (format === 'csv') yield* mapCsvFile(handle, spec, ctx, options.signal);
-    else yield* mapJsonFile(handle, spec, format, ctx, options.signal);
+    const reader = READERS[format];
+    if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
+    else yield* mapTree(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
   } catch (error) {
     if (options.signal?.aborted || !isConnectorError(error)) {
       if (!options.signal?.aborted && !isConnectorError(error)) {

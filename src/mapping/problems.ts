@@ -1,13 +1,17 @@
 /** Building `MappingProblem`s with messages that name the file, the row and the field. */
 import type { ErrorCode } from '../errors.js';
-import type { MappedItem } from './types.js';
-import { type MappingProblem } from '../shared/types.js';
+import { problemPlace, type MappingProblem } from '../shared/types.js';
 
 /** Longest source value quoted in a message. */
 const MAX_SHOWN_VALUE = 120;
 
 export interface ProblemInput {
   row: number | null;
+  /** A sheet's cell reference (`Заявки!C7`). */
+  cell?: string | undefined;
+  /** XML: where the element starts. */
+  line?: number | undefined;
+  column?: number | undefined;
   field: string | null;
   code: ErrorCode;
   /** What is wrong, worded to follow the field and value: `fails the INN check digit`. */
@@ -16,18 +20,23 @@ export interface ProblemInput {
   externalId?: string | undefined;
 }
 
-/** `Row 14 of requests-0612.csv: customer.inn "7707083894" fails the INN check digit`. */
+/**
+ * `Row 14 of requests-0612.csv: customer.inn "7707083894" fails the INN check digit`; a sheet names
+ * the cell (`Row 7 (Заявки!C7) of orders.xlsx: …`), XML the element's start (`Row 2 (line 40,
+ * column 7) of orders.xml: …`).
+ */
 export function makeProblem(fileLabel: string, input: ProblemInput): MappingProblem {
   const shown = input.value === undefined || input.value === '' ? undefined : String(input.value);
   const quoted = shown !== undefined && shown.length <= MAX_SHOWN_VALUE ? ` ${JSON.stringify(shown)}` : '';
-  const where = input.row === null ? `${fileLabel}: ` : `Row ${input.row} of ${fileLabel}: `;
+  const at = problemPlace(input) ?? '';
+  const where =
+    input.row === null ? (at === '' ? `${fileLabel}: ` : `${fileLabel} (${at}): `) : `Row ${input.row}${at === '' ? '' : ` (${at})`} of ${fileLabel}: `;
   const subject = input.field === null ? '' : `${input.field}${quoted} `;
   const problem: MappingProblem = { row: input.row, field: input.field, code: input.code, message: `${where}${subject}${input.reason}` };
+  if (input.cell !== undefined) problem.cell = input.cell;
+  if (input.line !== undefined) problem.line = input.line;
+  if (input.column !== undefined) problem.column = input.column;
   if (input.externalId !== undefined && input.externalId !== '') problem.externalId = input.externalId;
   if (shown !== undefined && shown.length <= MAX_SHOWN_VALUE) problem.value = shown;
   return problem;
-}
-
-export function problemItem(problem: MappingProblem): MappedItem {
-  return { type: 'problem', problem };
 }

@@ -5,7 +5,7 @@
  * rejected or partly bad file; the console serves the same bytes for download.
  */
 import { neutraliseFormula } from './csv-formula.js';
-import type { FileReport } from './types.js';
+import { problemPlace, type FileReport } from './types.js';
 
 const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
 
@@ -19,10 +19,16 @@ function csvCell(value: unknown): string {
   return /[;,"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`. */
+/**
+ * The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`;
+ * a problem in a sheet also has its `cell` (`Заявки!C7`), one in an XML file its `line` and `column`.
+ */
 export function renderJsonReport(report: FileReport): string {
   const problems = report.problems.map((p) => ({
     row: p.row,
+    ...(p.cell === undefined ? {} : { cell: p.cell }),
+    ...(p.line === undefined ? {} : { line: p.line }),
+    ...(p.column === undefined ? {} : { column: p.column }),
     field: p.field,
     code: p.code,
     message: p.message,
@@ -32,11 +38,18 @@ export function renderJsonReport(report: FileReport): string {
   return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes: report.notes }, null, 2)}\n`;
 }
 
-/** The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get a `'`). */
+/**
+ * The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get
+ * a `'`). A report with problems in a sheet or an XML file has a last column, `place` (`Заявки!C7`,
+ * `line 40, column 7`).
+ */
 export function renderCsvReport(report: FileReport): string {
-  const lines = [CSV_COLUMNS.join(';')];
+  const withPlace = report.problems.some((p) => problemPlace(p) !== null);
+  const lines = [[...CSV_COLUMNS, ...(withPlace ? ['place'] : [])].join(';')];
   for (const p of report.problems) {
-    lines.push([p.row, p.field, p.code, p.message, p.externalId].map(csvCell).join(';'));
+    const cells: unknown[] = [p.row, p.field, p.code, p.message, p.externalId];
+    if (withPlace) cells.push(problemPlace(p));
+    lines.push(cells.map(csvCell).join(';'));
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

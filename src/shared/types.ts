@@ -26,10 +26,22 @@ export interface MappingProblem {
   field: string | null;
   code: ErrorCode;
   message: string;
+  /** A sheet: the cell, with its sheet (`Заявки!C7`); `row` is then the row as the spreadsheet numbers it. */
+  cell?: string;
+  /** XML: the line and column where the element (or the fault) is. */
+  line?: number;
+  column?: number;
   /** The request (or order) the row belongs to, when known. */
   externalId?: string;
   /** The offending source value, when short enough to show. */
   value?: string;
+}
+
+/** Where a problem stands beyond its row, in words: the cell (`Заявки!C7`) or `line 40, column 7`; null when only the row is known. */
+export function problemPlace(problem: Pick<MappingProblem, 'cell' | 'line' | 'column'>): string | null {
+  if (problem.cell !== undefined) return problem.cell;
+  if (problem.line === undefined) return null;
+  return problem.column === undefined ? `line ${problem.line}` : `line ${problem.line}, column ${problem.column}`;
 }
 
 /** Something worth telling the ERP user that is not a problem (a request already recorded earlier). */

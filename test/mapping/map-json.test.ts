@@ -123,7 +123,7 @@ describe('mapFile on JSON', () => {
   });
 
   it('a JSON file over the size cap is FILE_UNREADABLE without being parsed', async () => {
-    const { MAX_JSON_BYTES } = await import('../../src/mapping/read-json.js');
+    const { MAX_JSON_BYTES } = await import('../../src/mapping/readers/json-reader.js');
     await withTempDir(async (dir) => {
       const fs = await import('node:fs');
       const file = `${dir}/big.json`;

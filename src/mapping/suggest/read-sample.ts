@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { ConnectorError } from '../../errors.js';
-import { MAX_JSON_BYTES } from '../read-json.js';
+import { MAX_JSON_BYTES } from '../readers/json-reader.js';
 import { readCsvSample } from './read-csv-sample.js';
 import { readJsonSample } from './read-json-sample.js';
 import type { Detected, SampleTable } from './types.js';

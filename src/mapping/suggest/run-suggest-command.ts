@@ -17,7 +17,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { MappingKind } from '../../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import { openInputFile } from '../../shared/input-file.js';
-import { MAX_JSON_BYTES } from '../read-json.js';
+import { MAX_JSON_BYTES } from '../readers/json-reader.js';
 import { formatSuggestionSummary, previewSuggestion, suggestExitCode } from './preview-suggestion.js';
 import { MAX_CSV_SAMPLE_BYTES } from './read-sample.js';
 import { suggestMapping } from './suggest-mapping.js';

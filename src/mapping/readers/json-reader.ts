@@ -1,15 +1,64 @@
 /**
- * JSON input: one request object, an array of them, or an object with the array at a configured
- * path (`json.path: data.requests`), read whole (with a size cap); NDJSON streamed line by line.
+ * The JSON and NDJSON readers (trees): one request object, an array of them, or an object with the
+ * array at a configured path (`json.path: data.requests`), read whole (with a size cap); NDJSON
+ * streamed line by line. Each record is one request, its lines at `items.path` (default `items`);
+ * field sources are dotted paths (`customer.inn`, `lines.0.name`). Records are numbered from 1.
  */
 import type { FileHandle } from 'node:fs/promises';
 import readline from 'node:readline';
 import { pipeline } from 'node:stream';
-import type { JsonOptions } from '../config/mapping-schema.js';
-import { ConnectorError, isConnectorError } from '../errors.js';
-import { DecodeStream, decodeBuffer } from './decode.js';
-import { jsonPathGetter } from './compile-mapping.js';
-import { readChunks, readStreamOf } from '../shared/input-file.js';
+import type { JsonOptions, MappingSpec } from '../../config/mapping-schema.js';
+import { ConnectorError, isConnectorError } from '../../errors.js';
+import type { SourceGetter } from '../compile-field.js';
+import { DecodeStream, decodeBuffer } from '../decode.js';
+import { readChunks, readStreamOf } from '../../shared/input-file.js';
+import type { TreeInput, TreeReader, TreeRecord } from './types.js';
+
+export const jsonReader: TreeReader = { shape: 'tree', open: (handle, spec, signal) => openJson(handle, spec, 'json', signal) };
+export const ndjsonReader: TreeReader = { shape: 'tree', open: (handle, spec, signal) => openJson(handle, spec, 'ndjson', signal) };
+
+function openJson(handle: FileHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal): TreeInput<unknown> {
+  return { records: jsonRecords(handle, spec, format, signal), source: jsonPathGetter, decimalComma: spec.json.decimalComma };
+}
+
+async function* jsonRecords(handle: FileHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal) {
+  const linesPath = spec.itemsPath ?? 'items';
+  const linesOf = jsonPathGetter(linesPath);
+  const values = format === 'json' ? await readJsonRecords(handle, spec.json, signal) : readNdjsonRecords(handle, spec.json, signal);
+  let row = 0;
+  for await (const node of values) {
+    row += 1;
+    signal?.throwIfAborted();
+    const place = { row };
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) {
+      yield { place, notARecord: 'is not a JSON object' };
+      continue;
+    }
+    const lines = linesOf(node);
+    const record: TreeRecord<unknown> = {
+      place,
+      node,
+      lines:
+        lines !== undefined && !Array.isArray(lines)
+          ? { field: linesPath, reason: 'must be an array of lines' }
+          : (lines ?? []).map((line: unknown) => ({ place, node: line })),
+    };
+    yield record;
+  }
+}
+
+/** A getter for a dotted JSON path (`customer.inn`, `lines.0.name`). */
+export function jsonPathGetter(path: string): SourceGetter<unknown> {
+  const parts = path.split('.');
+  return (record) => {
+    let at: unknown = record;
+    for (const part of parts) {
+      if (at === null || typeof at !== 'object') return undefined;
+      at = (at as Record<string, unknown>)[part];
+    }
+    return at;
+  };
+}
 
 /** JSON files are read whole; past this size they are refused (`FILE_UNREADABLE`). */
 export const MAX_JSON_BYTES = 50 * 1024 * 1024;

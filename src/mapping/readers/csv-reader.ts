@@ -1,14 +1,17 @@
 /**
- * Streaming CSV records: opened file → decode (encoding) → csv-parse. Memory stays flat whatever
- * the file size; a broken file (unclosed quote at the end, invalid bytes) fails with `FILE_UNREADABLE`.
+ * The CSV reader (a table): opened file → decode (encoding) → csv-parse, streaming. Memory stays
+ * flat whatever the file size; a broken file (unclosed quote at the end, invalid bytes) fails with
+ * `FILE_UNREADABLE`. The first record is the header; data rows are numbered from 1 after it, as
+ * every CSV message has always counted them.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { ConnectorError, isConnectorError } from '../errors.js';
-import type { CsvOptions } from '../config/mapping-schema.js';
-import { DecodeStream } from './decode.js';
-import { readStreamOf } from '../shared/input-file.js';
+import { ConnectorError, isConnectorError } from '../../errors.js';
+import type { CsvOptions } from '../../config/mapping-schema.js';
+import { DecodeStream } from '../decode.js';
+import { readStreamOf } from '../../shared/input-file.js';
+import type { TableReader, TableRow } from './types.js';
 
 /**
  * Bytes per read (256 KiB are read ahead all the same). csv-parse turns what it is given into
@@ -19,11 +22,16 @@ import { readStreamOf } from '../shared/input-file.js';
  */
 const CSV_READ_BYTES = 16 * 1024;
 
+export const csvReader: TableReader = {
+  shape: 'table',
+  open: (handle, spec, signal) => ({ rows: readCsvRows(handle, spec.csv, signal), header: { kind: 'first' }, decimalComma: spec.csv.decimalComma }),
+};
+
 /**
- * Yields the CSV's records as arrays of cells, the header row first, read from byte 0 of `handle`
- * (which the caller closes). Throws `FILE_UNREADABLE`.
+ * Yields the CSV's records as rows of cells, the header row first (row 0, the first data row 1),
+ * read from byte 0 of `handle` (which the caller closes). Throws `FILE_UNREADABLE`.
  */
-export async function* readCsvRecords(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<string[]> {
+async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
   const parser = parse({
@@ -36,7 +44,8 @@ export async function* readCsvRecords(handle: FileHandle, options: CsvOptions, s
   // pipeline destroys every stage on error, so the parser's iterator below throws it.
   pipeline(source, decode, parser, () => undefined);
   try {
-    for await (const record of parser) yield record as string[];
+    let row = 0;
+    for await (const record of parser) yield { row: row++, cells: record as string[] };
   } catch (error) {
     throw toFileError(error, signal);
   } finally {
