@@ -72,7 +72,7 @@ describe('the mapping page in Chromium', () => {
         await previewSays(page, 'export-0613.csv: 2 built, 1 problems.', 'the uploaded sample previewed');
         expect(await page.inputValue('#sample')).toMatch(/^upload:/);
         expect(await page.locator('#preview table.problems tbody tr').allTextContents()).toEqual([
-          '4customer.innИННINN_INVALIDRow 4 of export-0613.csv: customer.inn "0274062112" fails the INN check digit0274062112',
+          '4ЗК-000102customer.innИННINN_INVALIDRow 4 of export-0613.csv: customer.inn "0274062112" fails the INN check digit0274062112',
         ]);
         await page.fill('#yaml', BOXES);
         await previewSays(page, '"unit": "коробка"', 'the edit previewed on the upload');

@@ -210,7 +210,7 @@ describe('the mapping page', () => {
       const table = (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', sample: preview.sample.id, yaml: BOXES }, { accept: 'text/html' }))
         .body;
       expect(table).toContain(`data-sample-id="${preview.sample.id}"`);
-      expect(table).toMatch(/<td class="num">4<\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
+      expect(table).toMatch(/<td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
 
       const tooBig = await post(
         `${c.url}/mapping/preview`,

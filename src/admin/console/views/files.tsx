@@ -75,7 +75,11 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             </a>
           </p>
         ) : null}
-        {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}
+        {data.problems.length === 0 ? (
+          <p class="muted">{t('file.noProblems')}</p>
+        ) : (
+          <ProblemTable t={t} rows={data.problems.map(({ column: _column, ...problem }) => problem)} />
+        )}
         {file.state === 'rejected' ? <p class="hint">{t('hint.file')}</p> : null}
       </section>
       {data.notes.length > 0 ? (

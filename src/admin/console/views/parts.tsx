@@ -123,14 +123,18 @@ export type { ConsoleLanguage };
 /** A problem as the tables show it: a file's report, or the mapping page's preview (with the column read). */
 export interface ProblemLine {
   row: number | null;
+  /** Where in the file beyond the row: a sheet's cell (`Заявки!C7`), an XML element's line and column. */
+  place?: string | null;
   field: string | null;
   column?: string | null;
   code: string;
   message: string;
   value: string | null;
+  /** The request (or order) the row belongs to. */
+  externalId?: string | null;
 }
 
-/** Problems by row, field (and the column, for a preview), code, message and the cell's value. */
+/** Problems by row (and cell), request, field (and the column, for a preview), code, message and the cell's value. */
 export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]; withColumn?: boolean }) {
   const { t } = props;
   return (
@@ -139,7 +143,19 @@ export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]
       rows={props.rows}
       class="problems"
       columns={[
-        { head: 'col.row', cell: (p) => p.row ?? '—', class: 'num' },
+        {
+          head: 'col.row',
+          cell: (p) =>
+            p.place ? (
+              <>
+                {p.row ?? '—'} <span class="muted">{p.place}</span>
+              </>
+            ) : (
+              (p.row ?? '—')
+            ),
+          class: 'num',
+        },
+        { head: 'col.externalId', cell: (p) => (p.externalId ? <code>{p.externalId}</code> : '—') },
         { head: 'col.field', cell: (p) => p.field ?? '—' },
         props.withColumn && { head: 'col.column', cell: (p) => p.column ?? '—' },
         { head: 'col.code', cell: (p) => <code title={hintFor(t, p.code)}>{p.code}</code> },
