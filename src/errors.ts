@@ -30,6 +30,16 @@ export const ERROR_CODES = {
   LINES_MISSING: 'A request has no lines.',
   EXTERNAL_ID_CONFLICT: 'The same externalId was recorded before with a different payload; not submitted.',
   MAPPING_FAILED: 'A row could not be mapped for another reason named in the message.',
+  FILE_FORMAT_UNSUPPORTED:
+    "An input file is in a format the connector does not read (an old .xls, an .ods, 1C's .mxl), or not in the format its flow's mapping reads; the message says what to save it as.",
+  WORKBOOK_ENCRYPTED: 'A workbook is encrypted (it needs a password to open); it was not read. Save it again without a password.',
+  WORKBOOK_LIMIT_EXCEEDED:
+    'A workbook would inflate past xlsx.maxUncompressedBytes, holds too many parts, or a sheet declares more rows or columns than a spreadsheet can hold (a zip bomb or a damaged file); refused unread.',
+  XML_MALFORMED: 'An XML file (or a part of a workbook) is not well-formed; the report names the line and column.',
+  XML_DTD_REFUSED: 'An XML file (or a part of a workbook) carries a DOCTYPE; its entities are never fetched or expanded, and the file is refused.',
+  XML_LIMIT_EXCEEDED:
+    'An XML file nests elements deeper than xml.maxDepth, holds a text longer than xml.maxTextBytes, or one record larger than xml.maxRecordBytes.',
+  XML_ENCODING_MISMATCH: "An XML file's bytes do not match the encoding its declaration (or its byte order mark) names.",
 
   // delivery to the platform
   PLATFORM_REJECTED: 'The platform refused the submission for good (a 4xx other than 401, 403, 408, 409 and 429); its problem details are kept.',

@@ -22,8 +22,12 @@ export const flowIntakeSchema = z.strictObject({
    * rules are then skipped and the marker is removed with the file. Default `none` (off).
    */
   doneMarker: z.enum(['none', 'done', 'ok', 'any']).default('none'),
-  /** Glob-like patterns (`*`, `?`) of file names to take. Default CSV, JSON and NDJSON. */
-  include: z.array(z.string().min(1)).default(['*.csv', '*.json', '*.ndjson', '*.jsonl']),
+  /**
+   * Glob-like patterns (`*`, `?`) of file names to take. Default CSV, JSON, NDJSON, XLSX and XML, and
+   * the spreadsheet formats the connector does not read (`.xls`, `.ods`, `.mxl`), so that such a file
+   * is rejected with a report saying to save it as xlsx instead of lying in the inbox unnoticed.
+   */
+  include: z.array(z.string().min(1)).default(['*.csv', '*.json', '*.ndjson', '*.jsonl', '*.xlsx', '*.xlsm', '*.xml', '*.xls', '*.ods', '*.mxl']),
   /** Patterns of names never taken (temp files of the ERP). */
   exclude: z.array(z.string().min(1)).default(['*.tmp', '*.part', '~*', '.*']),
   /** A zero-byte file waits; past this it is rejected. Default 10 min. */

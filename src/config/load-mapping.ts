@@ -18,6 +18,10 @@ import {
   type MappingSpec,
 } from './mapping-schema.js';
 import { checkDateFormat } from './date-format.js';
+import { columnsOf, formatOfSpec, usesColumns, usesPaths } from './mapping-sources.js';
+import { TABLE_FORMATS } from './mapping-schema.js';
+import { parseXmlPath } from './xml-path.js';
+import { applyPreset } from './presets/index.js';
 
 /** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
 export function loadMappingSpec(file: string): MappingSpec {
@@ -39,7 +43,7 @@ export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw configError(file, [{ path: '', message: 'must be a YAML mapping (key: value pairs)' }], 'MAPPING_INVALID');
   }
-  const record = raw as Record<string, unknown>;
+  const record = applyPreset(raw as Record<string, unknown>);
   const kind = detectKind(record);
   if (kind === undefined) {
     throw configError(
@@ -117,7 +121,7 @@ export function mappingProblems(issues: readonly z.core.$ZodIssue[], prefix = ''
   return out;
 }
 
-/** Checks zod cannot express per field: sources that fit the format, date formats, grouping. */
+/** Checks zod cannot express per field: sources that fit the format, date formats, XML paths, grouping. */
 function crossCheck(spec: MappingSpec): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const section = spec.kind === 'requests' ? 'request' : 'confirmation';
@@ -126,26 +130,51 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
     ...Object.entries(spec.items).map(([k, v]): [string, FieldSpec] => [`items.${k}`, v]),
   ];
   if (spec.kind === 'confirmations') all.push(['orderId', spec.orderId]);
-  const usesColumn = all.some(([, field]) => field.column !== undefined);
-  const usesPath = all.some(([, field]) => field.path !== undefined);
-  const format = spec.format ?? (usesPath && !usesColumn ? 'json' : usesColumn && !usesPath ? 'csv' : undefined);
+  const format = formatOfSpec(spec);
+  const table = format !== undefined && TABLE_FORMATS.has(format);
+  const tree = format !== undefined && !table;
+  const name = format?.toUpperCase();
+  const checkXmlPath = (key: string, path: string) => {
+    const parsed = parseXmlPath(path);
+    if (typeof parsed === 'string') problems.push({ path: key, message: parsed });
+  };
   for (const [key, field] of all) {
     if (field.date !== undefined) {
       const reason = checkDateFormat(field.date);
       if (reason) problems.push({ path: `${key}.date`, message: reason });
     }
     if (field.counter !== undefined && key !== 'items.lineId') problems.push({ path: `${key}.counter`, message: 'only items.lineId can be a counter' });
-    if (format === 'csv' && field.path !== undefined) problems.push({ path: `${key}.path`, message: 'a CSV mapping reads columns: use column' });
-    if (format !== 'csv' && format !== undefined && field.column !== undefined) {
-      problems.push({ path: `${key}.column`, message: 'a JSON mapping reads paths: use path' });
+    if (table && field.path !== undefined) problems.push({ path: `${key}.path`, message: `a ${name} mapping reads columns: use column` });
+    if (tree && field.column !== undefined) problems.push({ path: `${key}.column`, message: `a ${name} mapping reads paths: use path` });
+    if (format === 'xml' && field.path !== undefined) checkXmlPath(`${key}.path`, field.path);
+    if (format === 'xml' && field.template !== undefined) {
+      for (const match of field.template.matchAll(/\{([^{}]+)\}/g)) checkXmlPath(`${key}.template`, match[1]!);
     }
   }
-  if (format === undefined && usesColumn && usesPath) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
-  if (format !== 'csv' && spec.groupBy !== undefined && format !== undefined) problems.push({ path: 'groupBy', message: 'only applies to CSV' });
-  if (format === 'csv' || (format === undefined && usesColumn)) {
+  if (format === undefined && usesColumns(spec) && usesPaths(spec)) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
+  if (tree) {
+    if (spec.groupBy !== undefined) problems.push({ path: 'groupBy', message: 'only applies to tables (CSV, XLSX)' });
+    if (spec.fillDown !== false) problems.push({ path: 'fillDown', message: 'only applies to tables (CSV, XLSX)' });
+  }
+  if (format === 'xml') {
+    if (spec.record === undefined) problems.push({ path: 'record', message: 'is required for XML: the element path of one request, from the root' });
+    else checkXmlPath('record', spec.record);
+    if (spec.lines === undefined) problems.push({ path: 'lines', message: 'is required for XML: the path of the lines inside the record' });
+    else checkXmlPath('lines', spec.lines);
+  } else if (format !== undefined) {
+    if (spec.record !== undefined) problems.push({ path: 'record', message: 'only applies to XML' });
+    if (spec.lines !== undefined) problems.push({ path: 'lines', message: 'only applies to XML' });
+  }
+  if (table || (format === undefined && usesColumns(spec))) {
     const keyField = spec.kind === 'requests' ? spec.header.externalId : spec.orderId;
     if (spec.groupBy === undefined && keyField?.column === undefined) {
       problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column' });
+    }
+    if (Array.isArray(spec.fillDown)) {
+      const read = new Set(columnsOf(spec).map(({ column }) => column));
+      spec.fillDown.forEach((column, index) => {
+        if (!read.has(column)) problems.push({ path: `fillDown.${index}`, message: `"${column}" is not a column this mapping reads` });
+      });
     }
   }
   return problems;

@@ -1,5 +1,5 @@
 /**
- * The mapping spec: how one ERP file (CSV, JSON, NDJSON) becomes platform payloads.
+ * The mapping spec: how one ERP file (CSV, XLSX, JSON, NDJSON, XML) becomes platform payloads.
  *
  * ```yaml
  * format: csv
@@ -11,6 +11,8 @@
  * items:
  *   quantity: { column: "Количество", integer: true }
  * ```
+ *
+ * Tables (CSV, XLSX) read fields from columns; trees (JSON, NDJSON, XML) from paths.
  *
  * Two kinds: `requests` (a `request:` section) and `confirmations` (`orderId:` and a
  * `confirmation:` section). The kind is explicit (`kind:`) or read from the shape. Target fields
@@ -25,9 +27,12 @@ export type MappingKind = (typeof MAPPING_KIND)[keyof typeof MAPPING_KIND];
 /** One target field: where its value comes from and how it is cleaned. */
 export const fieldSpecSchema = z
   .strictObject({
-    /** CSV: the header name of the source column. */
+    /** CSV, XLSX: the header name of the source column. */
     column: z.string().min(1).optional(),
-    /** JSON: a dotted path inside the record (`customer.inn`, `lines.0.name`). */
+    /**
+     * JSON: a dotted path inside the record (`customer.inn`, `lines.0.name`). XML: an element path
+     * (`Контрагенты/Контрагент[Роль='Покупатель']/ИНН`, `БазоваяЕдиница/@Код`; `a | b`: the first that has a value).
+     */
     path: z.string().min(1).optional(),
     /** A fixed value. */
     const: z.union([z.string(), z.number()]).optional(),
@@ -89,13 +94,87 @@ const jsonOptionsSchema = z.strictObject({
 });
 export type JsonOptions = z.infer<typeof jsonOptionsSchema>;
 
+const xlsxOptionsSchema = z.strictObject({
+  /** The sheet: its name, or its position from 1. Default: the first sheet. */
+  sheet: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+  /**
+   * The header row as the spreadsheet numbers it, or `auto`: the row (or two rows) holding the mapped
+   * column names, among the first `headerSearchRows`. Default auto.
+   */
+  headerRow: z.union([z.literal('auto'), z.number().int().positive()]).default('auto'),
+  /** With a fixed `headerRow`: 2 when the header spans that row and the one below. Default 1. */
+  headerRows: z.union([z.literal(1), z.literal(2)]).default(1),
+  /** How many rows from the top `auto` searches for the header. Default 30. */
+  headerSearchRows: z.number().int().positive().max(1000).default(30),
+  /** Numbers in text cells are written `1 234,50` (typed number cells are numbers already). Default false. */
+  decimalComma: z.boolean().default(false),
+  /** A workbook whose parts would inflate past this many bytes is refused unread (a zip bomb). Default 1 GiB. */
+  maxUncompressedBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+});
+export type XlsxOptions = z.infer<typeof xlsxOptionsSchema>;
+
+const xmlOptionsSchema = z.strictObject({
+  /** `auto`: the XML declaration's encoding (windows-1251 or UTF-8), else a BOM, else UTF-8. Default auto. */
+  encoding: z.enum(['utf-8', 'windows-1251', 'auto']).default('auto'),
+  decimalComma: z.boolean().default(false),
+  /** Elements nested deeper than this refuse the file (`XML_LIMIT_EXCEEDED`). Default 64. */
+  maxDepth: z.number().int().positive().max(10_000).default(64),
+  /** A text or attribute value longer than this refuses the file. Default 4 MiB. */
+  maxTextBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
+  /** One record (`record:`) larger than this refuses the file. Default 16 MiB. */
+  maxRecordBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+});
+export type XmlOptions = z.infer<typeof xmlOptionsSchema>;
+
+/** Which rows of a table are not data: blank rows, and totals rows (their first filled cell starts with one of `totals`). */
+const skipRowsSchema = z.strictObject({
+  /** Skip rows whose every cell is empty. Default true. */
+  blank: z.boolean().default(true),
+  /** Skip rows whose first non-empty cell starts with one of these words (any case). Default `Итого`, `Всего`. */
+  totals: z.array(z.string().min(1)).default(['Итого', 'Всего']),
+});
+export type SkipRows = z.infer<typeof skipRowsSchema>;
+
+export const INPUT_FORMATS = ['csv', 'json', 'ndjson', 'xlsx', 'xml'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+/** Formats read as tables (rows of cells, fields from columns); the others are trees (fields from paths). */
+export const TABLE_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'xlsx']);
+
 const commonKeys = {
-  /** Default: by the file extension (`.json`, `.ndjson`/`.jsonl`, else csv). */
-  format: z.enum(['csv', 'json', 'ndjson']).optional(),
+  /** A shipped base mapping this one adds to (`commerceml`: a CommerceML 2 document export). */
+  preset: z.enum(['commerceml']).optional(),
+  /** Default: by the file extension (`.json`, `.ndjson`/`.jsonl`, `.xlsx`/`.xlsm`, `.xml`, else csv). */
+  format: z.enum(INPUT_FORMATS).optional(),
   csv: csvOptionsSchema.default(csvOptionsSchema.parse({})),
   json: jsonOptionsSchema.default(jsonOptionsSchema.parse({})),
-  /** CSV: the column whose value groups adjacent rows into one request (or order). */
+  xlsx: xlsxOptionsSchema.default(xlsxOptionsSchema.parse({})),
+  xml: xmlOptionsSchema.default(xmlOptionsSchema.parse({})),
+  /** XML: the element path of one request (or confirmation), from the root (`КоммерческаяИнформация/Документ`). */
+  record: z.string().min(1).optional(),
+  /** XML: the path of its lines inside the record (`Товары/Товар`). */
+  lines: z.string().min(1).optional(),
+  /** CSV, XLSX: the column whose value groups adjacent rows into one request (or order). */
   groupBy: z.string().min(1).optional(),
+  /**
+   * CSV, XLSX: a blank cell of these columns takes the value above it, within one request (`true`:
+   * the group column and every request-level column). A grouped report writes the document number
+   * once, above its lines. Default: off.
+   */
+  fillDown: z.union([z.boolean(), z.array(z.string().min(1)).min(1)]).default(false),
+  /** CSV, XLSX: rows that are not data. Default: blank rows and totals rows (`Итого`, `Всего`). */
+  skipRows: skipRowsSchema.default(skipRowsSchema.parse({})),
   /** How results are written back for this flow (default: CSV in the input's encoding and delimiter). */
   acknowledgements: z.unknown().optional(),
 };
@@ -155,10 +234,17 @@ interface SpecCommon {
   /** The mapping file, for messages. */
   file: string;
   /** Resolved from `format:` or, when absent, the input file's extension at read time. */
-  format: 'csv' | 'json' | 'ndjson' | undefined;
+  format: InputFormat | undefined;
   csv: CsvOptions;
   json: JsonOptions;
+  xlsx: XlsxOptions;
+  xml: XmlOptions;
+  /** XML: the record and lines paths. */
+  record: string | undefined;
+  lines: string | undefined;
   groupBy: string | undefined;
+  fillDown: boolean | string[];
+  skipRows: SkipRows;
   /** Always set: the section as written, or the default. */
   acknowledgements: ExportFormat;
 }
@@ -195,7 +281,7 @@ function stripUndefined(specs: Record<string, FieldSpec | string | undefined>): 
 
 /** The default `acknowledgements:` for a mapping: the input's format, encoding and delimiter. */
 export function defaultAcknowledgements(raw: { format?: string | undefined; csv: CsvOptions; json: JsonOptions }): unknown {
-  if (raw.format === 'json' || raw.format === 'ndjson') {
+  if (raw.format === 'json' || raw.format === 'ndjson' || raw.format === 'xml') {
     return { format: 'json', fileName: 'ack-{externalId}-{id}.json' };
   }
   const encoding = raw.csv.encoding === 'auto' ? 'utf-8' : raw.csv.encoding;
@@ -205,7 +291,8 @@ export function defaultAcknowledgements(raw: { format?: string | undefined; csv:
 /** What both kinds of spec share: the file, its reading options, grouping, acknowledgements and lines. */
 function commonSpec(file: string, raw: RequestsRaw | ConfirmationsRaw, acknowledgements: ExportFormat) {
   const { path: itemsPath, ...items } = raw.items;
-  return { file, format: raw.format, csv: raw.csv, json: raw.json, groupBy: raw.groupBy, acknowledgements, items: stripUndefined(items), itemsPath };
+  const { format, csv, json, xlsx, xml, record, lines, groupBy, fillDown, skipRows } = raw;
+  return { file, format, csv, json, xlsx, xml, record, lines, groupBy, fillDown, skipRows, acknowledgements, items: stripUndefined(items), itemsPath };
 }
 
 export function toRequestsSpec(file: string, raw: RequestsRaw, acknowledgements: ExportFormat): RequestsMappingSpec {

@@ -11,13 +11,16 @@
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MappingSpec } from '../config/mapping-schema.js';
-import { isConnectorError } from '../errors.js';
+import { TABLE_FORMATS } from '../config/mapping-schema.js';
+import { formatOfSpec } from '../config/mapping-sources.js';
+import { ConnectorError, isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
 import { openInputFile, type OpenedInput } from '../shared/input-file.js';
 import { mapTable } from './map-table.js';
 import { mapTree } from './map-tree.js';
 import { makeProblem } from './problems.js';
 import { READERS, type InputFormat } from './readers/index.js';
+import { describeContainer, sniffContainer } from './readers/sniff.js';
 import type { MappedItem } from './types.js';
 
 /** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
@@ -36,13 +39,22 @@ export interface MapOptions {
 
 export type { InputFormat };
 
-/** The format of `filePath`: the mapping's `format:`, else by extension (`.json`, `.ndjson`/`.jsonl`, else CSV). */
+const BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
+  '.xml': 'xml',
+};
+
+/**
+ * The format of `filePath`: the mapping's `format:`, else by extension (`.json`, `.ndjson`/`.jsonl`,
+ * `.xlsx`/`.xlsm`, `.xml`, else CSV).
+ */
 export function formatOf(filePath: string, spec: MappingSpec): InputFormat {
   if (spec.format !== undefined) return spec.format;
-  const ext = path.extname(filePath).toLowerCase();
-  if (ext === '.json') return 'json';
-  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
-  return 'csv';
+  return BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? 'csv';
 }
 
 /**
@@ -62,6 +74,20 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
     options.signal?.throwIfAborted();
     const handle = typeof input === 'string' ? (opened = await openInputFile(input)) : input.handle;
     const reader = READERS[format];
+    if (format !== 'xlsx') {
+      const container = await sniffContainer(handle);
+      if (container !== null) {
+        throw new ConnectorError(
+          'FILE_FORMAT_UNSUPPORTED',
+          `is ${describeContainer(container)}, not ${format.toUpperCase()} as this flow's mapping reads: save the export as ${format.toUpperCase()}, or give the flow a mapping with format: xlsx`,
+        );
+      }
+    }
+    const expected = formatOfSpec(spec);
+    if (expected !== undefined && TABLE_FORMATS.has(expected) !== (reader.shape === 'table')) {
+      const reads = reader.shape === 'table' ? 'paths of a tree (JSON, XML)' : 'columns of a table (CSV, XLSX)';
+      throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`);
+    }
     if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
     else yield* mapTree(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
   } catch (error) {
