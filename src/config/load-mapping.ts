@@ -171,9 +171,12 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
       problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column' });
     }
     if (Array.isArray(spec.fillDown)) {
-      const read = new Set(columnsOf(spec).map(({ column }) => column));
+      // Fill-down is for what a grouped report writes once per request: the group and the request's columns.
+      const requestLevel = new Set(columnsOf(spec).flatMap(({ column, key }) => (key.startsWith('items.') ? [] : [column])));
       spec.fillDown.forEach((column, index) => {
-        if (!read.has(column)) problems.push({ path: `fillDown.${index}`, message: `"${column}" is not a column this mapping reads` });
+        if (!requestLevel.has(column)) {
+          problems.push({ path: `fillDown.${index}`, message: `"${column}" is not the group column or a request-level column this mapping reads` });
+        }
       });
     }
   }

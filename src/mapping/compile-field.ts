@@ -75,7 +75,7 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
       if (integer && !Number.isInteger(number)) return new FieldFailure('FIELD_INVALID', 'is not a whole number');
       return number;
     }
-    const text = String(value);
+    const text = typeof value === 'number' ? numberAsText(value, target) : value;
     if (parseDate) {
       const iso = parseDate(text);
       if (iso === undefined) return new FieldFailure('FIELD_INVALID', `is not a real date in the form ${dateFormat}`);
@@ -84,6 +84,17 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
     return text;
   };
   return { target, sources, read, convert };
+}
+
+/**
+ * A number a typed cell held, read into a text field: its digits. An INN that a spreadsheet stored
+ * as a number lost its leading zero (the regions 01 to 09): 9 and 11 digits get it back, as the
+ * INN's own 10 and 12 digits say.
+ */
+function numberAsText(value: number, target: string): string {
+  const text = String(value);
+  if (target === 'customer.inn' && Number.isInteger(value) && (text.length === 9 || text.length === 11)) return `0${text}`;
+  return text;
 }
 
 function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (record: R, line?: number) => string | number; sources: string[] } {

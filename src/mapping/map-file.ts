@@ -99,12 +99,19 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
       }
       throw error;
     }
-    yield fileProblem(ctx.fileLabel, error.code, error.message);
+    yield fileProblem(ctx.fileLabel, error.code, error.message, error.details);
   } finally {
     await opened?.close();
   }
 }
 
-function fileProblem(fileLabel: string, code: Parameters<typeof makeProblem>[1]['code'], reason: string): MappedItem {
-  return { type: 'problem', problem: makeProblem(fileLabel, { row: null, field: null, code, reason }) };
+/** A file-level problem; a reader's error may say where it stopped (`details`: an XML fault's `line` and `column`, a sheet's `cell`). */
+function fileProblem(fileLabel: string, code: Parameters<typeof makeProblem>[1]['code'], reason: string, details: Record<string, unknown> = {}): MappedItem {
+  const { line, column, cell } = details;
+  const place = {
+    ...(typeof line === 'number' ? { line } : {}),
+    ...(typeof column === 'number' ? { column } : {}),
+    ...(typeof cell === 'string' ? { cell } : {}),
+  };
+  return { type: 'problem', problem: makeProblem(fileLabel, { row: null, field: null, code, reason, ...place }) };
 }

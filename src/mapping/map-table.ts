@@ -9,6 +9,12 @@
  * - Request-level columns come from the group's first row; a later row that disagrees on one is a
  *   `FIELD_INVALID` problem, and the request is not submitted (it is ambiguous which is right).
  * - Rows shorter than the header read the missing cells as empty; extra cells are ignored.
+ * - Blank rows and totals rows (`skipRows:`) are skipped before anything else.
+ * - Fill-down (`fillDown:`, for a grouped report that writes the document number and its
+ *   request-level columns once, above or on the first of its lines): a blank group cell continues
+ *   the open request; a blank request-level cell takes the request's value (from whichever of its
+ *   rows has one, never from another request), and is no disagreement; a row whose line columns
+ *   are all blank is the request's heading, not a line.
  */
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { ConnectorError } from '../errors.js';
@@ -20,6 +26,7 @@ import { compileMapping } from './compile-mapping.js';
 import { cellText, type CompileOptions, type CompiledField } from './compile-field.js';
 import { findHeader, type TableHeader } from './find-header.js';
 import { makeProblem } from './problems.js';
+import { compileSkipRows } from './skip-rows.js';
 import type { Cell, Place, TableInput } from './readers/types.js';
 import type { MappedItem } from './types.js';
 
@@ -36,6 +43,8 @@ interface OpenGroup extends GroupInput<Row, Row> {
   key: string;
   /** The key was already emitted earlier in the file: every row is a problem, nothing is built. */
   returning: boolean;
+  /** Fill-down: the row each filled request-level cell came from, by column. */
+  filledFrom: Map<number, number>;
 }
 
 /** Map the table a reader opened (its rows are released when this ends). */
@@ -82,6 +91,10 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
     field.sources.filter((column) => column !== groupColumn).map((column) => ({ field: field.target, column, index: found.indexOf(column) })),
   );
   const keyTarget = spec.kind === 'requests' ? 'externalId' : 'orderId';
+  const skipRow = compileSkipRows(spec.skipRows);
+  const fill = fillDownColumns(spec, mapping.header, found.indexOf, groupColumn);
+  const lineColumns = mapping.items.flatMap((field) => field.sources.map((column) => found.indexOf(column))).filter((index) => index !== -1);
+  const isHeading = (cells: Row) => fill.size > 0 && lineColumns.length > 0 && lineColumns.every((index) => cellText(cells[index]).trim() === '');
   const placeAt = (row: number, column: number): Place => (input.cellRef === undefined ? { row } : { row, cell: input.cellRef(row, column) });
   const locate =
     (group: OpenGroup) =>
@@ -104,7 +117,9 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
   for await (const { row, cells } of found.dataRows()) {
     count += 1;
     if ((count & 1023) === 0) signal?.throwIfAborted();
-    const key = cellText(cells[groupIndex]).trim();
+    if (skipRow(cells)) continue;
+    let key = cellText(cells[groupIndex]).trim();
+    if (key === '' && group !== undefined && fill.has(groupIndex)) key = group.key;
     if (key === '') {
       yield {
         type: 'problem',
@@ -119,13 +134,23 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
     }
     if (group === undefined || key !== group.key) {
       if (group !== undefined) yield* finish(group);
-      const open: OpenGroup = { key, first: { row }, header: cells, items: [], problems: [], returning: emitted.has(key) };
+      // Fill-down writes into the request's cells: a copy, not the reader's row.
+      const header = fill.size > 0 ? [...cells] : cells;
+      const open: OpenGroup = { key, first: { row }, header, items: [], problems: [], returning: emitted.has(key), filledFrom: new Map() };
       open.locate = locate(open);
       group = open;
     } else if (!group.returning && group.items.length < MAX_KEPT_ROWS) {
       for (const check of headerChecks) {
         const here = cellText(cells[check.index]).trim();
         const there = cellText(group.header[check.index]).trim();
+        if (fill.has(check.index)) {
+          if (here === '') continue;
+          if (there === '') {
+            (group.header as Cell[])[check.index] = cells[check.index]!;
+            group.filledFrom.set(check.index, row);
+            continue;
+          }
+        }
         if (here !== there) {
           group.problems.push(
             makeProblem(ctx.fileLabel, {
@@ -154,11 +179,18 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
           externalId: key,
         }),
       };
-    } else if (group.items.length < MAX_KEPT_ROWS) {
+    } else if (group.items.length < MAX_KEPT_ROWS && !isHeading(cells)) {
       group.items.push({ place: { row }, record: cells });
     }
   }
   if (group !== undefined) yield* finish(group);
+}
+
+/** The indexes of the columns filled down: `true` means the group column and every request-level column. */
+function fillDownColumns(spec: MappingSpec, header: readonly CompiledField<Row>[], indexOf: (name: string) => number, groupColumn: string): Set<number> {
+  if (spec.fillDown === false) return new Set();
+  const names = spec.fillDown === true ? [groupColumn, ...header.flatMap((field) => field.sources)] : spec.fillDown;
+  return new Set(names.map(indexOf).filter((index) => index !== -1));
 }
 
 function dedupeColumns(missing: { column: string; key: string }[]): { column: string; key: string }[] {

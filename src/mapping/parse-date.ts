@@ -5,9 +5,9 @@
 import { DATE_TOKEN as TOKEN } from '../config/date-format.js';
 import { isCalendarDate } from '../platform/contract.js';
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** A trailing time of day, as 1C writes it (`15.03.2027 0:00:00`), is ignored. */
+/** A trailing time of day, as 1C writes it (`15.03.2027 0:00:00`) and a sheet's date-time cell reads (`2027-03-15 14:30:00`), is ignored. */
 const TIME_SUFFIX = '(?:[ T]\\d{1,2}:\\d{2}(?::\\d{2})?)?';
+const ISO_DATE = new RegExp(`^\\d{4}-\\d{2}-\\d{2}${TIME_SUFFIX}$`);
 
 /** Parses one date string; `undefined` when it does not fit the format or names no real day. */
 export type DateParser = (value: string) => string | undefined;
@@ -28,7 +28,10 @@ export function compileDateParser(format: string | undefined): DateParser {
   }
   const pattern = format === undefined ? undefined : new RegExp(`^${source}${TIME_SUFFIX}$`);
   return (value: string) => {
-    if (ISO_DATE.test(value)) return isCalendarDate(value) ? value : undefined;
+    if (ISO_DATE.test(value)) {
+      const date = value.slice(0, 10);
+      return isCalendarDate(date) ? date : undefined;
+    }
     const match = pattern?.exec(value);
     if (!match) return undefined;
     let year = '';

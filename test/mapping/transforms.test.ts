@@ -50,6 +50,7 @@ describe('dates', () => {
     ['29.02.2028', '2028-02-29'], // leap year
     ['15.03.2027 0:00:00', '2027-03-15'], // 1C appends a time
     ['2027-03-15', '2027-03-15'], // ISO passes through
+    ['2027-03-15 14:30:00', '2027-03-15'], // a sheet's date-time cell
   ])('DD.MM.YYYY reads %s as %s', (text, iso) => {
     expect(ddmmyyyy(text)).toBe(iso);
   });
@@ -110,6 +111,21 @@ describe('field transforms', () => {
     expect(run('delivery.desiredDate', { column: 'a', date: 'DD.MM.YYYY' }, { a: '15.03.2027' })).toBe('2027-03-15');
     const bad = run('delivery.desiredDate', { column: 'a', date: 'DD.MM.YYYY' }, { a: '31.02.2027' }) as FieldFailure;
     expect(bad.reason).toBe('is not a real date in the form DD.MM.YYYY');
+  });
+
+  it('a typed number read into a text field gives its digits; an INN stored as a number gets its lost leading zero back', () => {
+    expect(run('customer.inn', { column: 'a' }, { a: 274062111 })).toBe('0274062111');
+    expect(run('customer.inn', { column: 'a' }, { a: 7707083893 })).toBe('7707083893');
+    expect(run('customer.inn', { column: 'a' }, { a: 50100732259 })).toBe('050100732259');
+    expect(run('contact.phone', { column: 'a' }, { a: 79161234567 })).toBe('79161234567');
+    expect(run('lineId', { column: 'a' }, { a: 3 })).toBe('3');
+    // Text keeps what it says: only a number lost a zero.
+    expect(run('customer.inn', { column: 'a' }, { a: '274062111' })).toBe('274062111');
+  });
+
+  it('a typed number is never read with a decimal comma', () => {
+    expect(run('quantity', { column: 'a' }, { a: 1.5 })).toBe(1.5);
+    expect(run('price', { column: 'a', number: true }, { a: 1234.5 })).toBe(1234.5);
   });
 
   it('default and map', () => {
