@@ -49,11 +49,11 @@ export function parseXmlPath(text: string, role: XmlPathRole = 'field'): XmlPath
 
 function checkRole(steps: XmlStep[], role: XmlPathRole): string | undefined {
   if (role === 'field') return undefined;
-  if (steps.some((step) => step.kind === 'attribute')) return `names elements, so it cannot end in an @attribute (${role})`;
+  if (steps.some((step) => step.kind === 'attribute')) return `is a ${role} path, which names elements: it cannot have an @attribute step`;
   if (role === 'lines') return undefined;
-  if (steps.length === 0) return "cannot be '.': a record path starts at the root element's name (КоммерческаяИнформация/Документ)";
+  if (steps.length === 0) return "is a record path: it cannot be '.' (a record path starts at the root element's name, like КоммерческаяИнформация/Документ)";
   if (steps.slice(0, -1).some((step) => step.kind === 'element' && step.where !== undefined)) {
-    return 'can carry a [condition] on its last step only: the record is decided when that element is complete, and the elements above it never are';
+    return 'is a record path: a [condition] can only be on its last step (a record is decided when that element is complete, and the elements above it are not yet)';
   }
   return undefined;
 }

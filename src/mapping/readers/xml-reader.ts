@@ -60,9 +60,10 @@ export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlRe
     yield* records();
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
-    if (isConnectorError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+    // A read error (EIO, …) is the file's; anything else is a fault of ours, left for mapFile to report.
+    if (isConnectorError(error) || typeof code !== 'string') throw error;
+    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
   }
 }
 
@@ -82,8 +83,9 @@ export function xmlPathGetter(ref: string): SourceGetter<unknown> {
 
 /** The loader checked every path; one that fails here came from a spec built another way. */
 function parsePath(text: string | undefined, role: XmlPathRole): XmlPath {
-  if (text === undefined) throw new ConnectorError('MAPPING_INVALID', `an XML mapping needs ${role === 'record' ? 'record:' : 'lines:'}`);
+  if (text === undefined) throw new ConnectorError('MAPPING_INVALID', `cannot be read: an XML mapping needs ${role}:`);
   const parsed = parseXmlPath(text, role);
-  if (typeof parsed === 'string') throw new ConnectorError('MAPPING_INVALID', `XML path "${text}" ${parsed}`);
+  if (typeof parsed === 'string')
+    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: ${role === 'field' ? 'the path' : `${role}:`} "${text}" ${parsed}`);
   return parsed;
 }

@@ -72,6 +72,17 @@ describe('records and their places', () => {
   });
 });
 
+describe('a mapping built without the loader', () => {
+  it('has its record and lines paths checked for their role when the file is read', async () => {
+    const record = await readError(chunksOf('<КИ/>'), readSpec('КИ/Документ/@Ид'), 'MAPPING_INVALID');
+    expect(record.message).toBe(
+      'cannot be read with this mapping: record: "КИ/Документ/@Ид" is a record path, which names elements: it cannot have an @attribute step',
+    );
+    const lines = await readError(chunksOf('<КИ/>'), readSpec('КИ/Документ', 'Товары//Товар'), 'MAPPING_INVALID');
+    expect(lines.message).toMatch(/^cannot be read with this mapping: lines: "Товары\/\/Товар" has '\/\/'/);
+  });
+});
+
 describe('lines', () => {
   it('are the elements at the lines path (conditions allowed); the first alternative that finds any wins', async () => {
     const doc = '<r><d><T><t><n>a</n><k>1</k></t><t><n>b</n></t></T><L><t><n>c</n></L></d></r>'.replace('</L>', '</t></L>');

@@ -77,14 +77,14 @@ describe('parseXmlPath: roles', () => {
         [{}, {}, {}],
       ],
     });
-    expect(parseXmlPath("КИ/Контейнер[Тип='a']/Документ", 'record')).toMatch(/condition\] on its last step only/);
-    expect(parseXmlPath('КИ/Документ/@Ид', 'record')).toMatch(/cannot end in an @attribute/);
-    expect(parseXmlPath('.', 'record')).toMatch(/cannot be '\.'/);
+    expect(parseXmlPath("КИ/Контейнер[Тип='a']/Документ", 'record')).toMatch(/is a record path: a \[condition\] can only be on its last step/);
+    expect(parseXmlPath('КИ/Документ/@Ид', 'record')).toMatch(/is a record path, which names elements: it cannot have an @attribute step/);
+    expect(parseXmlPath('.', 'record')).toMatch(/is a record path: it cannot be '\.'/);
   });
 
   it('a lines path names elements, with conditions anywhere, and may be the record itself', () => {
     expect(parseXmlPath("Товары[Вид='a']/Товар[Тип='b']", 'lines')).toMatchObject({ alternatives: [[{ where: {} }, { where: {} }]] });
     expect(parseXmlPath('.', 'lines')).toEqual({ text: '.', alternatives: [[]] });
-    expect(parseXmlPath('Товары/Товар/@Ид', 'lines')).toMatch(/cannot end in an @attribute/);
+    expect(parseXmlPath('Товары/Товар/@Ид', 'lines')).toMatch(/is a lines path, which names elements/);
   });
 });
