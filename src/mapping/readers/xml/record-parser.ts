@@ -16,7 +16,7 @@
  *   whatever it is holding (a text, a comment, a start tag) is longer than allowed, and the file
  *   is refused before the rest is read. A character is at least one UTF-8 byte, so that test
  *   never refuses a text within the limit;
- * - **record**: one record past `maxRecordBytes` UTF-8 bytes of its text, from its start tag on.
+ * - **record**: one record past `maxRecordBytes` UTF-8 bytes, from its start tag's `<` to its end tag's `>`.
  *
  * A DOCTYPE of any kind is refused (`XML_DTD_REFUSED`) as soon as it is seen: saxes never fetches
  * or expands entities, and nothing of the declaration reaches a message. A file cut short is
@@ -25,6 +25,8 @@
 import { SaxesParser } from 'saxes';
 import type { XmlPath, XmlStep } from '../../../config/xml-path.js';
 import { ConnectorError } from '../../../errors.js';
+import { cutShort, describe, dtdRefused, limitExceeded, malformed, pendingConstruct, type OpenedAt } from './refusals.js';
+import { SliceMeter } from './slice-meter.js';
 import { matches, type XmlNode } from './xml-node.js';
 
 export interface RecordParserOptions {
@@ -35,15 +37,10 @@ export interface RecordParserOptions {
   maxRecordBytes: number;
 }
 
-/** Largest write to saxes, in UTF-16 units: the grain of the limit checks between saxes events. */
-const SLICE_UNITS = 16 * 1024;
 /** How much of a pending construct is kept to say what it is (`<!--`, `<![CDATA[`, text). */
 const HEAD_UNITS = 12;
 
-interface OpenElement {
-  name: string;
-  line: number;
-  column: number;
+interface OpenElement extends OpenedAt {
   /** Built when the element is inside a record. */
   node: XmlNode | undefined;
   textBytes: number;
@@ -58,7 +55,6 @@ interface Building {
 }
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
-const isHeld = (code: number): boolean => code === 0x0d || (code >= 0xd800 && code <= 0xdbff);
 
 export class XmlRecordParser {
   private readonly sax = new SaxesParser({ xmlns: false, position: true });
@@ -79,15 +75,7 @@ export class XmlRecordParser {
   private lastWasText = false;
   private head = '';
 
-  /** The slice being written, and UTF-8 bytes measured up to `cursorUnits` (saxes positions grow). */
-  private slice = '';
-  private sliceStart = 0;
-  private cursorUnits = 0;
-  private cursorBytes = 0;
-  private fedUnits = 0;
-  private fedBytes = 0;
-  /** A trailing CR or high surrogate, held so that saxes never carries a character between writes. */
-  private held = '';
+  private readonly meter = new SliceMeter();
 
   constructor(private readonly options: RecordParserOptions) {
     const steps = options.record.alternatives;
@@ -98,7 +86,7 @@ export class XmlRecordParser {
       throw this.malformed(error.message);
     });
     sax.on('doctype', () => {
-      throw this.dtdRefused();
+      throw dtdRefused(this.markLine, this.markColumn);
     });
     sax.on('xmldecl', () => this.mark());
     sax.on('comment', () => this.mark());
@@ -125,55 +113,32 @@ export class XmlRecordParser {
   }
 
   write(text: string): void {
-    let all = this.held + text;
-    this.held = '';
-    if (all.length > 0 && isHeld(all.charCodeAt(all.length - 1))) {
-      this.held = all.slice(-1);
-      all = all.slice(0, -1);
-    }
-    for (let start = 0; start < all.length;) {
-      let end = Math.min(all.length, start + SLICE_UNITS);
-      if (end < all.length && isHeld(all.charCodeAt(end - 1))) end -= 1;
-      this.feed(all.slice(start, end));
-      start = end;
-    }
+    for (const slice of this.meter.slices(text)) this.feed(slice);
   }
 
   /** The end of the file: a document still open is cut short. */
   end(): void {
-    if (this.held !== '') {
-      const held = this.held;
-      this.held = '';
-      this.feed(held);
-    }
+    const rest = this.meter.rest();
+    if (rest !== '') this.feed(rest);
     const inner = this.stack.at(-1);
-    if (inner !== undefined) throw this.truncated(inner);
+    if (inner !== undefined) {
+      const record = this.building === undefined ? undefined : this.stack[this.building.depth - 1];
+      throw cutShort(inner, record, this.sax.line, this.sax.column + 1);
+    }
     this.sax.close();
   }
 
   private feed(slice: string): void {
-    this.slice = slice;
-    this.sliceStart = this.fedUnits;
-    this.cursorUnits = this.fedUnits;
-    this.cursorBytes = this.fedBytes;
+    const meter = this.meter;
+    meter.begin(slice);
     this.sax.write(slice);
-    this.fedUnits += slice.length;
-    this.fedBytes = this.bytesAt(this.fedUnits);
+    meter.end();
     this.extendHead();
-    if (this.fedUnits - this.lastEvent > this.options.maxTextBytes) throw this.pendingTooLong();
+    if (meter.writtenUnits - this.lastEvent > this.options.maxTextBytes) throw this.pendingTooLong();
     const building = this.building;
-    if (building !== undefined && this.fedBytes - building.startBytes > this.options.maxRecordBytes) {
+    if (building !== undefined && meter.writtenBytes - building.startBytes > this.options.maxRecordBytes) {
       throw this.recordTooLarge(this.stack[building.depth - 1]!);
     }
-  }
-
-  /** UTF-8 bytes of everything fed up to `position` (never before the last measured position). */
-  private bytesAt(position: number): number {
-    if (position > this.cursorUnits) {
-      this.cursorBytes += Buffer.byteLength(this.slice.slice(this.cursorUnits - this.sliceStart, position - this.sliceStart));
-      this.cursorUnits = position;
-    }
-    return this.cursorBytes;
   }
 
   private mark(): void {
@@ -194,10 +159,7 @@ export class XmlRecordParser {
   }
 
   private extendHead(): void {
-    if (this.head.length >= HEAD_UNITS) return;
-    const from = this.lastEvent + this.head.length - this.sliceStart;
-    if (from < 0 || from >= this.slice.length) return;
-    this.head += this.slice.slice(from, from + HEAD_UNITS - this.head.length);
+    if (this.head.length < HEAD_UNITS) this.head += this.meter.textAt(this.lastEvent + this.head.length, HEAD_UNITS - this.head.length);
   }
 
   private openStart(name: string): void {
@@ -213,8 +175,9 @@ export class XmlRecordParser {
       }
     }
     if (depth > this.options.maxDepth) {
-      throw this.limit(
-        `nests elements deeper than xml.maxDepth (${this.options.maxDepth}): <${local}> at line ${this.markLine}, column ${this.markColumn} is at depth ${depth}`,
+      const place = `line ${this.markLine}, column ${this.markColumn}`;
+      throw limitExceeded(
+        `nests elements deeper than xml.maxDepth (${this.options.maxDepth}): <${local}> at ${place} is at depth ${depth}`,
         this.markLine,
         this.markColumn,
       );
@@ -234,7 +197,7 @@ export class XmlRecordParser {
     }
     if (candidates.length === 0) return;
     // saxes has read `<`, the name and the character after it: the record starts at the `<`.
-    const startBytes = this.bytesAt(this.sax.position) - 2 - Buffer.byteLength(rawName);
+    const startBytes = this.meter.bytesAt(this.sax.position) - 2 - Buffer.byteLength(rawName);
     this.building = { depth, candidates, node: undefined, startBytes };
   }
 
@@ -244,7 +207,7 @@ export class XmlRecordParser {
     if (bytes > this.options.maxTextBytes || this.startTagBytes > this.options.maxTextBytes) {
       const top = this.stack.at(-1)!;
       const what = bytes > this.options.maxTextBytes ? 'an attribute value' : 'attributes';
-      throw this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) in ${describe(top)}`, top.line, top.column);
+      throw this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) in ${describe(top)}`, top);
     }
     this.mark();
   }
@@ -267,7 +230,7 @@ export class XmlRecordParser {
     const building = this.building;
     if (building !== undefined && this.stack.length + 1 === building.depth) {
       this.building = undefined;
-      if (this.bytesAt(this.sax.position) - building.startBytes > this.options.maxRecordBytes) throw this.recordTooLarge(top);
+      if (this.meter.bytesAt(this.sax.position) - building.startBytes > this.options.maxRecordBytes) throw this.recordTooLarge(top);
       const node = building.node!;
       if (building.candidates.some((step) => matches(node, step))) this.completed.push(node);
     }
@@ -280,11 +243,8 @@ export class XmlRecordParser {
     const node = top?.node;
     const bytes = node !== undefined || text.length * 3 > max ? Buffer.byteLength(text) : text.length;
     if (bytes > max || (top !== undefined && node !== undefined && top.textBytes + bytes > max)) {
-      throw this.limit(
-        `holds a text longer than xml.maxTextBytes (${max} bytes) in ${top === undefined ? 'the prolog' : describe(top)}`,
-        top?.line,
-        top?.column,
-      );
+      const where = top === undefined ? 'outside the root element' : `in ${describe(top)}`;
+      throw this.limit(`holds a text longer than xml.maxTextBytes (${max} bytes) ${where}`, top);
     }
     if (top !== undefined && node !== undefined) {
       top.textBytes += bytes;
@@ -293,63 +253,28 @@ export class XmlRecordParser {
   }
 
   private pendingTooLong(): ConnectorError {
-    const construct = (this.lastWasText ? '<' : '') + this.head;
-    if (/^\s*<!DOCTYPE/i.test(construct)) return this.dtdRefused();
+    const what = pendingConstruct((this.lastWasText ? '<' : '') + this.head, this.inStartTag);
+    if (what === 'a DOCTYPE') return dtdRefused(this.markLine, this.markColumn);
     const top = this.stack.at(-1);
-    const what = this.inStartTag
-      ? 'an attribute value'
-      : construct.startsWith('<!--')
-        ? 'a comment'
-        : construct.startsWith('<![CDATA[')
-          ? 'a CDATA section'
-          : construct.startsWith('<?')
-            ? 'a processing instruction'
-            : construct.startsWith('<')
-              ? 'a tag'
-              : 'a text';
     const where = top === undefined ? 'outside the root element' : `in ${describe(top)}`;
-    return this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) ${where}`, top?.line, top?.column);
+    return this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) ${where}`, top);
   }
 
   private recordTooLarge(record: OpenElement): ConnectorError {
-    return this.limit(`holds a record larger than xml.maxRecordBytes (${this.options.maxRecordBytes} bytes): ${describe(record)}`, record.line, record.column);
+    return this.limit(`holds a record larger than xml.maxRecordBytes (${this.options.maxRecordBytes} bytes): ${describe(record)}`, record);
   }
 
-  private limit(message: string, line = this.sax.line, column = this.sax.column + 1): ConnectorError {
-    return new ConnectorError('XML_LIMIT_EXCEEDED', message, { details: { line, column } });
-  }
-
-  private dtdRefused(): ConnectorError {
-    const { markLine: line, markColumn: column } = this;
-    return new ConnectorError(
-      'XML_DTD_REFUSED',
-      `carries a DOCTYPE declaration (line ${line}, column ${column}); files with a DTD are refused, their entities never fetched or expanded: export it without one`,
-      { details: { line, column } },
-    );
+  /** A limit crossed, placed at `element` (else where saxes is). */
+  private limit(message: string, element: OpenedAt | undefined): ConnectorError {
+    return limitExceeded(message, element?.line ?? this.sax.line, element?.column ?? this.sax.column + 1);
   }
 
   private malformed(saxesMessage: string): ConnectorError {
     this.extendHead();
-    if (/^\s*<?!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) return this.dtdRefused();
-    const line = this.sax.line;
-    const column = Math.max(1, this.sax.column);
-    const reason = saxesMessage.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
-    return new ConnectorError('XML_MALFORMED', `is not well-formed XML at line ${line}, column ${column}: ${reason}`, { details: { line, column } });
+    // `<!doctype` in lower case is not a DOCTYPE to saxes, only bad syntax; it is refused as one.
+    if (/^\s*<?!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) return dtdRefused(this.markLine, this.markColumn);
+    return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
   }
-
-  private truncated(inner: OpenElement): ConnectorError {
-    const line = this.sax.line;
-    const column = this.sax.column + 1;
-    const record = this.building === undefined ? undefined : this.stack[this.building.depth - 1];
-    const within = record === undefined || record === inner ? '' : `, within the record ${describe(record)}`;
-    return new ConnectorError('XML_MALFORMED', `ends inside ${describe(inner)}${within}: the file is cut short (line ${line}, column ${column})`, {
-      details: { line, column },
-    });
-  }
-}
-
-function describe(element: OpenElement): string {
-  return `<${element.name}> opened at line ${element.line}, column ${element.column}`;
 }
 
 /** Attributes by local name, without namespace declarations (files come with and without them). */
