@@ -13,9 +13,9 @@
  *   attributes of one start tag) past `maxTextBytes` UTF-8 bytes. saxes gathers a text whole
  *   before it hands it over, so the text is also watched while it grows: text is fed in slices,
  *   and when more than `maxTextBytes` characters have gone in since saxes last reported anything,
- *   whatever it is holding (a text, a comment, a start tag) is longer than allowed, and the file
- *   is refused before the rest is read. A character is at least one UTF-8 byte, so that test
- *   never refuses a text within the limit;
+ *   whatever it is holding (a text, a comment, a start tag) is refused before the rest is read.
+ *   A character is at least one UTF-8 byte, so that test refuses only what is past the limit as
+ *   written: an entity counts as written (`&amp;` is five), the one place it is stricter;
  * - **record**: one record past `maxRecordBytes` UTF-8 bytes, from its start tag's `<` to its end tag's `>`.
  *
  * A DOCTYPE of any kind is refused (`XML_DTD_REFUSED`) as soon as it is seen: saxes never fetches
