@@ -1,15 +1,91 @@
-/** The XML reader (a tree). Not written yet: refuses every file. */
-import { ConnectorError } from '../../errors.js';
-import type { TreeReader } from './types.js';
+/**
+ * The XML reader (a tree): bytes → text (`xml/xml-decoder.ts`) → saxes → records
+ * (`xml/record-parser.ts`), streamed, so memory follows the largest record, not the file.
+ *
+ * Each record is one request: the element at `record:` (from the root, `КоммерческаяИнформация/
+ * Документ`), placed at its start tag and numbered from 1 among the records read; its lines are
+ * the elements at `lines:` inside it (`Товары/Товар`), each placed at its own start tag. Field
+ * paths read a record (or a line) element: its text, or an attribute, as written (fields trim).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import type { MappingSpec, XmlOptions } from '../../config/mapping-schema.js';
+import { parseXmlPath, type XmlPath, type XmlPathRole } from '../../config/xml-path.js';
+import { ConnectorError, isConnectorError } from '../../errors.js';
+import { readChunks } from '../../shared/input-file.js';
+import type { SourceGetter } from '../compile-field.js';
+import type { TreeReader, TreeRecord } from './types.js';
+import { XmlDecoder } from './xml/xml-decoder.js';
+import { readPath, selectElements, type XmlNode } from './xml/xml-node.js';
+import { XmlRecordParser } from './xml/record-parser.js';
+
+export type { XmlNode };
 
 export const xmlReader: TreeReader = {
   shape: 'tree',
-  open: (_handle, spec) => ({
-    // eslint-disable-next-line require-yield
-    records: (async function* () {
-      throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', 'is XML: XML is not read yet');
-    })(),
-    source: () => () => undefined,
+  open: (handle: FileHandle, spec: MappingSpec, signal?: AbortSignal) => ({
+    records: readXmlRecords(readChunks(handle, signal), spec, signal),
+    source: xmlPathGetter,
     decimalComma: spec.xml.decimalComma,
   }),
 };
+
+/** What reading records needs of a mapping. */
+export type XmlReadSpec = Pick<MappingSpec, 'record' | 'lines'> & { xml: XmlOptions };
+
+/**
+ * The records of an XML document given as byte chunks (a file's, or any stream's), in order.
+ * Throws a `ConnectorError`: `XML_*`, `FILE_FORMAT_UNSUPPORTED`, `FILE_UNREADABLE`; the signal's
+ * reason when aborted. Stops reading when the consumer stops.
+ */
+export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlReadSpec, signal?: AbortSignal): AsyncGenerator<TreeRecord<unknown>> {
+  const recordPath = parsePath(spec.record, 'record');
+  const linesPath = parsePath(spec.lines, 'lines');
+  const decoder = new XmlDecoder(spec.xml.encoding);
+  const parser = new XmlRecordParser({ record: recordPath, ...spec.xml });
+  let row = 0;
+  const records = function* () {
+    for (const node of parser.takeCompleted()) {
+      row += 1;
+      yield recordOf(node, row, linesPath);
+    }
+  };
+  try {
+    for await (const chunk of chunks) {
+      signal?.throwIfAborted();
+      parser.write(decoder.write(chunk));
+      yield* records();
+    }
+    parser.write(decoder.end());
+    parser.end();
+    yield* records();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A read error (EIO, …) is the file's; anything else is a fault of ours, left for mapFile to report.
+    if (isConnectorError(error) || typeof code !== 'string') throw error;
+    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
+  }
+}
+
+function recordOf(node: XmlNode, row: number, linesPath: XmlPath): TreeRecord<unknown> {
+  return {
+    place: { row, line: node.line, column: node.column },
+    node,
+    lines: selectElements(linesPath, node).map((line) => ({ place: { row, line: line.line, column: line.column }, node: line })),
+  };
+}
+
+/** A getter for an XML field path (`Контрагенты/Контрагент[Роль='Покупатель']/ИНН`, `@Код`, `a | b`). */
+export function xmlPathGetter(ref: string): SourceGetter<unknown> {
+  const path = parsePath(ref, 'field');
+  return (node) => readPath(path, node as XmlNode);
+}
+
+/** The loader checked every path; one that fails here came from a spec built another way. */
+function parsePath(text: string | undefined, role: XmlPathRole): XmlPath {
+  if (text === undefined) throw new ConnectorError('MAPPING_INVALID', `cannot be read: an XML mapping needs ${role}:`);
+  const parsed = parseXmlPath(text, role);
+  if (typeof parsed === 'string')
+    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: ${role === 'field' ? 'the path' : `${role}:`} "${text}" ${parsed}`);
+  return parsed;
+}
