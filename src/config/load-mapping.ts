@@ -20,7 +20,7 @@ import {
 import { checkDateFormat } from './date-format.js';
 import { columnsOf, formatOfSpec, usesColumns, usesPaths } from './mapping-sources.js';
 import { TABLE_FORMATS } from './mapping-schema.js';
-import { parseXmlPath } from './xml-path.js';
+import { parseXmlPath, type XmlPathRole } from './xml-path.js';
 import { applyPreset } from './presets/index.js';
 
 /** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
@@ -134,8 +134,8 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
   const table = format !== undefined && TABLE_FORMATS.has(format);
   const tree = format !== undefined && !table;
   const name = format?.toUpperCase();
-  const checkXmlPath = (key: string, path: string) => {
-    const parsed = parseXmlPath(path);
+  const checkXmlPath = (key: string, path: string, role: XmlPathRole = 'field') => {
+    const parsed = parseXmlPath(path, role);
     if (typeof parsed === 'string') problems.push({ path: key, message: parsed });
   };
   for (const [key, field] of all) {
@@ -158,9 +158,9 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
   }
   if (format === 'xml') {
     if (spec.record === undefined) problems.push({ path: 'record', message: 'is required for XML: the element path of one request, from the root' });
-    else checkXmlPath('record', spec.record);
+    else checkXmlPath('record', spec.record, 'record');
     if (spec.lines === undefined) problems.push({ path: 'lines', message: 'is required for XML: the path of the lines inside the record' });
-    else checkXmlPath('lines', spec.lines);
+    else checkXmlPath('lines', spec.lines, 'lines');
   } else if (format !== undefined) {
     if (spec.record !== undefined) problems.push({ path: 'record', message: 'only applies to XML' });
     if (spec.lines !== undefined) problems.push({ path: 'lines', message: 'only applies to XML' });

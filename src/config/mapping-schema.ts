@@ -118,7 +118,7 @@ const xlsxOptionsSchema = z.strictObject({
 export type XlsxOptions = z.infer<typeof xlsxOptionsSchema>;
 
 const xmlOptionsSchema = z.strictObject({
-  /** `auto`: the XML declaration's encoding (windows-1251 or UTF-8), else a BOM, else UTF-8. Default auto. */
+  /** `auto`: a UTF-8 byte order mark, else the XML declaration's encoding (windows-1251 or UTF-8), else UTF-8; an explicit value overrides the declaration. Default auto. */
   encoding: z.enum(['utf-8', 'windows-1251', 'auto']).default('auto'),
   decimalComma: z.boolean().default(false),
   /** Elements nested deeper than this refuse the file (`XML_LIMIT_EXCEEDED`). Default 64. */

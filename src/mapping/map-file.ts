@@ -105,13 +105,15 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
   }
 }
 
-/** A file-level problem; a reader's error may say where it stopped (`details`: an XML fault's `line` and `column`, a sheet's `cell`). */
+/**
+ * A file-level problem; a reader's error may say where it stopped (`details`: an XML fault's `line`
+ * and `column`, a sheet's `cell`). Its message already words the place, so the fields are set on
+ * the problem for reports and the console, not put into the message again.
+ */
 function fileProblem(fileLabel: string, code: Parameters<typeof makeProblem>[1]['code'], reason: string, details: Record<string, unknown> = {}): MappedItem {
-  const { line, column, cell } = details;
-  const place = {
-    ...(typeof line === 'number' ? { line } : {}),
-    ...(typeof column === 'number' ? { column } : {}),
-    ...(typeof cell === 'string' ? { cell } : {}),
-  };
-  return { type: 'problem', problem: makeProblem(fileLabel, { row: null, field: null, code, reason, ...place }) };
+  const problem = makeProblem(fileLabel, { row: null, field: null, code, reason });
+  if (typeof details.line === 'number') problem.line = details.line;
+  if (typeof details.column === 'number') problem.column = details.column;
+  if (typeof details.cell === 'string') problem.cell = details.cell;
+  return { type: 'problem', problem };
 }

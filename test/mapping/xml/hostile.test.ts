@@ -49,6 +49,8 @@ describe('DOCTYPE', () => {
       expect(problems).toEqual([
         {
           row: null,
+          line: 2,
+          column: 1,
           field: null,
           code: 'XML_DTD_REFUSED',
           message:
@@ -114,7 +116,14 @@ describe('not well-formed', () => {
       const { items, problems } = await split(file, xmlMapping());
       expect(items).toHaveLength(1);
       expect(problems).toEqual([
-        { row: null, field: null, code: 'XML_MALFORMED', message: 'orders.xml: is not well-formed XML at line 3, column 5: unexpected close tag' },
+        {
+          row: null,
+          line: 3,
+          column: 5,
+          field: null,
+          code: 'XML_MALFORMED',
+          message: 'orders.xml: is not well-formed XML at line 3, column 5: unexpected close tag',
+        },
       ]);
     });
   });
