@@ -4,19 +4,14 @@
  * crash is identical to the first one.
  */
 import iconv from 'iconv-lite';
-import type { ColumnSpec, ExportFormat } from '../config/export-format-schema.js';
+import type { ExportFormat } from '../config/export-format-schema.js';
 import { neutraliseFormula } from '../shared/csv-formula.js';
 import { formatCell, formatJsonValue, valueToText } from './format-value.js';
+import { resolveColumns } from './resolve-columns.js';
 
 export type ExportMode = 'perEvent' | 'batch';
 
-/** Header name → column; by default every field of the records, in order of first appearance. */
-export function resolveColumns(format: ExportFormat, records: readonly Record<string, unknown>[]): [string, ColumnSpec][] {
-  if (format.columns) return Object.entries(format.columns);
-  const names: string[] = [];
-  for (const record of records) for (const key of Object.keys(record)) if (!names.includes(key)) names.push(key);
-  return names.map((name) => [name, { field: name, timeZone: 'local' }]);
-}
+export { resolveColumns };
 
 /** Quote a CSV cell when it holds the delimiter, a quote, a line break, or edge spaces (RFC 4180). */
 export function quoteCsvCell(text: string, delimiter: string): string {
