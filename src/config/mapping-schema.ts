@@ -279,8 +279,12 @@ function stripUndefined(specs: Record<string, FieldSpec | string | undefined>): 
   return out;
 }
 
-/** The default `acknowledgements:` for a mapping: the input's format, encoding and delimiter. */
+/**
+ * The default `acknowledgements:` for a mapping: the input's format, encoding and delimiter. A flow
+ * that reads workbooks (`format: xlsx`) is answered with workbooks, which 1C loads the same way.
+ */
 export function defaultAcknowledgements(raw: { format?: string | undefined; csv: CsvOptions; json: JsonOptions }): unknown {
+  if (raw.format === 'xlsx') return { format: 'xlsx', fileName: 'ack-{externalId}-{id}.xlsx' };
   if (raw.format === 'json' || raw.format === 'ndjson' || raw.format === 'xml') {
     return { format: 'json', fileName: 'ack-{externalId}-{id}.json' };
   }

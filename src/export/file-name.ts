@@ -7,6 +7,7 @@
  * temp name included, is at most 255 bytes, and a Windows device name (`CON`, `NUL`, `COM1`…),
  * which a share refuses, gets a `_` in front.
  */
+import type { ExportFileFormat } from '../config/export-format-schema.js';
 import { replaceControlCharacters } from '../platform/contract.js';
 import { fitFileName } from '../shared/file-name.js';
 import { MAX_TARGET_NAME_BYTES } from '../shared/write-file-atomic.js';
@@ -75,10 +76,10 @@ export function withSuffix(name: string, n: number): string {
 
 /**
  * The name an export file falls back to when its own name fails for good (`ENAMETOOLONG`,
- * `EINVAL`…): `<channel>-<seq>.<csv|json>` (`status-000042.csv`, `ack-requests-000042.csv`), plain
- * ASCII made only of what the config controls, so no file system has a reason to refuse it.
+ * `EINVAL`…): `<channel>-<seq>.<csv|json|xlsx>` (`status-000042.csv`, `ack-requests-000042.xlsx`),
+ * plain ASCII made only of what the config controls, so no file system has a reason to refuse it.
  */
-export function fallbackFileName(channel: string, exportId: number, format: 'csv' | 'json'): string {
+export function fallbackFileName(channel: string, exportId: number, format: ExportFileFormat): string {
   return sanitiseFileName(`${channel.replace(/:/g, '-')}-${pad(exportId, 6)}.${format}`, `export-${pad(exportId, 6)}.${format}`);
 }
 

@@ -1,22 +1,18 @@
 /**
- * Rendering export records into the bytes of one ERP import file (CSV or JSON, in the configured
- * encoding). Pure: the same records and format give the same bytes, so a file rewritten after a
- * crash is identical to the first one.
+ * Rendering export records into the bytes of one ERP import file (CSV or JSON in the configured
+ * encoding, or an xlsx workbook: `render-xlsx.ts`). Pure: the same records and format give the same
+ * bytes, so a file rewritten after a crash is identical to the first one.
  */
 import iconv from 'iconv-lite';
-import type { ColumnSpec, ExportFormat } from '../config/export-format-schema.js';
+import type { ExportFormat } from '../config/export-format-schema.js';
 import { neutraliseFormula } from '../shared/csv-formula.js';
 import { formatCell, formatJsonValue, valueToText } from './format-value.js';
+import { resolveColumns } from './resolve-columns.js';
+import { renderXlsx } from './render-xlsx.js';
 
 export type ExportMode = 'perEvent' | 'batch';
 
-/** Header name → column; by default every field of the records, in order of first appearance. */
-export function resolveColumns(format: ExportFormat, records: readonly Record<string, unknown>[]): [string, ColumnSpec][] {
-  if (format.columns) return Object.entries(format.columns);
-  const names: string[] = [];
-  for (const record of records) for (const key of Object.keys(record)) if (!names.includes(key)) names.push(key);
-  return names.map((name) => [name, { field: name, timeZone: 'local' }]);
-}
+export { resolveColumns };
 
 /** Quote a CSV cell when it holds the delimiter, a quote, a line break, or edge spaces (RFC 4180). */
 export function quoteCsvCell(text: string, delimiter: string): string {
@@ -51,8 +47,22 @@ export function renderJson(records: readonly Record<string, unknown>[], format: 
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** The file's bytes. Characters windows-1251 cannot hold are written as `?` (iconv-lite's replacement). */
+/**
+ * The file's bytes, in any format: what the exporter writes. Asynchronous because a workbook is
+ * zipped through zlib's streams; CSV and JSON are rendered at once (`renderExportFile`).
+ */
+export async function renderExportBytes(records: readonly Record<string, unknown>[], format: ExportFormat, mode: ExportMode): Promise<Buffer> {
+  if (format.format === 'xlsx') return renderXlsx(records, format);
+  return renderExportFile(records, format, mode);
+}
+
+/**
+ * The bytes of a CSV or JSON file, synchronously. Characters windows-1251 cannot hold are written
+ * as `?` (iconv-lite's replacement). A workbook cannot be rendered synchronously: for
+ * `format: xlsx` this throws, and `renderExportBytes` is the one to call.
+ */
 export function renderExportFile(records: readonly Record<string, unknown>[], format: ExportFormat, mode: ExportMode): Buffer {
+  if (format.format === 'xlsx') throw new Error('an xlsx file is rendered asynchronously: call renderExportBytes');
   if (format.format === 'json') return encode(renderJson(records, format, mode), format.json.encoding);
   return encode(renderCsv(records, format), format.csv.encoding);
 }

@@ -31,7 +31,7 @@ import { errnoCode, isPermanentNameError } from './classify-write-error.js';
 import type { ExportTarget } from './export-target.js';
 import { recordOf } from './export-record.js';
 import { fallbackFileName } from './file-name.js';
-import { renderExportFile } from './render-file.js';
+import { renderExportBytes } from './render-file.js';
 
 export interface ExportWriterDeps {
   db: Db;
@@ -111,10 +111,13 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       if (files.length === 0) return 0;
       // The wait for the group commit runs on the thread pool while the files are rendered here.
       const namesDurable = deps.durable();
+      // A workbook renders across turns of the event loop (zlib), so a failed wait could settle
+      // before it is awaited below: marked handled here, it still rejects there.
+      namesDurable.catch(() => undefined);
       const rendered: { file: NamedExportFile; bytes: Buffer }[] = [];
       for (const file of files) {
         try {
-          rendered.push({ file, bytes: renderExportFile(file.rows.map(recordOf), target.format, target.mode) });
+          rendered.push({ file, bytes: await renderExportBytes(file.rows.map(recordOf), target.format, target.mode) });
         } catch (error) {
           handleFailure(target, file, error);
         }

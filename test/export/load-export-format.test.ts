@@ -46,6 +46,47 @@ describe('loadExportFormat', () => {
     });
   });
 
+  it('loads an xlsx format with its defaults: sheet Sheet1, a header row', async () => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'status-export.yaml');
+      fs.writeFileSync(file, 'format: xlsx\nfileName: "order-status-{seq}.xlsx"\n');
+      expect(loadExportFormat(file)).toMatchObject({ format: 'xlsx', xlsx: { sheet: 'Sheet1', header: true } });
+      fs.writeFileSync(file, 'format: xlsx\nxlsx: { sheet: "Статусы", header: false }\nfileName: "order-status-{seq}.xlsx"\n');
+      expect(loadExportFormat(file).xlsx).toEqual({ sheet: 'Статусы', header: false });
+    });
+  });
+
+  it.each([
+    ['a csv section', 'csv: { delimiter: "," }', /^ {2}csv: is for format csv \(encoding, delimiter, .*\), and this file is xlsx: remove it/m],
+    ['a csv encoding', 'csv: { encoding: windows-1251 }', /^ {2}csv: is for format csv/m],
+    ['a json encoding', 'json: { encoding: windows-1251 }', /^ {2}json: is for format json \(encoding\), and this file is xlsx/m],
+    ['a sheet name Excel refuses', 'xlsx: { sheet: "Итоги [2026]" }', /^ {2}xlsx\.sheet: must not hold \[ \]/m],
+    ['a sheet name too long', `xlsx: { sheet: "${'Л'.repeat(32)}" }`, /^ {2}xlsx\.sheet: /m],
+    ["a sheet name in '", `xlsx: { sheet: "'Лист'" }`, /^ {2}xlsx\.sheet: must not start or end with '/m],
+    ['the reserved sheet name', 'xlsx: { sheet: history }', /^ {2}xlsx\.sheet: History is reserved/m],
+    ['an unknown xlsx key', 'xlsx: { sheets: a }', /^ {2}xlsx: Unrecognized key: "sheets"/m],
+  ])('refuses format xlsx with %s, naming the key', async (_name, section, message) => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'status-export.yaml');
+      fs.writeFileSync(file, `format: xlsx\n${section}\nfileName: "s-{seq}.xlsx"\n`);
+      expect(() => loadExportFormat(file)).toThrow(expect.objectContaining({ code: 'MAPPING_INVALID', message: expect.stringMatching(message) }));
+    });
+  });
+
+  it('refuses an xlsx section beside csv or json, and accepts a csv section beside json as it always did', async () => {
+    await withTempDir((dir) => {
+      const file = path.join(dir, 'status-export.yaml');
+      for (const format of ['csv', 'json']) {
+        fs.writeFileSync(file, `format: ${format}\nxlsx: { sheet: A }\nfileName: "s-{seq}.${format}"\n`);
+        expect(() => loadExportFormat(file)).toThrow(
+          expect.objectContaining({ message: expect.stringMatching(new RegExp(`xlsx: is for format xlsx .*this file is ${format}`)) }),
+        );
+      }
+      fs.writeFileSync(file, 'format: json\ncsv: { delimiter: "," }\nfileName: "s-{seq}.json"\n');
+      expect(loadExportFormat(file).format).toBe('json');
+    });
+  });
+
   it('throws CONFIG_NOT_FOUND for a missing file', () => {
     expect(() => loadExportFormat('/nonexistent/status-export.yaml')).toThrow(expect.objectContaining({ code: 'CONFIG_NOT_FOUND' }));
   });

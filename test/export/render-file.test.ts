@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
-import { formatCell, formatDate } from '../../src/export/format-value.js';
+import { formatCell, formatCellValue, formatDate } from '../../src/export/format-value.js';
 import { quoteCsvCell, renderExportFile } from '../../src/export/render-file.js';
 
 const format = (raw: Record<string, unknown>): ExportFormat => exportFormatSchema.parse({ fileName: 'x.csv', ...raw });
@@ -34,6 +34,26 @@ describe('formatCell', () => {
     expect(formatCell({ status: 'lost' }, column)).toBe('lost');
     expect(formatCell({}, { field: 'comment', timeZone: 'local', default: '-' })).toBe('-');
     expect(formatCell({ reasons: ['a', 'b'] }, { field: 'reasons', timeZone: 'local' })).toBe('a; b');
+  });
+});
+
+describe('formatCellValue', () => {
+  const column = (spec: Record<string, unknown>) => ({ field: 'v', timeZone: 'UTC', ...spec });
+  it.each([
+    ['a number', { v: -5.25 }, {}, { kind: 'number', text: '-5.25', value: -5.25 }],
+    ['a numeric string (an INN keeps its zeros)', { v: '0012' }, {}, { kind: 'text', text: '0012' }],
+    ['a number the map names', { v: 409 }, { map: { '409': 'Конфликт' } }, { kind: 'text', text: 'Конфликт' }],
+    ['a number the map does not name', { v: 201 }, { map: { '409': 'Конфликт' } }, { kind: 'number', text: '201', value: 201 }],
+    ['a missing value with a default', {}, { default: '0' }, { kind: 'text', text: '0' }],
+    ['a date in a date column', { v: '2026-06-12' }, { date: 'DD.MM.YYYY' }, { kind: 'date', text: '12.06.2026', pattern: 'DD.MM.YYYY' }],
+    ['an epoch-ms number in a date column', { v: Date.UTC(2026, 5, 12) }, { date: 'YYYY-MM-DD' }, { kind: 'date', text: '2026-06-12' }],
+    ['a non-date in a date column', { v: 'soon' }, { date: 'DD.MM.YYYY' }, { kind: 'text', text: 'soon' }],
+    ['a date the map names', { v: '2026-06-12' }, { date: 'DD.MM.YYYY', map: { '12.06.2026': 'сегодня' } }, { kind: 'text', text: 'сегодня' }],
+    ['a boolean', { v: true }, {}, { kind: 'text', text: 'true' }],
+  ])('%s', (_what, record, spec, expected) => {
+    const cell = formatCellValue(record, column(spec));
+    expect(cell).toMatchObject(expected);
+    expect(cell.text).toBe(formatCell(record, column(spec))); // the CSV shows the same text
   });
 });
 
