@@ -68,7 +68,7 @@ if packaging/build-info.sh >"$tree/build-info.json"; then :; else
   rm -f "$tree/build-info.json"
   echo "   not a git checkout: --version will say (source)"
 fi
-node "$work/tsc/packaging/third-party-notices.js" "$tree" "$runtime/LICENSE" "$runtime_version" >"$tree/THIRD-PARTY-NOTICES"
+node "$work/tsc/packaging/third-party-notices.js" "$tree" "$runtime/LICENSE" "$runtime_version" "$repo/packaging/licenses" >"$tree/THIRD-PARTY-NOTICES"
 find "$tree" -type d -exec chmod 0755 {} +
 find "$tree" -type f ! -perm /111 -exec chmod 0644 {} +
 echo "   $("$tree/bin/procurement-connector" --version)"

@@ -4,11 +4,13 @@
  * version, its declared license and the texts of its LICENSE/COPYING/NOTICE files as installed in
  * the package's node_modules, plus the bundled Node.js runtime's own LICENSE.
  *
- *   node dist/packaging/third-party-notices.js <tree> <node-license-file> <node-version> > THIRD-PARTY-NOTICES
+ *   node dist/packaging/third-party-notices.js <tree> <node-license-file> <node-version> [<kept-licenses-dir>] > THIRD-PARTY-NOTICES
  *
  * <tree> holds package.json, package-lock.json and node_modules/. A production package that the
  * lockfile names but the tree lacks, or one without any license text, fails the build: shipping
- * code without its license is what this file exists to prevent.
+ * code without its license is what this file exists to prevent. A package that publishes no license
+ * file of its own (saxes) gets the text kept for it in `packaging/licenses/<name>/`, copied from
+ * its repository.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,8 +39,22 @@ interface LockEntry {
 
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)([.-].*)?$/i;
 
+/** `packaging/licenses/` beside this script, from the source tree or from `dist/packaging/`. */
+const KEPT_LICENSES = [fileURLToPath(new URL('./licenses', import.meta.url)), fileURLToPath(new URL('../../packaging/licenses', import.meta.url))].find((dir) =>
+  fs.existsSync(dir),
+);
+
+function licenseTexts(dir: string): { file: string; text: string }[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => LICENSE_FILE.test(file) && fs.statSync(path.join(dir, file)).isFile())
+    .sort()
+    .map((file) => ({ file, text: fs.readFileSync(path.join(dir, file), 'utf8').trimEnd() }));
+}
+
 /** The notices of every production package of `tree`'s lockfile, sorted by name and version. */
-export function collectNotices(tree: string): Notice[] {
+export function collectNotices(tree: string, keptLicenses: string | undefined = KEPT_LICENSES): Notice[] {
   const lock = JSON.parse(fs.readFileSync(path.join(tree, 'package-lock.json'), 'utf8')) as { packages?: Record<string, LockEntry> };
   const notices = new Map<string, Notice>();
   const problems: string[] = [];
@@ -54,11 +70,10 @@ export function collectNotices(tree: string): Notice[] {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string; license?: unknown };
     const name = manifest.name ?? location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const version = entry.version ?? manifest.version ?? 'unknown';
-    const texts = fs
-      .readdirSync(dir)
-      .filter((file) => LICENSE_FILE.test(file) && fs.statSync(path.join(dir, file)).isFile())
-      .sort()
-      .map((file) => ({ file, text: fs.readFileSync(path.join(dir, file), 'utf8').trimEnd() }));
+    let texts = licenseTexts(dir);
+    if (texts.length === 0 && keptLicenses !== undefined) {
+      texts = licenseTexts(path.join(keptLicenses, name)).map((t) => ({ file: `${t.file} (packaging/licenses/${name}, from its repository)`, text: t.text }));
+    }
     if (texts.length === 0) problems.push(`${location}: no LICENSE, COPYING or NOTICE file`);
     const license = entry.license ?? declaredLicense(manifest.license) ?? 'UNKNOWN';
     const key = `${name}@${version}`;
@@ -104,11 +119,13 @@ function declaredLicense(value: unknown): string | undefined {
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [tree, runtimeLicense, runtimeVersion] = process.argv.slice(2);
+  const [tree, runtimeLicense, runtimeVersion, kept] = process.argv.slice(2);
   if (tree === undefined || runtimeLicense === undefined || runtimeVersion === undefined) {
-    process.stderr.write('usage: third-party-notices <tree> <node-license-file> <node-version>\n');
+    process.stderr.write('usage: third-party-notices <tree> <node-license-file> <node-version> [<kept-licenses-dir>]\n');
     process.exit(2);
   }
   const product = JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')) as { name: string; version: string };
-  process.stdout.write(formatNotices(product, { version: runtimeVersion, license: fs.readFileSync(runtimeLicense, 'utf8') }, collectNotices(tree)));
+  process.stdout.write(
+    formatNotices(product, { version: runtimeVersion, license: fs.readFileSync(runtimeLicense, 'utf8') }, collectNotices(tree, kept ?? KEPT_LICENSES)),
+  );
 }

@@ -64,6 +64,22 @@ describe('collectNotices', () => {
       expect(() => collectNotices(tree)).toThrow('node_modules/alpha: no LICENSE, COPYING or NOTICE file');
     });
   });
+
+  it('takes the text kept in packaging/licenses/<name>/ for a package that publishes none', async () => {
+    await withTempDir((tree) => {
+      productionTree(tree);
+      fs.rmSync(path.join(tree, 'node_modules/alpha/LICENSE'));
+      const kept = path.join(tree, 'kept');
+      fs.mkdirSync(path.join(kept, 'alpha'), { recursive: true });
+      fs.writeFileSync(path.join(kept, 'alpha', 'LICENSE'), 'ISC, kept for alpha\n');
+      const alpha = collectNotices(tree, kept).find((n) => n.location === 'node_modules/alpha')!;
+      expect(alpha.texts).toEqual([{ file: 'LICENSE (packaging/licenses/alpha, from its repository)', text: 'ISC, kept for alpha' }]);
+    });
+  });
+
+  it('finds a text for every production package of this repository', () => {
+    expect(() => collectNotices(path.resolve('.'))).not.toThrow();
+  });
 });
 
 describe('formatNotices', () => {
