@@ -28,7 +28,7 @@ export interface Metrics {
   webhookEvents: Counter<'outcome'>;
   /** Export files written, by channel. */
   exportFiles: Counter<'channel'>;
-  /** Requests recorded from input files (new ones, and rejected ones replaced by a corrected payload), by flow. */
+  /** Requests recorded from input files (new ones, and corrections of rejected or dead ones), by flow. */
   requestsRecorded: Counter<'flow'>;
   /**
    * Add what only the running daemon can answer: each flow's gate and the readiness verdict, read at
