@@ -4,7 +4,8 @@
 #
 #   packaging/build-deb.sh <tree> <out-dir>      # DEB_COMPRESSION: dpkg-deb -Z [xz]
 #
-#   /opt/procurement-connector/               the tree, without its installers (dpkg installs)
+#   /opt/procurement-connector/               the tree, without its installers (dpkg installs);
+#                                             packaging/monitoring/ (dashboard, alert rules) included
 #   /usr/bin/procurement-connector            runs the launcher by its absolute path
 #   /lib/systemd/system/procurement-connector.service
 #   /etc/procurement-connector/connector.yaml, mappings/*.yaml    conffiles: an upgrade keeps an edited one
@@ -28,6 +29,10 @@ install -d -m 0755 "$opt" "$root/usr/bin" "$root/lib/systemd/system" "$root/DEBI
 for entry in bin node dist node_modules package.json package-lock.json build-info.json README.md THIRD-PARTY-NOTICES config samples; do
   if [ -e "$tree/$entry" ]; then cp -a "$tree/$entry" "$opt/"; fi
 done
+# The Grafana dashboard and the Prometheus alert rules, where the tarball has them (not the
+# installers of packaging/: dpkg is the installer here).
+install -d -m 0755 "$opt/packaging"
+cp -a "$tree/packaging/monitoring" "$opt/packaging/"
 
 cat >"$root/usr/bin/procurement-connector" <<'SH'
 #!/bin/sh

@@ -62,6 +62,8 @@ cp -a "$work/tsc/src" "$tree/dist/src"
 cp -a config samples "$tree/"
 install -m 0644 systemd/procurement-connector.service "$tree/systemd/"
 install -m 0644 packaging/layout.sh "$tree/packaging/"
+# The Grafana dashboard and the Prometheus alert rules (packaging/monitoring/README.md).
+cp -a packaging/monitoring "$tree/packaging/"
 install -m 0755 packaging/install.sh packaging/uninstall.sh "$tree/"
 install -m 0644 README.md "$tree/"
 if packaging/build-info.sh >"$tree/build-info.json"; then :; else

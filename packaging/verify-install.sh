@@ -95,6 +95,7 @@ version_line=$(env -i PATH="$nonode" "$t/opt/procurement-connector/bin/procureme
 [ "$(runuser -u "$user" -- env -i PATH="$nonode" "$t/opt/procurement-connector/bin/procurement-connector" --version)" = "$version_line" ] ||
   fail "the service user cannot run the program"
 ok "the program runs, as root and as $user: $version_line"
+[ -f "$t/opt/procurement-connector/packaging/monitoring/alerts.yml" ] || fail "install.sh left out packaging/monitoring/"
 installed_unit=$t/systemd/$unit
 grep -qx "ExecStart=$t/opt/procurement-connector/bin/procurement-connector run --config $t/etc/procurement-connector/connector.yaml" "$installed_unit" ||
   fail "the installed unit's ExecStart: $(grep ExecStart= "$installed_unit")"

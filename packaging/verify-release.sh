@@ -79,10 +79,11 @@ tree=$work/$name
 for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js dist/src/admin/console/assets/console.js \
   node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/hono/package.json \
   package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples systemd/$unit \
-  packaging/layout.sh install.sh uninstall.sh README.md THIRD-PARTY-NOTICES; do
+  packaging/layout.sh packaging/monitoring/grafana-dashboard.json packaging/monitoring/alerts.yml packaging/monitoring/README.md \
+  install.sh uninstall.sh README.md THIRD-PARTY-NOTICES; do
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
-ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, the unit, the installers, README and notices"
+ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, the unit, the installers, the monitoring files, README and notices"
 # Production packages only: the test, lint and type tools of a checkout stay out.
 for dev in vitest typescript eslint prettier playwright-core; do
   [ ! -e "$tree/node_modules/$dev" ] || fail "the tarball holds the development package $dev"
@@ -171,10 +172,11 @@ dpkg-deb --info "$deb"
 dpkg-deb --contents "$deb" >"$work/contents"
 for path in ./opt/procurement-connector/bin/procurement-connector ./opt/procurement-connector/node/bin/node \
   ./opt/procurement-connector/dist/src/cli.js ./opt/procurement-connector/THIRD-PARTY-NOTICES ./usr/bin/procurement-connector \
+  ./opt/procurement-connector/packaging/monitoring/alerts.yml ./opt/procurement-connector/packaging/monitoring/grafana-dashboard.json \
   ./lib/systemd/system/$unit ./etc/procurement-connector/connector.yaml ./usr/share/doc/procurement-connector/copyright; do
   grep -q " $path\( \|$\)" "$work/contents" || fail "the .deb lacks $path"
 done
-ok "contents ($(wc -l <"$work/contents") entries): /opt tree, /usr/bin launcher, unit, conffiles, copyright"
+ok "contents ($(wc -l <"$work/contents") entries): /opt tree (with the monitoring files), /usr/bin launcher, unit, conffiles, copyright"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./conffiles >"$work/conffiles"
 grep -qx /etc/procurement-connector/connector.yaml "$work/conffiles" || fail "connector.yaml is not a conffile"
 ok "conffiles: $(tr '\n' ' ' <"$work/conffiles")"

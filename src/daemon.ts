@@ -236,6 +236,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       onAcknowledged: () => exporter.wake(),
     });
     await lifecycle.start(dispatcher);
+    // What the metrics cannot read from the store: each flow's gate and the readiness verdict.
+    metrics.attach({ flows: config.flows.map((flow) => flow.name), gateMode: (flow) => dispatcher.gate(flow)?.mode, readiness });
 
     const intakes = new Map<string, Intake>();
     for (const flow of config.flows) {
@@ -247,7 +249,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         logger: log,
         clock,
         durable,
-        onRecorded: () => dispatcher.wake(),
+        onRecorded: (count) => {
+          metrics.requestsRecorded.inc({ flow: flow.name }, count);
+          dispatcher.wake();
+        },
         metrics,
       });
       await lifecycle.start(intake);

@@ -1,7 +1,11 @@
 /**
  * Prometheus metrics (prom-client), on a registry of our own. Counters are incremented by the
  * stages that see the event; queue depth, oldest pending age and export lag are read from the store
- * at scrape time, so they are right even after a restart.
+ * at scrape time, so they are right even after a restart. What only the running daemon knows (each
+ * flow's gate, the readiness verdict) is read at scrape time too, from the sources `attach` is given.
+ *
+ * The dashboard and the alert rules of packaging/monitoring/ use these names: a test scrapes a real
+ * daemon and fails on any name they use that is not here.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../store/open-store.js';
@@ -24,7 +28,35 @@ export interface Metrics {
   webhookEvents: Counter<'outcome'>;
   /** Export files written, by channel. */
   exportFiles: Counter<'channel'>;
+  /** Requests recorded from input files (new ones, and corrections of rejected or dead ones), by flow. */
+  requestsRecorded: Counter<'flow'>;
+  /**
+   * Add what only the running daemon can answer: each flow's gate and the readiness verdict, read at
+   * every scrape; and the configured flows' counter series, at zero from the start. Call it once,
+   * when delivery exists; until then those gauges are not exported at all (rather than wrongly 0).
+   */
+  attach(live: LiveState): void;
 }
+
+/** What the composition root hands `Metrics.attach`: live state that the store does not hold. */
+export interface LiveState {
+  /** Every configured flow's name. */
+  flows: readonly string[];
+  /** A flow's gate mode (`closed`, `open`, `paused`), undefined when delivery does not know the flow. */
+  gateMode(flow: string): string | undefined;
+  /** The verdict `/readyz` answers with. */
+  readiness(): Promise<{ ready: boolean }>;
+}
+
+/**
+ * The values the stages give these labels (delivery's gate modes, intake's and delivery's
+ * outcomes). Listed here only to start each flow's series at zero and to export every gate mode of a
+ * flow: a counter whose series appears already at 1 shows no increase to `increase()`, so an alert
+ * on the first dead letter after a start would never fire. A value missing here is still counted.
+ */
+const GATE_MODES = ['closed', 'open', 'paused'] as const;
+const FILE_OUTCOMES = ['archived', 'rejected', 'duplicate'] as const;
+const SUBMISSION_OUTCOMES = ['accepted', 'retry', 'rejected', 'held', 'paused', 'dead'] as const;
 
 export function createMetrics(options: { db: Db; clock?: () => number; defaultMetrics?: boolean }): Metrics {
   const registry = new Registry();
@@ -54,6 +86,13 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     name: 'connector_export_files_total',
     help: 'Files written to ERP import folders, by channel.',
     labelNames: ['channel'] as const,
+    registers: [registry],
+  });
+
+  const requestsRecorded = new Counter({
+    name: 'connector_requests_recorded_total',
+    help: 'Requests recorded from input files (new and corrected), by flow.',
+    labelNames: ['flow'] as const,
     registers: [registry],
   });
 
@@ -88,5 +127,37 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     },
   });
 
-  return { registry, files, submissions, retries, webhookEvents, exportFiles };
+  const attach = (live: LiveState): void => {
+    for (const flow of live.flows) {
+      requestsRecorded.inc({ flow }, 0);
+      retries.inc({ flow }, 0);
+      for (const outcome of FILE_OUTCOMES) files.inc({ flow, outcome }, 0);
+      for (const outcome of SUBMISSION_OUTCOMES) submissions.inc({ flow, outcome }, 0);
+    }
+    new Gauge({
+      name: 'connector_flow_gate',
+      help: "Each flow's delivery gate: 1 for the mode it is in (closed: sending; open: the platform looks down, probing; paused: the token was refused, probing), 0 for the others.",
+      labelNames: ['flow', 'mode'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const flow of live.flows) {
+          const current = live.gateMode(flow);
+          if (current === undefined) continue;
+          for (const mode of new Set<string>([...GATE_MODES, current])) this.set({ flow, mode }, mode === current ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'connector_ready',
+      help: '1 when /readyz answers ready (the store takes writes, every export folder is writable), else 0.',
+      registers: [registry],
+      async collect() {
+        const verdict = await live.readiness().catch(() => ({ ready: false }));
+        this.set(verdict.ready ? 1 : 0);
+      },
+    });
+  };
+
+  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, attach };
 }
