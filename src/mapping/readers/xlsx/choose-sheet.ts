@@ -25,8 +25,8 @@ export function chooseSheet(sheets: readonly SheetEntry[], wanted: XlsxOptions['
     chosen = sheets.find((sheet) => sheet.name === wanted) ?? sheets.find((sheet) => sheet.name.toLowerCase() === lower);
   }
   if (chosen === undefined) {
-    const asked = typeof wanted === 'number' ? `a sheet ${wanted} (xlsx.sheet)` : `a sheet "${wanted}" (xlsx.sheet)`;
-    throw new ConnectorError('FILE_UNREADABLE', `has no ${asked}: its sheets are ${listSheets(sheets)}`);
+    const asked = typeof wanted === 'number' ? `sheet ${wanted}` : `sheet "${wanted}"`;
+    throw new ConnectorError('FILE_UNREADABLE', `has no ${asked} (xlsx.sheet): its sheets are ${listSheets(sheets)}`);
   }
   if (chosen.kind !== 'worksheet') {
     throw new ConnectorError(
