@@ -44,10 +44,12 @@ export async function* readSheetRows(archive: WorkbookArchive, sources: SheetSou
       if (!(error instanceof RowsEnd)) throw error;
       ended = true;
     }
-    const ready = rows.take();
-    for (const row of ready) yield row;
+    for (const row of rows.take()) {
+      // Checked per row: an abort stops the mapping at once, not after the rest of a chunk's rows.
+      signal?.throwIfAborted();
+      yield row;
+    }
     if (ended) return;
-    signal?.throwIfAborted();
   }
   xml.close();
   yield* rows.take();

@@ -20,12 +20,16 @@ export const MAX_ENTRIES = 10_000;
 /** Bytes per positional read of the compressed data. */
 const READ_BYTES = 64 * 1024;
 
-/** What a read inflated, for tests and benchmarks that check the limits hold. */
+/** What a read did, for tests and benchmarks that check the limits and the releasing hold. */
 export interface InflateMeter {
-  /** Bytes that came out of inflation, all parts and passes together. */
+  /** Inflated bytes taken from the archive, all parts and passes together. */
   inflatedBytes: number;
   /** Each part opened for reading, in order (a part read twice appears twice). */
   opened: string[];
+  /** Part streams open now. */
+  openStreams?: number;
+  /** The archive was closed (`close()`). */
+  closed?: boolean;
 }
 
 export interface ArchiveLimits {
@@ -136,6 +140,7 @@ export class WorkbookArchive {
       throw archiveError(error, entry.fileName);
     }
     this.meter.opened.push(entry.fileName);
+    this.meter.openStreams = (this.meter.openStreams ?? 0) + 1;
     this.streams.add(stream);
     const abort = () => stream.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', abort, { once: true });
@@ -151,6 +156,7 @@ export class WorkbookArchive {
       signal?.removeEventListener('abort', abort);
       this.streams.delete(stream);
       stream.destroy();
+      this.meter.openStreams! -= 1;
     }
   }
 
@@ -159,6 +165,7 @@ export class WorkbookArchive {
     for (const stream of this.streams) stream.destroy();
     this.streams.clear();
     this.zip.close();
+    this.meter.closed = true;
   }
 }
 
