@@ -52,9 +52,12 @@ export async function readSheetOutline(archive: WorkbookArchive, part: string, s
       if (!feed(region, chunk)) break;
       continue;
     }
-    const hay = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
-    const start = findMergeCells(hay);
-    if (start !== -1) {
+    // A tag split across two chunks is looked for in the joint (the last bytes of the one and the
+    // first of the next), so no chunk is copied whole.
+    const joint = tail.length === 0 ? undefined : Buffer.concat([tail, chunk.subarray(0, OVERLAP)]);
+    const inJoint = joint === undefined ? -1 : findMergeCells(joint, tail.length);
+    const inChunk = inJoint === -1 ? findMergeCells(chunk, 0) : -1;
+    if (inJoint !== -1 || inChunk !== -1) {
       region = new XmlPart(part, {
         open(name, attributes) {
           if (name !== 'mergeCell') return;
@@ -67,10 +70,11 @@ export async function readSheetOutline(archive: WorkbookArchive, part: string, s
           if (name === 'mergeCells') throw new Enough();
         },
       });
-      if (!feed(region, hay.subarray(start))) break;
+      const start = inJoint !== -1 ? Buffer.concat([tail.subarray(inJoint), chunk]) : chunk.subarray(inChunk);
+      if (!feed(region, start)) break;
       continue;
     }
-    tail = Buffer.from(hay.subarray(Math.max(0, hay.length - OVERLAP)));
+    tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - OVERLAP)));
   }
   merges.start();
   return { merges };
@@ -87,15 +91,15 @@ function feed(xml: XmlPart, chunk: Buffer): boolean {
   }
 }
 
-/** Where `<mergeCells` or `<prefix:mergeCells` starts in `hay`, or -1. */
-function findMergeCells(hay: Buffer): number {
+/** Where `<mergeCells` or `<prefix:mergeCells` starts in `hay` (at or before `end`, when given the joint's), or -1. */
+function findMergeCells(hay: Buffer, end: number): number {
   for (let at = hay.indexOf(NEEDLE); at !== -1; at = hay.indexOf(NEEDLE, at + 1)) {
     let before = at - 1;
     if (hay[before] === 0x3a /* : */) {
       while (before > 0 && at - before < 32 && isNameByte(hay[before - 1]!)) before--;
       before--;
     }
-    if (before >= 0 && hay[before] === 0x3c /* < */) return before;
+    if (before >= 0 && hay[before] === 0x3c /* < */ && (end === 0 || before < end)) return before;
   }
   return -1;
 }
