@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isConnectorError } from '../../../src/errors.js';
 import type { InflateMeter } from '../../../src/mapping/readers/xlsx-reader.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
+import { specOf, split, writeInput } from '../fixtures.js';
 import { buildCfb } from './cfb-builder.js';
 import { flat, readRows, workbookParts, worksheet, zipOf, type WorkbookSpec } from './workbook-builder.js';
 import { writeZip } from './zip-writer.js';
@@ -151,5 +152,45 @@ describe('xlsx reader: XML parts', () => {
     const order = ['xl/worksheets/sheet1.xml', 'xl/sharedStrings.xml', 'xl/workbook.xml', '[Content_Types].xml', 'xl/_rels/workbook.xml.rels', '_rels/.rels'];
     const rows = await withTempDir(async (dir) => (await readRows(dir, zipOf(parts, {}, order))).rows);
     expect(flat(rows)).toEqual([[1, 'a']]);
+  });
+});
+
+describe('xlsx reader through mapFile: a refused workbook is one file-level problem naming the file', () => {
+  const spec = specOf({
+    format: 'xlsx',
+    groupBy: 'Номер',
+    request: {
+      externalId: { column: 'Номер' },
+      'customer.inn': { const: '7707083893' },
+      'customer.name': { const: 'x' },
+      'contact.name': { const: 'x' },
+      'contact.phone': { const: '+7 495 000-00-00' },
+      'delivery.city': { const: 'x' },
+      'delivery.address': { const: 'x' },
+      'delivery.desiredDate': { const: '2030-01-01' },
+    },
+    items: { lineId: { counter: true }, name: { const: 'x' }, quantity: { const: 1 }, unit: { const: 'шт' } },
+  });
+
+  it.each([
+    [
+      'an encrypted workbook',
+      () => buildCfb(['EncryptionInfo', 'EncryptedPackage']),
+      'WORKBOOK_ENCRYPTED',
+      'book.xlsx: is encrypted (password to open): save it again without a password',
+    ],
+    [
+      'a sheet with a DOCTYPE',
+      () => {
+        const parts = workbookParts(SMALL);
+        parts.set('xl/worksheets/sheet1.xml', `<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n${worksheet('').replace(/^<\?xml[^>]*\?>\n/, '')}`);
+        return zipOf(parts);
+      },
+      'XML_DTD_REFUSED',
+      'book.xlsx: has a DOCTYPE in xl/worksheets/sheet1.xml line 2, column 30: a workbook part never has one, and its entities are not expanded; refused',
+    ],
+  ])('%s', async (_, bytes, code, message) => {
+    const problems = await withTempDir(async (dir) => (await split(writeInput(dir, 'book.xlsx', bytes()), spec)).problems);
+    expect(problems).toEqual([{ row: null, field: null, code, message }]);
   });
 });
