@@ -1,8 +1,10 @@
 /** Which sheet is read, and merged cells spread over the cells they cover. */
 import { describe, expect, it } from 'vitest';
+import type { FileHandle } from 'node:fs/promises';
 import { isConnectorError } from '../../../src/errors.js';
+import { openWorkbook } from '../../../src/mapping/readers/xlsx-reader.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { flat, readRows, workbookParts, worksheet, zipOf, type WorkbookSpec } from './workbook-builder.js';
+import { flat, readRows, workbookParts, worksheet, XLSX_OPTIONS, zipOf, type WorkbookSpec } from './workbook-builder.js';
 
 const one = (text: string) => `<row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c></row>`;
 
@@ -101,5 +103,14 @@ describe('xlsx reader: merged cells', () => {
   it('refuses a merged range past the sheet bounds', async () => {
     const xml = worksheet(one('x'), { merges: ['A1:A1048577'] });
     expect((await failure({ sheets: [{ name: 'S', xml }] })).code).toBe('WORKBOOK_LIMIT_EXCEEDED');
+  });
+});
+
+describe('xlsx reader: header rule', () => {
+  it('finds the header among xlsx.headerSearchRows by default, or takes a fixed row (and the one below)', () => {
+    // Never read: the rule is known before the first row.
+    const handle = {} as FileHandle;
+    expect(openWorkbook(handle, { ...XLSX_OPTIONS, headerSearchRows: 12 }).header).toEqual({ kind: 'find', within: 12 });
+    expect(openWorkbook(handle, { ...XLSX_OPTIONS, headerRow: 4, headerRows: 2 }).header).toEqual({ kind: 'at', row: 4, rows: 2 });
   });
 });
