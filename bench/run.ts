@@ -15,6 +15,7 @@ import { INTAKE_STABILITY, runIntakeBench } from './intake-bench.js';
 import { runLatencyBench } from './latency-bench.js';
 import { renderTable, writeResults, type BenchResult } from './results.js';
 import { runWebhookBench } from './webhook-bench.js';
+import { runXlsxBench } from './xlsx-bench.js';
 
 const log = (line: string) => console.log(line);
 const LINES_PER_REQUEST = 10;
@@ -47,6 +48,15 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
     }),
   latency: () => runLatencyBench({ files: 30, stableForMs: 300, minAgeMs: 200, pollIntervalMs: 250, gapMs: 100, log }),
   console: () => runConsoleBench({ submissions: 100_000, events: 100_000, requestsPerFile: 10, requests: 200, warmup: 20, log }),
+  xlsx: () =>
+    runXlsxBench({
+      sizes: [
+        { label: '100k', rows: 100_000, rounds: 3 },
+        { label: '1m', rows: 1_000_000, rounds: 3, peakRssWithin: { of: '100k', factor: 1.1 } },
+      ],
+      linesPerRequest: LINES_PER_REQUEST,
+      log,
+    }),
 };
 
 async function main(): Promise<number> {

@@ -16,6 +16,7 @@ const MODULES: Record<string, () => Promise<Record<string, CaseFn>>> = {
   latency: async () => (await import('./latency-cases.js')).latencyCases,
   sandbox: async () => (await import('./sandbox-cases.js')).sandboxCases,
   console: async () => (await import('./console-cases.js')).consoleCases,
+  xlsx: async () => (await import('./xlsx-cases.js')).xlsxCases,
 };
 
 function send(message: FromChild): Promise<void> {

@@ -1,0 +1,231 @@
+/**
+ * The workbook's ZIP container, read through yauzl over the caller's FileHandle (positional reads,
+ * never a second open of the path: the handle is what intake hashed and claimed).
+ *
+ * Random access is the point: the central directory at the end of the file lists every part, so
+ * the small parts a sheet depends on are read first whatever their order in the archive, and a
+ * part is only ever inflated when asked for (`xl/vbaProject.bin` never is). Limits are checked on
+ * the directory before anything inflates: at most 10,000 entries, and declared sizes that add up
+ * to at most `maxUncompressedBytes`. yauzl then holds each entry to its declared size while it
+ * inflates (an entry that inflates past it is refused, not trusted), and every inflated byte is
+ * counted.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { ConnectorError, isConnectorError } from '../../../errors.js';
+
+/** More parts than any workbook has (a large one has a few hundred): a zip bomb of many entries. */
+export const MAX_ENTRIES = 10_000;
+/** Bytes per positional read of the compressed data. */
+const READ_BYTES = 64 * 1024;
+
+/** What a read did, for tests and benchmarks that check the limits and the releasing hold. */
+export interface InflateMeter {
+  /** Inflated bytes taken from the archive, all parts and passes together. */
+  inflatedBytes: number;
+  /** Each part opened for reading, in order (a part read twice appears twice). */
+  opened: string[];
+  /** Part streams open now. */
+  openStreams?: number;
+  /** The archive was closed (`close()`). */
+  closed?: boolean;
+}
+
+export interface ArchiveLimits {
+  maxUncompressedBytes: number;
+}
+
+/** yauzl's positional reads, done on the FileHandle. Closing is the caller's: the handle is theirs. */
+class HandleReader extends yauzl.RandomAccessReader {
+  constructor(private readonly handle: FileHandle) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    let position = start;
+    const handle = this.handle;
+    return new Readable({
+      highWaterMark: READ_BYTES,
+      read() {
+        const length = Math.min(READ_BYTES, end - position);
+        if (length <= 0) {
+          this.push(null);
+          return;
+        }
+        const buffer = Buffer.allocUnsafe(length);
+        handle.read(buffer, 0, length, position).then(
+          ({ bytesRead }) => {
+            if (bytesRead === 0) {
+              this.destroy(new Error('unexpected EOF'));
+              return;
+            }
+            position += bytesRead;
+            this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
+          },
+          (error: unknown) => this.destroy(error as Error),
+        );
+      },
+    });
+  }
+
+  // yauzl reads the directory with many small reads: done directly, not through a stream each.
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    this.handle.read(buffer, offset, length, position).then(
+      ({ bytesRead }) => callback(null, bytesRead),
+      (error: unknown) => callback(error as Error),
+    );
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    setImmediate(() => callback(null));
+  }
+}
+
+/** An opened workbook archive: its directory, and parts opened as inflating streams. */
+export class WorkbookArchive {
+  private readonly streams = new Set<Readable>();
+
+  private constructor(
+    private readonly zip: yauzl.ZipFile,
+    /** Entries by lower-cased name: part names are case-insensitive in OOXML. */
+    private readonly entries: ReadonlyMap<string, yauzl.Entry>,
+    private readonly meter: InflateMeter,
+  ) {}
+
+  /** Open the archive and read its directory; throws the limit, encryption and damage errors. */
+  static async open(handle: FileHandle, limits: ArchiveLimits, meter: InflateMeter): Promise<WorkbookArchive> {
+    const size = (await handle.stat()).size;
+    let zip: yauzl.ZipFile;
+    try {
+      zip = await yauzl.fromRandomAccessReaderPromise(new HandleReader(handle), size, { autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    } catch (error) {
+      throw archiveError(error);
+    }
+    try {
+      if (zip.entryCount > MAX_ENTRIES) {
+        throw new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `holds ${zip.entryCount} parts, more than any workbook (at most ${MAX_ENTRIES}): refused unread`);
+      }
+      const entries = await readDirectory(zip, limits);
+      return new WorkbookArchive(zip, entries, meter);
+    } catch (error) {
+      zip.close();
+      throw archiveError(error);
+    }
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name.toLowerCase());
+  }
+
+  /** The part names, as the archive spells them. */
+  names(): string[] {
+    return [...this.entries.values()].map((entry) => entry.fileName);
+  }
+
+  /**
+   * A part's inflated bytes, chunk by chunk, as the consumer asks for them: the inflate stream is
+   * paused between chunks, so nothing inflates ahead of the consumer by more than the stream's
+   * buffer. Leaving the loop early (or `close()`) destroys the stream, which stops reading and
+   * inflating. An abort of `signal` destroys it at once, with the signal's reason.
+   */
+  async *read(name: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
+    const entry = this.entries.get(name.toLowerCase());
+    if (entry === undefined) throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: it has no part ${name}`);
+    signal?.throwIfAborted();
+    let stream: Readable;
+    try {
+      stream = await this.zip.openReadStreamPromise(entry);
+    } catch (error) {
+      throw archiveError(error, entry.fileName);
+    }
+    this.meter.opened.push(entry.fileName);
+    this.meter.openStreams = (this.meter.openStreams ?? 0) + 1;
+    this.streams.add(stream);
+    const abort = () => stream.destroy(signal?.reason as Error);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      for await (const chunk of stream) {
+        this.meter.inflatedBytes += (chunk as Buffer).length;
+        yield chunk as Buffer;
+      }
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw archiveError(error, entry.fileName);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      this.streams.delete(stream);
+      stream.destroy();
+      this.meter.openStreams! -= 1;
+    }
+  }
+
+  /** Stop every read and release the archive (the FileHandle stays open: it is the caller's). */
+  close(): void {
+    for (const stream of this.streams) stream.destroy();
+    this.streams.clear();
+    this.zip.close();
+    this.meter.closed = true;
+  }
+}
+
+/** Every entry of the central directory, checked before any part inflates. */
+async function readDirectory(zip: yauzl.ZipFile, limits: ArchiveLimits): Promise<Map<string, yauzl.Entry>> {
+  const entries = new Map<string, yauzl.Entry>();
+  let declared = 0;
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      zip.removeAllListeners('entry');
+      reject(error as Error);
+    };
+    zip.on('error', fail);
+    zip.on('end', () => resolve());
+    zip.on('entry', (entry: yauzl.Entry) => {
+      if (entry.isEncrypted())
+        return fail(new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password'));
+      declared += entry.uncompressedSize;
+      if (declared > limits.maxUncompressedBytes) {
+        return fail(
+          new ConnectorError(
+            'WORKBOOK_LIMIT_EXCEEDED',
+            `would inflate past ${limits.maxUncompressedBytes} bytes (xlsx.maxUncompressedBytes; its parts declare at least ${declared}): refused unread`,
+          ),
+        );
+      }
+      const key = entry.fileName.toLowerCase();
+      if (entries.has(key)) return fail(new ConnectorError('FILE_UNREADABLE', `is a damaged xlsx workbook: it holds the part ${entry.fileName} twice`));
+      entries.set(key, entry);
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+  return entries;
+}
+
+/**
+ * What went wrong in the archive, as the connector's error: an entry that inflated past its
+ * declared size is a limit (a zip bomb that lies about its sizes), encryption is encryption, and
+ * anything else about the container is a damaged or truncated file.
+ */
+export function archiveError(error: unknown, part?: string): unknown {
+  if (isConnectorError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const where = part === undefined ? '' : ` (part ${part})`;
+  if (message.startsWith('too many bytes in the stream')) {
+    return new ConnectorError(
+      'WORKBOOK_LIMIT_EXCEEDED',
+      `has a part that inflates past the size it declares${where}: refused as a zip bomb or a damaged file`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (message.includes('encrypt')) {
+    return new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password', { cause: error });
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && !code.startsWith('Z_') && code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
+  }
+  return new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook (truncated?)${where}: ${message}`, { cause: error });
+}
