@@ -95,7 +95,7 @@ const jsonOptionsSchema = z.strictObject({
 export type JsonOptions = z.infer<typeof jsonOptionsSchema>;
 
 const xlsxOptionsSchema = z.strictObject({
-  /** The sheet: its name, or its position from 1. Default: the first sheet. */
+  /** The sheet: its name (exact, else ignoring case), or its position from 1 in tab order, hidden sheets counted. Default: the first sheet. */
   sheet: z.union([z.string().min(1), z.number().int().positive()]).optional(),
   /**
    * The header row as the spreadsheet numbers it, or `auto`: the row (or two rows) holding the mapped

@@ -107,10 +107,18 @@ describe('LibreOffice workbooks', () => {
   });
 
   // ЗК-2 writes its document columns once, above its lines (row 9 is blank there), and the report
-  // ends with a totals row: both need map-table's fillDown and skipRows, being written on main.
-  // Enable once they are merged: ЗК-2 then has 2 lines, its INN 274062111 is INN_INVALID (9 digits),
-  // and row 10 (Итого) is skipped.
-  it.todo('lo-1c-report.xlsx with fillDown: true: ЗК-2 gets its second line, Итого is skipped');
+  // ends with a totals row: fill-down gives row 9 to ЗК-2, the Итого row is skipped, and ЗК-2's INN,
+  // stored as the number 274062111, gets its leading zero back.
+  it('lo-1c-report.xlsx with fillDown: true: ЗК-2 gets its second line, Итого is skipped', async () => {
+    const raw = mappingFor({ document: 'Документ', inn: 'ИНН', date: 'Дата поставки', item: 'Наименование', quantity: 'Количество' });
+    const { submissions, problems } = await split(fixture('lo-1c-report.xlsx'), { ...raw, fillDown: true });
+    expect(problems).toEqual([]);
+    expect(submissions.map((s) => [s.externalId, s.payload.items.length])).toEqual([
+      ['ЗК-1', 2],
+      ['ЗК-2', 2],
+    ]);
+    expect(submissions[1]!.payload).toMatchObject({ customer: { inn: '0274062111' } });
+  });
 });
 
 describe('exceljs workbooks', () => {
@@ -127,21 +135,18 @@ describe('exceljs workbooks', () => {
     ]);
   });
 
-  it('exceljs-hidden-first.xlsx through mapFile: the INN that lost its leading zero is named with its cell', async () => {
+  it('exceljs-hidden-first.xlsx through mapFile: the INN stored as a number gets back the leading zero it lost', async () => {
     const spec = mappingFor(
       { document: 'Документ', inn: 'ИНН', date: 'Дата поставки', item: 'Наименование', quantity: 'Количество' },
       { sheet: 'Заявки 2026' },
     );
     const { submissions, problems } = await split(fixture('exceljs-hidden-first.xlsx'), spec);
-    expect(submissions.map((s) => [s.externalId, s.firstRow, s.payload.items.length])).toEqual([['ЗК-11', 3, 2]]);
-    expect(problems).toEqual([
-      expect.objectContaining({
-        row: 5,
-        cell: "'Заявки 2026'!B5",
-        code: 'INN_INVALID',
-        message: 'Row 5 (\'Заявки 2026\'!B5) of exceljs-hidden-first.xlsx: customer.inn "274062111" must be 10 or 12 digits (has 9)',
-      }),
+    expect(problems).toEqual([]);
+    expect(submissions.map((s) => [s.externalId, s.firstRow, s.payload.items.length])).toEqual([
+      ['ЗК-11', 3, 2],
+      ['ЗК-12', 5, 1],
     ]);
+    expect(submissions[1]!.payload).toMatchObject({ customer: { inn: '0274062111' } });
   });
 
   it('exceljs-inline.xlsx: text written as formula strings (t="str"), the document merged down, through mapFile', async () => {
@@ -151,6 +156,7 @@ describe('exceljs workbooks', () => {
     const { submissions } = await split(fixture('exceljs-inline.xlsx'), spec);
     expect(submissions.map((s) => [s.externalId, s.payload.items.map((i) => ('name' in i ? i.name : ''))])).toEqual([
       ['ЗК-11', ['Бумага офисная А4', 'Ручка шариковая']],
+      ['ЗК-12', ['Перчатки нитриловые']],
     ]);
   });
 });

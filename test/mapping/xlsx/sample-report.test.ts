@@ -76,9 +76,8 @@ describe('samples/requests-1c-report.xlsx', () => {
     expect(submissions.find((s) => s.externalId === 'ЗК-000403')?.payload.items).toHaveLength(2);
   });
 
-  // Needs map-table's fillDown (ЗК-000402's columns stand once, above its second line) and skipRows
-  // (the Итого row), being written on main. Enable (it.skip → it) once they are merged.
-  it.skip('maps every request with fillDown and skipRows: three requests, no problem', async () => {
+  // fillDown: ЗК-000402's columns stand once, above its second line; skipRows: the Итого row.
+  it('maps every request with fillDown and skipRows: three requests, no problem', async () => {
     const { submissions, problems } = await split(SAMPLE, spec());
     expect(problems).toEqual([]);
     expect(submissions.map((s) => [s.externalId, s.firstRow, s.payload.items.length])).toEqual([
