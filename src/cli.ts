@@ -4,17 +4,45 @@
  * Exit codes: 0 ok, 1 failure (a stop past its bound, STATE_DIR_LOCKED, …), 2 invalid config,
  * mapping or arguments.
  */
+import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { isConnectorError } from './errors.js';
 import { scrubSecrets } from './log.js';
+import { decideLogOutput, type LogOutput } from './shared/log-output.js';
 import { describeVersion } from './version.js';
 
 const program = new Command()
   .name('procurement-connector')
   .description('Connects an ERP to the procurement platform: file intake, delivery, webhooks, export.')
   .version(describeVersion(), '-V, --version', 'print the version and the commit it was built from')
+  // The log's form, for the commands that log (run, sandbox); before or after the command name.
+  .option('--pretty', 'human-readable log (pino-pretty), also when stdout is not a terminal')
+  .option('--no-pretty', 'JSON log lines, also on a terminal')
+  .configureHelp({ showGlobalOptions: true })
   .showHelpAfterError()
   .exitOverride();
+
+/**
+ * The form of the log: pretty on a terminal or with --pretty, else JSON lines, with journald
+ * priority prefixes when stdout is the journal stream systemd gave us. The one place that looks at
+ * stdout and the environment for it.
+ */
+function logOutput(): LogOutput {
+  let stdoutId: string | undefined;
+  try {
+    const stat = fs.fstatSync(1, { bigint: true });
+    stdoutId = `${stat.dev}:${stat.ino}`;
+  } catch {
+    stdoutId = undefined; // stdout closed: no journal to speak to
+  }
+  return decideLogOutput({
+    pretty: program.opts<{ pretty?: boolean }>().pretty,
+    stdoutIsTty: process.stdout.isTTY === true,
+    journalStream: process.env.JOURNAL_STREAM,
+    stdoutId,
+    noColor: Boolean(process.env.NO_COLOR),
+  });
+}
 
 // --- commands (each block registers one subcommand) -------------------------------------------
 
@@ -64,7 +92,8 @@ program
   .action(
     async (options: { port: string; host: string; token?: string; supplierToken?: string; webhookUrl?: string; webhookSecret?: string; demo?: boolean }) => {
       const { runSandboxCommand } = await import('./sandbox/run-sandbox-command.js');
-      await runSandboxCommand(options, { stdout: process.stdout, signals: process });
+      const { createLogger } = await import('./log.js');
+      await runSandboxCommand(options, { stdout: process.stdout, signals: process, logger: createLogger({ output: logOutput() }) });
     },
   );
 // end of sandbox block
@@ -129,7 +158,7 @@ program
     const { startDaemon } = await import('./daemon.js');
     const { runUntilSignalled, exitCodeForOutcome } = await import('./signals.js');
     const config = loadConfig(options.config, process.env);
-    const logger = createLogger({ level: config.log.level });
+    const logger = createLogger({ level: config.log.level, output: logOutput() });
     for (const warning of configWarnings(config)) logger.warn({ config: options.config }, warning);
     // Signals are handled from the first moment: a SIGTERM during a long start (recovery of a big
     // file) waits for the start and then stops gracefully, instead of killing the process.

@@ -1,5 +1,6 @@
 /**
- * The root pino logger (JSON lines on stdout, read by journald) and its redaction.
+ * The root pino logger (JSON lines on stdout, read by journald; pretty on a terminal) and its
+ * redaction. Where lines go and in which form is `src/shared/log-output.ts`.
  *
  * Two layers keep secrets out of the log:
  * 1. pino's `redact` blanks fields that hold secrets by name (token, secret, signature headers…);
@@ -9,6 +10,7 @@
  * The second layer is the one that cannot be forgotten by a future log call.
  */
 import { pino, type Logger, type LoggerOptions, type DestinationStream } from 'pino';
+import { JSON_LINES, mapLines, prettifier, syslogPrefix, type LogOutput } from './shared/log-output.js';
 
 export type { Logger } from 'pino';
 
@@ -88,6 +90,11 @@ export interface CreateLoggerOptions {
   level?: string;
   /** Where lines go; stdout by default (journald collects it under systemd). */
   destination?: DestinationStream;
+  /**
+   * The form of each line: JSON (default), JSON behind a journald priority prefix, or pretty. The
+   * CLI decides it (`decideLogOutput`) from `--pretty`, the terminal and `JOURNAL_STREAM`.
+   */
+  output?: LogOutput;
 }
 
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
@@ -100,7 +107,19 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     formatters: { level: (label) => ({ level: label }) },
     hooks: { streamWrite: scrubSecrets },
   };
-  return pino(pinoOptions, options.destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(pinoOptions, formDestination(options.destination ?? pino.destination({ dest: 1, sync: false }), options.output ?? JSON_LINES));
+}
+
+/**
+ * The destination in the chosen form. The line it receives is already scrubbed (`streamWrite`);
+ * the pretty rendering is scrubbed once more, since it unescapes what the JSON escaped.
+ */
+function formDestination(destination: DestinationStream, output: LogOutput): DestinationStream {
+  if (output.format === 'pretty') {
+    const pretty = prettifier(output.colorize);
+    return mapLines(destination, (line) => scrubSecrets(pretty(line)));
+  }
+  return output.levelPrefix ? mapLines(destination, (line, level) => syslogPrefix(level) + line) : destination;
 }
 
 /** A logger that discards everything, for code paths run without a daemon (CLI previews, tests). */

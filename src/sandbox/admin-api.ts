@@ -15,6 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { issuesToFieldErrors } from '../platform/contract.js';
+import { answerTooLarge } from './answer-too-large.js';
 import type { SandboxContext } from './context.js';
 import { faultConfigSchema } from './faults.js';
 import { jsonResponse, notFoundProblem, problemResponse, SANDBOX_PROBLEM_TYPES as P, validationProblem } from './problem.js';
@@ -32,6 +33,9 @@ export async function handleAdminCall(ctx: SandboxContext, req: IncomingMessage,
   let body: unknown;
   if (method === 'POST' || method === 'PUT') {
     const read = await readBody(req, ctx.options.maxBodyBytes);
+    if (read.kind === 'too-large') {
+      return answerTooLarge(req, res, problemResponse({ type: P.tooLarge, title: 'Payload too large', status: 413, detail: 'The body is too large.' }));
+    }
     if (read.kind !== 'ok')
       return writeResponse(res, problemResponse({ type: P.tooLarge, title: 'Unreadable body', status: 413, detail: 'The body is too large or was cut off.' }));
     try {

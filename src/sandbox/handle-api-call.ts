@@ -3,7 +3,8 @@
  * method (405) → token (401/403) → content type (415) → size (413) → JSON (400) →
  * Idempotency-Key present (400) → idempotency lookup (replay / 409 in progress / 422 reused) →
  * added latency (key held in progress) → injected fault → the operation → store the answer →
- * answer (or drop after commit).
+ * answer (or drop after commit). A 413 is answered while the rest of the body is drained
+ * (`answer-too-large.ts`), so that it is not lost to a reset.
  *
  * What the idempotency store does not remember: 405/401/403/415/413/400 (checked before the key is
  * looked at: the request never reached the operation) and any 5xx (the client must retry afresh).
@@ -18,6 +19,7 @@ import { confirmOrder } from './confirm-order.js';
 import type { SandboxContext } from './context.js';
 import { createRequest } from './create-request.js';
 import { FAULT_KIND, type FaultDraw } from './faults.js';
+import { answerTooLarge } from './answer-too-large.js';
 import { problemResponse, SANDBOX_PROBLEM_TYPES as P } from './problem.js';
 import { isJsonContentType, readBody } from './read-body.js';
 import { writeResponse } from './write-response.js';
@@ -71,10 +73,14 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
     return;
   }
   if (read.kind === 'too-large') {
-    return answer(
-      problemResponse({ type: P.tooLarge, title: 'Payload too large', status: 413, detail: `The body is larger than ${ctx.options.maxBodyBytes} bytes.` }),
-      { connection: 'close' },
-    );
+    const tooLarge = problemResponse({
+      type: P.tooLarge,
+      title: 'Payload too large',
+      status: 413,
+      detail: `The body is larger than ${ctx.options.maxBodyBytes} bytes.`,
+    });
+    call.status = tooLarge.status;
+    return answerTooLarge(req, res, tooLarge, { 'x-request-id': requestId });
   }
   let body: unknown;
   try {

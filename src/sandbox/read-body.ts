@@ -1,34 +1,18 @@
 /** Reading a request body with a size limit, and the content-type check. */
 import type { IncomingMessage } from 'node:http';
+import { readBody as readLimited } from '../shared/read-body.js';
 
 export type BodyResult = { kind: 'ok'; text: string } | { kind: 'too-large' } | { kind: 'aborted' };
 
 /**
- * Read the whole body as UTF-8. Past `maxBytes` the rest is drained and discarded (so the client
- * can finish writing and read our 413 instead of getting a reset).
+ * Read the whole body as UTF-8, up to `maxBytes` (the daemon's one body reader). Past it (by the
+ * declared Content-Length up front, or by counting) it stops at once with `too-large` and leaves
+ * the rest of the body unread: `answerTooLarge` answers, then drains it.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length']);
-  return new Promise((resolve) => {
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      req.resume();
-      resolve({ kind: 'too-large' });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? { kind: 'too-large' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', () => resolve({ kind: 'aborted' }));
-    req.on('close', () => {
-      if (!req.complete) resolve({ kind: 'aborted' });
-    });
-  });
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const read = await readLimited(req, maxBytes, req.headers['content-length']);
+  if (read.ok) return { kind: 'ok', text: read.body.toString('utf8') };
+  return read.reason === 'tooLarge' ? { kind: 'too-large' } : { kind: 'aborted' };
 }
 
 /** `application/json`, with an optional charset that must be UTF-8. */
