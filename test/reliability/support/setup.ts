@@ -41,6 +41,8 @@ export interface DaemonLayout {
 }
 
 export interface ConfigOverrides {
+  /** The flow's mapping file (default `config/mappings/1c-requests.yaml`). */
+  mapping?: string;
   /** Merged over the flow's `intake:`. */
   intake?: Record<string, unknown>;
   /** Merged over `delivery:`. */
@@ -80,7 +82,7 @@ export async function prepareDaemon(root: string, platformUrl: string, overrides
         name: 'requests',
         kind: 'requests',
         inbox: layout.inbox,
-        mapping: path.resolve('config/mappings/1c-requests.yaml'),
+        mapping: overrides.mapping ?? path.resolve('config/mappings/1c-requests.yaml'),
         results: layout.results,
         intake: { stableForMs: 200, minAgeMs: 200, rescanIntervalMs: 500, ...overrides.intake },
       },
