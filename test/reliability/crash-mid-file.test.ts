@@ -50,7 +50,10 @@ describe('reliability: SIGKILL while a file is being read', () => {
     const run = `MF${format.extension.toUpperCase()}${random.seed.toString(36).toUpperCase()}`;
     await withTempDir(async (root) => {
       await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken }, async (sandbox) => {
-        const layout = await prepareDaemon(root, sandbox.url, { mapping: format.mapping(root), intake: { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 200 } });
+        const layout = await prepareDaemon(root, sandbox.url, {
+          mapping: format.mapping(root),
+          intake: { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 200 },
+        });
         const processing = path.join(layout.inbox, 'processing');
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
@@ -60,7 +63,10 @@ describe('reliability: SIGKILL while a file is being read', () => {
             dropFile(layout.inbox, name, await format.file(run, f * PER_FILE, (f + 1) * PER_FILE));
             // Kill while the file is being read: it is in processing/ from its claim until its one deciding transaction.
             const taken = () => filesIn(processing).some((entry) => entry.endsWith(name));
-            await waitUntil(() => taken() || archivedFiles(layout.inbox).some((entry) => entry.endsWith(name)), `${name} taken`, { timeoutMs: 30_000, intervalMs: 2 });
+            await waitUntil(() => taken() || archivedFiles(layout.inbox).some((entry) => entry.endsWith(name)), `${name} taken`, {
+              timeoutMs: 30_000,
+              intervalMs: 2,
+            });
             await sleep(random.between(0, 40));
             if (taken()) killedMidFile += 1;
             await daemon.kill();
