@@ -94,7 +94,7 @@ const jsonOptionsSchema = z.strictObject({
 });
 export type JsonOptions = z.infer<typeof jsonOptionsSchema>;
 
-const xlsxOptionsSchema = z.strictObject({
+export const xlsxOptionsSchema = z.strictObject({
   /** The sheet: its name (exact, else ignoring case), or its position from 1 in tab order, hidden sheets counted. Default: the first sheet. */
   sheet: z.union([z.string().min(1), z.number().int().positive()]).optional(),
   /**

@@ -12,5 +12,6 @@ export type { MappedItem, MappedSubmission } from './types.js';
 export { loadMappingSpec } from '../config/load-mapping.js';
 export type { MappingSpec } from '../config/mapping-schema.js';
 export { suggestMapping, type SuggestOptions } from './suggest/suggest-mapping.js';
+export { suggestMappingForFile } from './suggest/suggest-file.js';
 export { previewSuggestion, formatSuggestionSummary, fieldsToLookAt, suggestExitCode, type SuggestionPreview } from './suggest/preview-suggestion.js';
 export { CONFIDENCE_THRESHOLD, type MappingSuggestion, type FieldSuggestion } from './suggest/types.js';

@@ -79,7 +79,8 @@ export function suggestExitCode(suggestion: MappingSuggestion, preview: Suggesti
 /** Each field the user must still look at, with why: `request.contact.name: 0.71, "ФИО клиента" contains "ФИО"`. */
 export function fieldsToLookAt(suggestion: MappingSuggestion, preview: SuggestionPreview): string[] {
   const out: string[] = [];
-  if (suggestion.sample.format === 'csv' && suggestion.groupBy === undefined) out.push('groupBy: TODO, required: no column was sure to group the rows');
+  const tabular = suggestion.sample.format === 'csv' || suggestion.sample.format === 'xlsx';
+  if (tabular && suggestion.groupBy === undefined) out.push('groupBy: TODO, required: no column was sure to group the rows');
   for (const field of suggestion.fields) {
     if (field.source === undefined) {
       if (field.required || field.guess !== undefined) out.push(`${field.key}: TODO, ${field.required ? 'required' : 'optional'}: ${field.reason}`);
@@ -106,6 +107,17 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
       `          header on line ${sample.headerLine?.value ?? '?'}, ${plural(sample.columns.length, 'column')}, ${plural(sample.rowCount, 'data row')}`,
     );
     lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
+  } else if (sample.format === 'xlsx') {
+    lines.push(
+      `  Sample: XLSX, ${sample.sheet?.value ?? 'the first sheet'}, header on row ${sample.headerLine?.value ?? '?'} (${sample.headerLine?.reason ?? 'not found'}),`,
+    );
+    lines.push(`          ${plural(sample.columns.length, 'column')}, ${plural(sample.rowCount, 'data row')}`);
+    lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
+    if (suggestion.fillDown) lines.push(`  Fill-down: ${suggestion.fillDown.reason}`);
+  } else if (sample.format === 'xml') {
+    const what =
+      'preset' in suggestion.mapping ? `a CommerceML document export, ${plural(sample.rowCount, 'order document')} (preset commerceml)` : 'not CommerceML';
+    lines.push(`  Sample: XML, ${what}`);
   } else {
     const at = sample.jsonPath?.value === undefined ? '' : ` at ${shown(sample.jsonPath.value)}`;
     lines.push(

@@ -36,7 +36,7 @@ export function readSample(bytes: Buffer, fileName: string, truncated = false): 
   return { ...table, format, encoding, warnings: [...warnings, ...table.warnings] };
 }
 
-function formatOf(bytes: Buffer, fileName: string): SampleTable['format'] {
+function formatOf(bytes: Buffer, fileName: string): 'csv' | 'json' | 'ndjson' {
   const ext = path.extname(fileName).toLowerCase();
   if (ext === '.json') return 'json';
   if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';

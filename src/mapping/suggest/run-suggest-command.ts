@@ -1,7 +1,8 @@
 /**
  * `mapping suggest <sample>`: the command's body, kept out of `cli.ts`. It reads the sample the way
  * intake reads a file (no symlink followed, no FIFO waited on), suggests a mapping from its first
- * bytes, previews the whole file with it, and returns what to print and the exit code:
+ * bytes (a workbook's first rows, a CommerceML export's documents), previews the whole file with
+ * it, and returns what to print and the exit code:
  *
  * - 0: every required field has a column (the YAML passes `check`) and the preview builds at least
  *   one request from the sample with no file-level problem;
@@ -12,15 +13,12 @@
  * Without `--out` the YAML goes to stdout and the summary to stderr, so `> mapping.yaml` works.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import type { MappingKind } from '../../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import { openInputFile } from '../../shared/input-file.js';
-import { MAX_JSON_BYTES } from '../readers/json-reader.js';
 import { formatSuggestionSummary, previewSuggestion, suggestExitCode } from './preview-suggestion.js';
-import { MAX_CSV_SAMPLE_BYTES } from './read-sample.js';
-import { suggestMapping } from './suggest-mapping.js';
+import { suggestMappingForFile } from './suggest-file.js';
 
 export interface SuggestCommandOptions {
   /** Default `requests`. */
@@ -48,10 +46,7 @@ export async function runSuggestCommand(sample: string, options: SuggestCommandO
     throw isConnectorError(error) ? new ConnectorError(error.code, `${sample} ${error.message}`, { cause: error }) : error;
   }
   try {
-    const limit = /\.(json|ndjson|jsonl)$/i.test(sample) ? MAX_JSON_BYTES : MAX_CSV_SAMPLE_BYTES;
-    const { bytes, truncated } = await readStart(handle, limit);
-    const fileName = path.basename(sample);
-    const suggestion = suggestMapping(bytes, fileName, { kind: options.kind ?? 'requests', truncated });
+    const suggestion = await suggestMappingForFile({ handle, name: sample }, { kind: options.kind ?? 'requests', now });
     const preview = await previewSuggestion(suggestion, { handle, name: sample }, { now });
     const exitCode = suggestExitCode(suggestion, preview);
     if (options.out === undefined) return { stdout: suggestion.yaml, stderr: formatSuggestionSummary(suggestion, preview, 'YAML on stdout'), exitCode };
@@ -67,16 +62,4 @@ export async function runSuggestCommand(sample: string, options: SuggestCommandO
   } finally {
     await handle.close();
   }
-}
-
-/** The first `limit` bytes of the file (positional reads, so the preview can read it again from byte 0). */
-async function readStart(handle: FileHandle, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
-  const buffer = Buffer.alloc(Math.min(limit + 1, (await handle.stat()).size + 1));
-  let filled = 0;
-  while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return { bytes: buffer.subarray(0, Math.min(filled, limit)), truncated: filled > limit };
 }

@@ -2,10 +2,12 @@
  * `suggestMapping`: a sample export's bytes → a mapping to start from. Pure (no file, no clock):
  * the CLI hands it a file's bytes, the console an upload. What it does, in order:
  *
- * 1. read the sample: format, encoding, delimiter, header line, columns (`read-sample.ts`);
+ * 1. read the sample: format, encoding, delimiter, header line, columns (`read-sample.ts`; a
+ *    workbook's rows are read by `suggest-file.ts` and handed to `suggestFromTable`);
  * 2. profile each column's values (`profile-column.ts`);
- * 3. CSV: choose the column that groups rows into requests, then learn which columns are the same
- *    on every row of a request and which number its lines (`choose-grouping.ts`);
+ * 3. CSV, XLSX: choose the column that groups rows into requests, then learn which columns are the
+ *    same on every row of a request and which number its lines (`choose-grouping.ts`); a group
+ *    column left blank below a request's first row is a grouped report: fill-down;
  * 4. decide decimal commas from every numeric column (`decide-numbers.ts`);
  * 5. match columns to target fields by name and content (`match-fields.ts`);
  * 6. write the commented YAML (`write-yaml.ts`).
@@ -15,7 +17,9 @@ import { chooseGroupKey, type GroupKey } from './choose-grouping.js';
 import { decideNumbers } from './decide-numbers.js';
 import { matchFields } from './match-fields.js';
 import { profileColumn, regroup } from './profile-column.js';
+import { detectFillDown, fillDownSample } from './fill-sample.js';
 import { readSample } from './read-sample.js';
+import type { SampleTable } from './types.js';
 import { keyTargetOf, ONE_OF, targetsOf } from './targets.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type MappingSuggestion } from './types.js';
 import { buildMapping, writeSuggestionYaml, type MappingParts } from './write-yaml.js';
@@ -30,13 +34,27 @@ export interface SuggestOptions {
 
 /** Suggest a mapping for the sample `bytes` of the file named `fileName`. Throws `FILE_UNREADABLE` for an empty file or broken JSON. */
 export function suggestMapping(bytes: Buffer, fileName: string, options: SuggestOptions = {}): MappingSuggestion {
+  return suggestFromTable(readSample(bytes, fileName, options.truncated), fileName, options);
+}
+
+/** Suggest a mapping for a sample already read into columns (a CSV or JSON's bytes, a workbook's rows). */
+export function suggestFromTable(sampled: SampleTable, fileName: string, options: SuggestOptions = {}): MappingSuggestion {
   const kind = options.kind ?? 'requests';
-  const table = readSample(bytes, fileName, options.truncated);
+  let table = sampled;
+  const tabular = table.format === 'csv' || table.format === 'xlsx';
   let profiles = table.columns.map(profileColumn);
   let key: GroupKey | undefined;
+  let fillDown: Detected<boolean> | undefined;
   let groupCount = table.rowCount;
-  if (table.format === 'csv') {
-    key = chooseGroupKey(profiles, keyTargetOf(kind), table.rowCount, kind === 'requests' ? 'request' : 'order');
+  if (tabular) {
+    const noun = kind === 'requests' ? 'request' : 'order';
+    key = chooseGroupKey(profiles, keyTargetOf(kind), table.rowCount, noun);
+    fillDown = key.column === undefined ? undefined : detectFillDown(table, key.column);
+    if (fillDown !== undefined) {
+      table = fillDownSample(table, key.column!);
+      profiles = table.columns.map(profileColumn);
+      key = chooseGroupKey(profiles, keyTargetOf(kind), table.rowCount, noun);
+    }
     const groups = key.groups;
     profiles = profiles.map((profile) => regroup(profile, groups));
     groupCount = key.count;
@@ -46,17 +64,24 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
     record: profiles.filter((p) => p.date !== undefined && p.column.level === 'record').length,
     line: profiles.filter((p) => p.date !== undefined && p.column.level === 'line').length,
   };
-  const hasLines = table.format === 'csv' ? table.columns.length > 0 : table.itemsPath?.value !== undefined;
+  const hasLines = tabular ? table.columns.length > 0 : table.itemsPath?.value !== undefined;
   const { fields, used } = matchFields(
     targetsOf(kind),
     profiles,
-    { format: table.format, key, dateColumns, noun: kind === 'requests' ? 'request' : 'order' },
+    // A workbook's columns are matched as a CSV's are: columns of a table.
+    {
+      format: table.format === 'xlsx' ? 'csv' : (table.format as 'csv' | 'json' | 'ndjson'),
+      key,
+      dateColumns,
+      noun: kind === 'requests' ? 'request' : 'order',
+    },
     hasLines,
   );
 
   const keyPassed = key?.column !== undefined && key.confidence >= CONFIDENCE_THRESHOLD;
   const groupBy: Detected<string> | undefined = keyPassed ? { value: key!.column!, reason: key!.reason } : undefined;
   const groupByGuess = key?.column !== undefined && !keyPassed ? { value: key.column, reason: key.reason, confidence: key.confidence } : undefined;
+  if (groupBy === undefined) fillDown = undefined;
   const linesAt = table.itemsPath?.value;
   const unusedColumns = table.columns
     .filter((column) => !used.has(column) && column.name !== groupBy?.value)
@@ -70,7 +95,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
   const complete =
     table.columns.length > 0 &&
     hasLines &&
-    (table.format !== 'csv' || groupBy !== undefined) &&
+    (!tabular || groupBy !== undefined) &&
     fields.every((field) => !field.required || field.source !== undefined) &&
     (oneOf === undefined || fields.some((field) => oneOf.includes(field.key) && field.source !== undefined));
 
@@ -90,6 +115,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
     thousandsReason: numbers.thousandsReason,
     groupBy,
     groupByGuess,
+    fillDown,
     fields,
     unusedColumns,
     warnings,
@@ -104,6 +130,7 @@ export function suggestMapping(bytes: Buffer, fileName: string, options: Suggest
     decimalComma: numbers.decimalComma,
     thousands: numbers.thousands,
     ...(groupBy ? { groupBy } : {}),
+    ...(fillDown ? { fillDown } : {}),
     groupCount,
     dates,
     fields,

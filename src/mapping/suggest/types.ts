@@ -32,12 +32,14 @@ export interface SampleColumn {
 
 /** A sample read into columns, with what was detected about the file. */
 export interface SampleTable {
-  format: 'csv' | 'json' | 'ndjson';
+  format: 'csv' | 'json' | 'ndjson' | 'xlsx' | 'xml';
   encoding: Detected<'utf-8' | 'windows-1251' | 'auto'>;
   /** CSV only. */
   delimiter?: Detected<string>;
-  /** CSV only: the 1-based line of the header. */
+  /** CSV: the 1-based line of the header; XLSX: its row. */
   headerLine?: Detected<number>;
+  /** XLSX only: the sheet read (the first). */
+  sheet?: Detected<string>;
   /** JSON only: the dotted path of the records array (undefined: the file is the array, or one record). */
   jsonPath?: Detected<string | undefined>;
   /** JSON only: the path of each record's lines array. */
@@ -82,8 +84,10 @@ export interface MappingSuggestion {
   decimalComma: Detected<boolean>;
   /** Thousands separators seen, by name (`non-breaking space`). */
   thousands: string[];
-  /** CSV: the column that groups rows into requests. */
+  /** CSV, XLSX: the column that groups rows into requests. */
   groupBy?: Detected<string>;
+  /** CSV, XLSX: the group column is blank on the lines below a request's first row (a grouped report). */
+  fillDown?: Detected<boolean>;
   /** Requests (or confirmations) the suggester counts in the sample. */
   groupCount: number;
   /** Date formats chosen, by column (`Срок` → `DD.MM.YYYY`; ISO columns say `YYYY-MM-DD (ISO)`). */

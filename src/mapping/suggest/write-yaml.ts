@@ -12,13 +12,15 @@ import { quoted, shown } from './shown.js';
 export interface MappingParts {
   kind: MappingKind;
   fileName: string;
-  sample: Pick<SampleTable, 'format' | 'encoding' | 'delimiter' | 'jsonPath' | 'itemsPath'>;
+  sample: Pick<SampleTable, 'format' | 'encoding' | 'delimiter' | 'jsonPath' | 'itemsPath' | 'headerLine'>;
   decimalComma: Detected<boolean>;
   thousandsReason: string | undefined;
   /** CSV: the grouping column, written when its confidence passed. */
   groupBy: Detected<string> | undefined;
   /** CSV: a grouping column below the threshold, written as a TODO line. */
   groupByGuess: (Detected<string> & { confidence: number }) | undefined;
+  /** CSV, XLSX: the group column is blank below a request's first row. */
+  fillDown?: Detected<boolean> | undefined;
   fields: readonly FieldSuggestion[];
   unusedColumns: readonly string[];
   warnings: readonly string[];
@@ -38,7 +40,7 @@ function fieldSpec(source: SuggestedSource | undefined, options: Record<string, 
   return { ...(source ?? {}), ...options };
 }
 
-const isJson = (parts: MappingParts) => parts.sample.format !== 'csv';
+const isJson = (parts: MappingParts) => parts.sample.format !== 'csv' && parts.sample.format !== 'xlsx';
 
 /** The mapping the YAML holds, as data: what `parseMappingSpec` validates. */
 export function buildMapping(parts: MappingParts): Record<string, unknown> {
@@ -50,8 +52,13 @@ export function buildMapping(parts: MappingParts): Record<string, unknown> {
     if (parts.decimalComma.value) json.decimalComma = true;
     if (Object.keys(json).length > 0) mapping.json = json;
   } else {
-    mapping.csv = { encoding: parts.sample.encoding.value, delimiter: parts.sample.delimiter?.value ?? ';', decimalComma: parts.decimalComma.value };
+    if (parts.sample.format === 'xlsx') {
+      if (parts.decimalComma.value) mapping.xlsx = { decimalComma: true };
+    } else {
+      mapping.csv = { encoding: parts.sample.encoding.value, delimiter: parts.sample.delimiter?.value ?? ';', decimalComma: parts.decimalComma.value };
+    }
     if (parts.groupBy) mapping.groupBy = parts.groupBy.value;
+    if (parts.groupBy && parts.fillDown?.value) mapping.fillDown = true;
   }
   const sections: Record<string, Record<string, unknown>> = {};
   if (parts.kind === 'requests') sections.request = {};
@@ -108,12 +115,18 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     note(['json', 'decimalComma'], parts.decimalComma.reason);
     if (parts.sample.jsonPath?.value === undefined) note(['format'], parts.sample.jsonPath?.reason ?? '');
     note(['items', 'path'], parts.sample.itemsPath?.reason ?? '');
+  } else if (parts.sample.format === 'xlsx') {
+    note(['format'], `the first sheet; header on row ${parts.sample.headerLine?.value ?? '?'} (${parts.sample.headerLine?.reason ?? ''})`);
+    note(['xlsx', 'decimalComma'], parts.decimalComma.reason);
+    if (parts.groupBy) note(['groupBy'], parts.groupBy.reason);
+    if (parts.fillDown) note(['fillDown'], parts.fillDown.reason);
   } else {
     note(['csv', 'encoding'], parts.sample.encoding.reason);
     note(['csv', 'delimiter'], parts.sample.delimiter?.reason ?? '');
     const thousands = parts.thousandsReason ? `; thousands separated as in ${parts.thousandsReason}` : '';
     note(['csv', 'decimalComma'], `${parts.decimalComma.reason}${thousands}`);
     if (parts.groupBy) note(['groupBy'], parts.groupBy.reason);
+    if (parts.fillDown) note(['fillDown'], parts.fillDown.reason);
   }
 
   const todos: Record<Section, string[]> = { root: [], request: [], confirmation: [], items: [] };

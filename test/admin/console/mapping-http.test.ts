@@ -287,6 +287,34 @@ describe('the mapping page', () => {
   });
 });
 
+describe('the mapping page with what 1C saves without code', () => {
+  it('previews and suggests from an uploaded workbook saved from a 1C report, and from an uploaded CommerceML export', async () => {
+    await withConsoleDaemon({}, async (c) => {
+      const report = { name: 'Заявки за ноябрь.xlsx', bytes: fs.readFileSync(path.join(REPO, 'samples/requests-1c-report.xlsx')) };
+      const reportMapping = fs.readFileSync(path.join(REPO, 'config/mappings/1c-report-xlsx.yaml'), 'utf8');
+      const preview = (await post(`${c.url}/mapping/preview`, { flow: 'requests', yaml: reportMapping }, { file: report })).json();
+      expect(preview).toMatchObject({
+        sample: { source: 'upload', name: report.name },
+        mapping: { ok: true, format: 'xlsx' },
+        result: { submissions: 3, problems: 0 },
+      });
+
+      const suggested = (await post(`${c.url}/mapping/suggest`, { flow: 'requests', sample: preview.sample.id, yaml: '' })).json();
+      expect(suggested).toMatchObject({ complete: true, preview: { mapping: { ok: true, format: 'xlsx' }, result: { submissions: 3, problems: 0 } } });
+      expect(suggested.yaml).toContain('fillDown: true');
+      expect(suggested.summary).toContain('Sample: XLSX, sheet "Заявки", header on row 4');
+
+      const orders = { name: 'orders.xml', bytes: fs.readFileSync(path.join(REPO, 'samples/commerceml-orders.xml')) };
+      const xmlMapping = fs.readFileSync(path.join(REPO, 'config/mappings/commerceml-orders.yaml'), 'utf8');
+      const xml = (await post(`${c.url}/mapping/preview`, { flow: 'requests', yaml: xmlMapping }, { file: orders })).json();
+      expect(xml).toMatchObject({ mapping: { ok: true, format: 'xml' }, result: { submissions: 3, problems: 0 } });
+      const fromXml = (await post(`${c.url}/mapping/suggest`, { flow: 'requests', sample: xml.sample.id, yaml: '' })).json();
+      expect(fromXml.yaml).toContain('preset: commerceml');
+      expect(fromXml.summary).toContain('a CommerceML document export, 3 order documents');
+    });
+  });
+});
+
 describe('saving a mapping', () => {
   it('needs a session, its CSRF token and the console’s own origin, even on loopback; previews need the token too once signed in', async () => {
     await withConsoleDaemon({}, async (c) => {

@@ -19,7 +19,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
 import { scrubDeep } from '../../../log.js';
-import { formatSuggestionSummary, previewSuggestion, suggestMapping } from '../../../mapping/index.js';
+import { formatSuggestionSummary, previewSuggestion, suggestMappingForFile, type MappingSuggestion } from '../../../mapping/index.js';
 import { AUDIT_RESULT, getAuditEntry, recordAudit } from '../../../store/audit.js';
 import { isSameOrigin } from '../access.js';
 import { auditItem } from '../data/shapes.js';
@@ -127,10 +127,10 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (got instanceof Response) return got;
     const { flow, yaml, version, sample, error } = got;
     let failure = error ?? (sample ? null : { code: 'FILE_UNREADABLE', message: t('mapping.suggestNeedsSample') });
-    let suggestion: ReturnType<typeof suggestMapping> | null = null;
+    let suggestion: MappingSuggestion | null = null;
     if (sample && !failure) {
       try {
-        suggestion = suggestMapping(sample.bytes, sample.name, { kind: flow.kind });
+        suggestion = await withSampleFile(sample, (input) => suggestMappingForFile(input, { kind: flow.kind, now: now() }));
       } catch (caught) {
         if (!isConnectorError(caught)) throw caught;
         failure = { code: caught.code, message: caught.message };

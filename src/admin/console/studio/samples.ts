@@ -21,7 +21,7 @@ export interface SampleInfo {
   /** `archive:<day>/<name>` or `upload:<random>`: what the page's forms send back. */
   id: string;
   source: 'archive' | 'upload';
-  /** The file's name: its extension picks the format (CSV, JSON, NDJSON), as in the inbox. */
+  /** The file's name: its extension picks the format (CSV, JSON, NDJSON, XLSX, XML), as in the inbox. */
   name: string;
   sizeBytes: number;
   /** ISO 8601: the file's modification time, or when the upload arrived. */

@@ -74,7 +74,7 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
           </label>
           <label>
             {t('mapping.upload', { size: formatBytes(MAX_SAMPLE_BYTES) })}
-            <input type="file" name="upload" id="upload" accept=".csv,.tsv,.txt,.json,.ndjson,.jsonl" />
+            <input type="file" name="upload" id="upload" accept=".csv,.tsv,.txt,.json,.ndjson,.jsonl,.xlsx,.xlsm,.xml" />
           </label>
           <label for="yaml">{t('mapping.editor')}</label>
           <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34}>
