@@ -3,9 +3,10 @@
  * encoding, or an xlsx workbook: `render-xlsx.ts`). Pure: the same records and format give the same
  * bytes, so a file rewritten after a crash is identical to the first one.
  */
+import { stringify } from 'csv-stringify/sync';
 import iconv from 'iconv-lite';
 import type { ExportFormat } from '../config/export-format-schema.js';
-import { neutraliseFormula } from '../shared/csv-formula.js';
+import { neutraliseFormulaCast } from '../shared/csv-formula.js';
 import { formatCell, formatJsonValue, valueToText } from './format-value.js';
 import { resolveColumns } from './resolve-columns.js';
 import { renderXlsx } from './render-xlsx.js';
@@ -14,26 +15,32 @@ export type ExportMode = 'perEvent' | 'batch';
 
 export { resolveColumns };
 
-/** Quote a CSV cell when it holds the delimiter, a quote, a line break, or edge spaces (RFC 4180). */
-export function quoteCsvCell(text: string, delimiter: string): string {
-  if (text.includes(delimiter) || /["\r\n]/.test(text) || /^\s|\s$/.test(text)) return `"${text.replace(/"/g, '""')}"`;
-  return text;
-}
+/** A cell that starts or ends with white space (`\s`: space, tab, no-break space…), which a reader might trim. */
+const EDGE_SPACE = /^\s|\s$/;
 
 /**
- * CSV text. With `csv.escapeFormulas` each value cell that a spreadsheet would run as a formula
- * gets a `'` in front before quoting; header names come from the mapping, not from outside, and are
- * left as written.
+ * CSV text, written by csv-stringify. A cell is quoted (`"`, a quote inside doubled) when it holds
+ * the delimiter, a quote, a CR or an LF anywhere, or starts or ends with white space (RFC 4180, plus
+ * the edge spaces an import would otherwise trim); a comma is quoted only when it is the delimiter,
+ * and an empty cell is written as nothing. `quote_record_delimiter` is set because csv-stringify,
+ * given a line end, otherwise quotes only that line end: a lone LF in a CRLF file (or a CR in an LF
+ * one) would go out bare and split the record for a reader. With `csv.escapeFormulas` each value
+ * cell that a spreadsheet would run as a formula gets a `'` in front before quoting; header names
+ * come from the mapping, not from outside, and are left as written (but quoted by the same rules).
  */
 export function renderCsv(records: readonly Record<string, unknown>[], format: ExportFormat): string {
   const { delimiter, header, lineEnding, escapeFormulas } = format.csv;
-  const eol = lineEnding === 'crlf' ? '\r\n' : '\n';
   const columns = resolveColumns(format, records);
-  const cell = (text: string): string => quoteCsvCell(escapeFormulas ? neutraliseFormula(text) : text, delimiter);
-  const lines: string[] = [];
-  if (header) lines.push(columns.map(([name]) => quoteCsvCell(name, delimiter)).join(delimiter));
-  for (const record of records) lines.push(columns.map(([, column]) => cell(formatCell(record, column))).join(delimiter));
-  return lines.map((line) => line + eol).join('');
+  const rows = records.map((record) => columns.map(([, column]) => formatCell(record, column)));
+  return stringify(rows, {
+    delimiter,
+    record_delimiter: lineEnding === 'crlf' ? 'windows' : 'unix',
+    quote_record_delimiter: true,
+    quoted_match: EDGE_SPACE,
+    header,
+    columns: columns.map(([name], index) => ({ key: String(index), header: name })),
+    ...(escapeFormulas ? { cast: neutraliseFormulaCast() } : {}),
+  });
 }
 
 /**

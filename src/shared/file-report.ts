@@ -4,20 +4,11 @@
  * Russian locale, no cell that starts a spreadsheet formula). Pure. The intake writes them beside a
  * rejected or partly bad file; the console serves the same bytes for download.
  */
-import { neutraliseFormula } from './csv-formula.js';
+import { stringify } from 'csv-stringify/sync';
+import { neutraliseFormulaCast } from './csv-formula.js';
 import { problemPlace, type FileReport } from './types.js';
 
 const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
-
-/**
- * One CSV cell: formula-like text made inert, then quoted when it holds the delimiter, a comma, a
- * quote or a line break. The comma too: Excel in a locale whose list separator is a comma splits an
- * unquoted cell there, and the piece after it (`A-1,=1+1`) would start a formula of its own.
- */
-function csvCell(value: unknown): string {
-  const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
-  return /[;,"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /**
  * The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`;
@@ -39,17 +30,28 @@ export function renderJsonReport(report: FileReport): string {
 }
 
 /**
- * The CSV twin, BOM first, CRLF line ends; no cell starts a formula (`=`, `+`, `-`, `@`, tab, CR get
- * a `'`). A report with problems in a sheet or an XML file has a last column, `place` (`Заявки!C7`,
+ * The CSV twin, written by csv-stringify: BOM first, `;`, CRLF line ends; no cell starts a formula
+ * (`=`, `+`, `-`, `@`, tab, CR get a `'`, the row number included). A cell is then quoted when it
+ * holds `;`, a quote, a CR or an LF anywhere (`quote_record_delimiter`: csv-stringify otherwise
+ * quotes only a whole CRLF), or a comma (`quoted_match`): Excel in a locale whose list separator is
+ * a comma splits an unquoted cell there, and the piece after it (`A-1,=1+1`) would start a formula of
+ * its own. Edge spaces are not quoted. A missing value (a file-level problem's row) is an empty cell.
+ * A report with problems in a sheet or an XML file has a last column, `place` (`Заявки!C7`,
  * `line 40, column 7`).
  */
 export function renderCsvReport(report: FileReport): string {
   const withPlace = report.problems.some((p) => problemPlace(p) !== null);
-  const lines = [[...CSV_COLUMNS, ...(withPlace ? ['place'] : [])].join(';')];
-  for (const p of report.problems) {
-    const cells: unknown[] = [p.row, p.field, p.code, p.message, p.externalId];
-    if (withPlace) cells.push(problemPlace(p));
-    lines.push(cells.map(csvCell).join(';'));
-  }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  const rows = report.problems.map((p) =>
+    [p.row, p.field, p.code, p.message, p.externalId, ...(withPlace ? [problemPlace(p)] : [])].map((cell) => String(cell ?? '')),
+  );
+  return stringify(rows, {
+    bom: true,
+    delimiter: ';',
+    record_delimiter: 'windows',
+    quote_record_delimiter: true,
+    quoted_match: ',',
+    header: true,
+    columns: [...CSV_COLUMNS, ...(withPlace ? ['place'] : [])],
+    cast: neutraliseFormulaCast(),
+  });
 }

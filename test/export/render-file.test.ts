@@ -2,7 +2,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
 import { formatCell, formatCellValue, formatDate } from '../../src/export/format-value.js';
-import { quoteCsvCell, renderExportFile } from '../../src/export/render-file.js';
+import { renderExportFile } from '../../src/export/render-file.js';
 
 const format = (raw: Record<string, unknown>): ExportFormat => exportFormatSchema.parse({ fileName: 'x.csv', ...raw });
 const record = { eventId: 'EVT-000007', orderId: 'ORD-2026-000042', status: 'shipped', eventDate: '2026-06-12T10:15:00+03:00' };
@@ -57,7 +57,12 @@ describe('formatCellValue', () => {
   });
 });
 
-describe('quoteCsvCell', () => {
+describe('CSV cell quoting', () => {
+  /** One cell alone in a header-less file, without its line end. */
+  const quoteCsvCell = (text: string, delimiter: string): string =>
+    renderExportFile([{ text }], format({ csv: { delimiter, header: false, lineEnding: 'lf' } }), 'perEvent')
+      .toString('utf8')
+      .slice(0, -1);
   it.each([
     ['plain', 'plain'],
     ['a;b', '"a;b"'],
