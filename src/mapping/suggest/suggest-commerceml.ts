@@ -12,7 +12,7 @@ import { mapFile } from '../map-file.js';
 import { shown } from './shown.js';
 import { ONE_OF, targetsOf } from './targets.js';
 import type { FieldSuggestion, MappingSuggestion, SampleTable } from './types.js';
-import type { SuggestFileOptions } from './suggest-file.js';
+import type { MappingKind } from '../../config/mapping-schema.js';
 
 const PRESET_FIELDS: Record<string, string | undefined> = Object.fromEntries([
   ...Object.entries(COMMERCEML_PRESET.request).map(([name, field]) => [`request.${name}`, 'path' in field ? field.path : undefined]),
@@ -20,7 +20,11 @@ const PRESET_FIELDS: Record<string, string | undefined> = Object.fromEntries([
 ]);
 
 /** The suggestion for an XML sample; undefined never (an XML file is answered here, CommerceML or not). */
-export async function suggestCommerceMl(input: OpenedInput, fileName: string, options: SuggestFileOptions): Promise<MappingSuggestion | undefined> {
+export async function suggestCommerceMl(
+  input: OpenedInput,
+  fileName: string,
+  options: { kind: MappingKind; now: Date },
+): Promise<MappingSuggestion | undefined> {
   if (options.kind !== 'requests') {
     return skeleton(fileName, options.kind, [
       `the CommerceML preset maps buyer requests; a ${options.kind} flow reading XML needs record, lines and paths written by hand`,
