@@ -2,9 +2,23 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 
+/** The samples the demo's mappings read, by mapping file name. */
+const SAMPLE_OF: Readonly<Record<string, string>> = {
+  '1c-report-xlsx.yaml': 'samples/requests-1c-report.xlsx',
+  'commerceml-orders.yaml': 'samples/commerceml-orders.xml',
+};
+const NOTE_OF: Readonly<Record<string, string>> = {
+  '1c-report-xlsx.yaml': 'a report saved from 1C as xlsx',
+  'commerceml-orders.yaml': "1C's CommerceML document export",
+};
+
 export function demoHints(config: Config, urls: { webhook?: string; admin?: string; sandbox?: string; console?: string }): string {
   const rel = (p: string) => path.relative(process.cwd(), p) || '.';
   const requests = config.flows.find((f) => f.kind === 'requests');
+  // The demo's other request flows, each with the sample its mapping reads.
+  const more = config.flows
+    .filter((f) => f.kind === 'requests' && f !== requests && SAMPLE_OF[path.basename(f.mapping)] !== undefined)
+    .map((f) => `  cp ${SAMPLE_OF[path.basename(f.mapping)]!.padEnd(34)} ${rel(f.inbox)}/   # ${NOTE_OF[path.basename(f.mapping)]}`);
   const confirmations = config.flows.find((f) => f.kind === 'confirmations');
   const lines = [
     '',
@@ -18,6 +32,7 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
           `  ls ${rel(requests.results)}            # acknowledgements (ack-*.csv), then order status files`,
           `  ls ${rel(requests.inbox)}/archive/*     # the file, once recorded`,
           `  cp samples/broken/bad-inn.csv ${rel(requests.inbox)}/ && ls ${rel(requests.inbox)}/rejected   # a rejected file and its report`,
+          ...more,
         ]
       : []),
     ...(confirmations ? [`  supplier confirmations go into ${rel(confirmations.inbox)}/ (see samples/README.md)`] : []),

@@ -96,7 +96,12 @@ describe('config/demo.yaml', () => {
     const config = loadConfig(DEMO, {});
     expect(config.sandbox).toMatchObject({ enabled: true, demo: true });
     expect(config.sandbox.supplierToken).not.toBe(config.platform.token);
-    expect(config.flows.map((f) => f.kind)).toEqual(['requests', 'confirmations']);
+    expect(config.flows.map((f) => [f.name, f.kind])).toEqual([
+      ['requests', 'requests'],
+      ['requests-xlsx', 'requests'],
+      ['requests-xml', 'requests'],
+      ['confirmations', 'confirmations'],
+    ]);
   });
 
   it('has secrets that are not words of its own log (a secret is scrubbed wherever it appears)', () => {

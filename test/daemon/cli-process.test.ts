@@ -235,6 +235,15 @@ describe('run: the demo', () => {
       const consoleUrl = /Operator console: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(daemon.stderr())?.[1];
       expect(consoleUrl, daemon.stderr()).toBeDefined();
       expect(daemon.stderr()).toContain('cp samples/requests-1c-windows1251.csv');
+      expect(daemon.stderr()).toMatch(/cp samples\/requests-1c-report\.xlsx +\S+\/var\/inbox-xlsx\//);
+      expect(daemon.stderr()).toMatch(/cp samples\/commerceml-orders\.xml +\S+\/var\/inbox-xml\//);
+      // The walk-through's workbook and CommerceML export go through: one acknowledgement per request.
+      fs.copyFileSync(path.join(REPO, 'samples/requests-1c-report.xlsx'), path.join(dir, 'var/inbox-xlsx/requests-1c-report.xlsx'));
+      fs.copyFileSync(path.join(REPO, 'samples/commerceml-orders.xml'), path.join(dir, 'var/inbox-xml/commerceml-orders.xml'));
+      const acks = () => (fs.existsSync(path.join(dir, 'var/import')) ? fs.readdirSync(path.join(dir, 'var/import')).filter((name) => name.startsWith('ack-')) : []);
+      await waitUntil(() => acks().length >= 6, 'an acknowledgement for each request of the workbook and of the CommerceML export', { timeoutMs: 30_000 });
+      expect(acks().filter((name) => /^ack-ЗК-00040[123]-\d+\.xlsx$/.test(name))).toHaveLength(3);
+      expect(acks().filter((name) => /^ack-ЗК-00030[123]-\d+\.json$/.test(name))).toHaveLength(3);
       const page = await fetch(consoleUrl!);
       expect(page.status).toBe(200);
       // The demo speaks Russian (console.language: ru), as its users do.

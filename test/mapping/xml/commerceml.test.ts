@@ -18,10 +18,10 @@ const fixture = (name: string) => path.join(ROOT, 'test/fixtures/xml', name);
 const SAMPLE_REQUESTS = [
   {
     kind: 'request',
-    externalId: 'ЗК-000101',
+    externalId: 'ЗК-000301',
     firstRow: 1,
     payload: {
-      externalId: 'ЗК-000101',
+      externalId: 'ЗК-000301',
       customer: { inn: '7707083893', name: 'ООО "Ромашка"' },
       contact: { name: 'Иванов Иван Петрович', phone: '+7 495 123-45-67', email: 'zakupki@romashka.ru' },
       delivery: { city: 'Химки', address: '141400, Московская обл, Химки г, Ленинградская ул, дом 1, склад 3, ворота 2', desiredDate: '2030-03-15' },
@@ -35,10 +35,10 @@ const SAMPLE_REQUESTS = [
   },
   {
     kind: 'request',
-    externalId: 'ЗК-000102',
+    externalId: 'ЗК-000302',
     firstRow: 2,
     payload: {
-      externalId: 'ЗК-000102',
+      externalId: 'ЗК-000302',
       customer: { inn: '0274062111', name: 'ООО "Башнефть-Розница"' },
       contact: { name: 'Отдел закупок', phone: '+7 347 200-00-00' },
       delivery: { city: 'Уфа', address: '450077, Башкортостан Респ, Уфа г, Ленина ул, дом 30', desiredDate: '2030-03-01' },
@@ -50,10 +50,10 @@ const SAMPLE_REQUESTS = [
   },
   {
     kind: 'request',
-    externalId: 'ЗК-000103',
+    externalId: 'ЗК-000303',
     firstRow: 3,
     payload: {
-      externalId: 'ЗК-000103',
+      externalId: 'ЗК-000303',
       customer: { inn: '500100732259', name: 'ИП Смирнов Алексей Викторович' },
       contact: { name: 'Смирнова Ольга Николаевна', email: 'smirnov@example.ru' },
       delivery: { city: 'Москва', address: '142100, Московская обл, Подольск г, Кирова ул, дом 10', desiredDate: '2030-02-25' },
@@ -148,7 +148,7 @@ describe('problems in a CommerceML export', () => {
       const text = sampleText().replace('\t\t\t\t<ИНН>0274062111</ИНН>\r\n', '');
       const file = writeInput(dir, 'orders.xml', text, 'windows-1251');
       const { submissions, problems } = await split(file, mapping());
-      expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
+      expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗК-000301', 'ЗК-000303']);
       expect(problems).toEqual([
         {
           row: 2,
@@ -156,7 +156,7 @@ describe('problems in a CommerceML export', () => {
           column: 2,
           field: 'customer.inn',
           code: 'FIELD_REQUIRED',
-          externalId: 'ЗК-000102',
+          externalId: 'ЗК-000302',
           message: 'Row 2 (line 141, column 2) of orders.xml: customer.inn is empty',
         },
       ]);
@@ -175,7 +175,7 @@ describe('problems in a CommerceML export', () => {
           field: 'items[1].quantity',
           code: 'FIELD_INVALID',
           value: 'триста',
-          externalId: 'ЗК-000102',
+          externalId: 'ЗК-000302',
           message: 'Row 2 (line 188, column 4) of orders.xml: items[1].quantity "триста" is not a number',
         },
       ]);
@@ -220,6 +220,6 @@ describe('the preset in a mapping', () => {
       'mine.yaml',
     );
     const { submissions } = await split(SAMPLE, spec);
-    expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗК-000101/2030-02-20', 'ЗК-000102/2030-03-01', 'ЗК-000103/2030-02-25']);
+    expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗК-000301/2030-02-20', 'ЗК-000302/2030-03-01', 'ЗК-000303/2030-02-25']);
   });
 });
