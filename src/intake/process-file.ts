@@ -12,6 +12,7 @@ import { countReadAttempt, FILE_STATE, getFile, type FileRow } from '../store/fi
 import type { RecordFileResult } from '../store/record-file.js';
 import { recordMappedFile } from './record-mapped-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
+import type { MappingProblem } from '../shared/types.js';
 import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeFileReport } from './pending-reports.js';
@@ -97,6 +98,8 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, items: AsyncItera
         corrected: result.corrected,
         duplicates: result.duplicates,
         problems: result.report.problems.length,
+        // The first few, each naming its row and its cell (a sheet) or line and column (XML), as the report does.
+        ...(result.report.problems.length > 0 ? { firstProblems: result.report.problems.slice(0, LOGGED_PROBLEMS).map(loggedProblem) } : {}),
       },
       result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
     );
@@ -104,6 +107,14 @@ async function recordAndMove(ctx: IntakeContext, row: FileRow, items: AsyncItera
   const count = result.recorded + result.corrected;
   if (count > 0) ctx.onRecorded?.(count);
   return result;
+}
+
+/** Problems named in the file's log line; the report has them all. */
+const LOGGED_PROBLEMS = 3;
+
+function loggedProblem(problem: MappingProblem): Record<string, unknown> {
+  const { code, row, cell, line, column, field, message } = problem;
+  return { code, row, ...(cell === undefined ? {} : { cell }), ...(line === undefined ? {} : { line, column }), field, message };
 }
 
 /**

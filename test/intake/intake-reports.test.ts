@@ -14,6 +14,7 @@ import { rejectUnclaimed } from '../../src/intake/take-file.js';
 import { getFile } from '../../src/store/files.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * Drop a partly bad file whose report cannot be written: a folder sits where its `.errors.csv`
@@ -102,6 +103,24 @@ describe('intake: a report that could not be written', () => {
       expect((await fs.lstat(target)).isFile()).toBe(true);
       expect((await fs.lstat(`${target}.errors.csv`)).isFile()).toBe(true);
       expect(JSON.parse(await fs.readFile(`${target}.errors.json`, 'utf8')).problems).toEqual([expect.objectContaining({ code: 'FILE_EMPTY' })]);
+    });
+  });
+});
+
+describe('intake: the log line of a recorded file', () => {
+  it('names its first problems with their row, field, code and message, as the report does', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      await dropFile(f.inbox, 'mixed.csv', requestCsv([requestRow('R-1'), requestRow('R-2', '1', { ИНН: '7707083894' })]));
+      await f.intake.scanNow();
+      await waitUntil(() => f.logs().some((line) => line.msg === 'file recorded'), 'the file recorded');
+      const line = f.logs().find((l) => l.msg === 'file recorded')!;
+      expect(line).toMatchObject({
+        problems: 1,
+        firstProblems: [
+          { code: 'INN_INVALID', row: 2, field: 'customer.inn', message: expect.stringMatching(/^Row 2 of mixed\.csv: customer\.inn "7707083894"/) },
+        ],
+      });
     });
   });
 });
