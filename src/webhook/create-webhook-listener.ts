@@ -19,6 +19,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
+import { endAfterDrain } from '../shared/end-after-drain.js';
 import { readBody } from '../shared/read-body.js';
 import { systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { Db } from '../store/open-store.js';
@@ -70,6 +71,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     requireSignature: config.requireSignature,
     secrets: config.secrets,
   };
+  // What the rest of a too-large body may cost before the connection closes: a few bodies' worth
+  // (at most 1 MiB), within a fraction of the request timeout; each drain holds a connection slot.
+  const drainLimits = { bytes: Math.min(4 * config.maxBodyBytes, 1024 * 1024), ms: Math.min(2_000, config.requestTimeoutMs / 2) };
   const batcher = createEventBatcher({
     db,
     now: clock,
@@ -113,7 +117,12 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         log.warn({ ...context, ...target, code, problem: admission.signatureProblem, errors: admission.errors }, `webhook refused with ${status}: ${message}`);
       }
       if (code === 'WEBHOOK_TOO_LARGE' || code === 'WEBHOOK_REQUEST_INVALID') res.setHeader('Connection', 'close');
-      return sendJson(res, status, admission.errors ? { received: false, code, errors: admission.errors } : { received: false, code, message });
+      const answer = admission.errors ? { received: false, code, errors: admission.errors } : { received: false, code, message };
+      // A too-large body is still arriving: closing now would reset the connection before the
+      // sender reads its 413 (it would see EPIPE and send again). Drain a bounded rest first; the
+      // endpoint is unauthenticated, so the bound is small and within the request timeout.
+      if (code === 'WEBHOOK_TOO_LARGE') return sendJson(res, status, answer, () => endAfterDrain(req, res, drainLimits));
+      return sendJson(res, status, answer);
     }
 
     // The ladder accepts nothing without the body, so a second `read-body` would be our own bug.
@@ -242,8 +251,11 @@ function sendReceived(res: ServerResponse): void {
   res.end(RECEIVED_BODY);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** Answer with `body`; `end` ends the response in its own time (after draining the request), by default at once. */
+function sendJson(res: ServerResponse, status: number, body: unknown, end?: () => void): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  if (end === undefined) return void res.end(text);
+  res.write(text);
+  end();
 }
