@@ -6,19 +6,17 @@
  * the small parts a sheet depends on are read first whatever their order in the archive, and a
  * part is only ever inflated when asked for (`xl/vbaProject.bin` never is). Limits are checked on
  * the directory before anything inflates: at most 10,000 entries, and declared sizes that add up
- * to at most `maxUncompressedBytes`. yauzl then holds each entry to its declared size while it
- * inflates (an entry that inflates past it is refused, not trusted), and every inflated byte is
- * counted.
+ * to at most `maxUncompressedBytes`. Each entry is then held to its declared size while it
+ * inflates (an entry that inflates past it is refused, not trusted: `inflate-entry.ts`), and every
+ * inflated byte is counted.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
+import { inflateEntry } from './inflate-entry.js';
 
 /** More parts than any workbook has (a large one has a few hundred): a zip bomb of many entries. */
 export const MAX_ENTRIES = 10_000;
-/** Bytes per positional read of the compressed data. */
-const READ_BYTES = 64 * 1024;
 
 /** What a read did, for tests and benchmarks that check the limits and the releasing hold. */
 export interface InflateMeter {
@@ -36,37 +34,13 @@ export interface ArchiveLimits {
   maxUncompressedBytes: number;
 }
 
-/** yauzl's positional reads, done on the FileHandle. Closing is the caller's: the handle is theirs. */
+/**
+ * yauzl's positional reads of the directory, done on the FileHandle. Closing is the caller's: the
+ * handle is theirs. Entries' data is read by `inflateEntry`, not through yauzl's read streams.
+ */
 class HandleReader extends yauzl.RandomAccessReader {
   constructor(private readonly handle: FileHandle) {
     super();
-  }
-
-  override _readStreamForRange(start: number, end: number): Readable {
-    let position = start;
-    const handle = this.handle;
-    return new Readable({
-      highWaterMark: READ_BYTES,
-      read() {
-        const length = Math.min(READ_BYTES, end - position);
-        if (length <= 0) {
-          this.push(null);
-          return;
-        }
-        const buffer = Buffer.allocUnsafe(length);
-        handle.read(buffer, 0, length, position).then(
-          ({ bytesRead }) => {
-            if (bytesRead === 0) {
-              this.destroy(new Error('unexpected EOF'));
-              return;
-            }
-            position += bytesRead;
-            this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
-          },
-          (error: unknown) => this.destroy(error as Error),
-        );
-      },
-    });
   }
 
   // yauzl reads the directory with many small reads: done directly, not through a stream each.
@@ -84,9 +58,10 @@ class HandleReader extends yauzl.RandomAccessReader {
 
 /** An opened workbook archive: its directory, and parts opened as inflating streams. */
 export class WorkbookArchive {
-  private readonly streams = new Set<Readable>();
+  private readonly reads = new Set<AbortController>();
 
   private constructor(
+    private readonly handle: FileHandle,
     private readonly zip: yauzl.ZipFile,
     /** Entries by lower-cased name: part names are case-insensitive in OOXML. */
     private readonly entries: ReadonlyMap<string, yauzl.Entry>,
@@ -107,7 +82,7 @@ export class WorkbookArchive {
         throw new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `holds ${zip.entryCount} parts, more than any workbook (at most ${MAX_ENTRIES}): refused unread`);
       }
       const entries = await readDirectory(zip, limits);
-      return new WorkbookArchive(zip, entries, meter);
+      return new WorkbookArchive(handle, zip, entries, meter);
     } catch (error) {
       zip.close();
       throw archiveError(error);
@@ -133,37 +108,30 @@ export class WorkbookArchive {
     const entry = this.entries.get(name.toLowerCase());
     if (entry === undefined) throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: it has no part ${name}`);
     signal?.throwIfAborted();
-    let stream: Readable;
-    try {
-      stream = await this.zip.openReadStreamPromise(entry);
-    } catch (error) {
-      throw archiveError(error, entry.fileName);
-    }
+    if (this.meter.closed) throw new ConnectorError('INTERNAL_ERROR', 'the workbook archive was read after it was closed');
     this.meter.opened.push(entry.fileName);
     this.meter.openStreams = (this.meter.openStreams ?? 0) + 1;
-    this.streams.add(stream);
-    const abort = () => stream.destroy(signal?.reason as Error);
+    // Stopped by the caller's signal, or by close().
+    const stop = new AbortController();
+    this.reads.add(stop);
+    const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     try {
-      for await (const chunk of stream) {
-        this.meter.inflatedBytes += (chunk as Buffer).length;
-        yield chunk as Buffer;
-      }
+      yield* inflateEntry(this.handle, entry, (bytes) => (this.meter.inflatedBytes += bytes), stop.signal);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw archiveError(error, entry.fileName);
     } finally {
       signal?.removeEventListener('abort', abort);
-      this.streams.delete(stream);
-      stream.destroy();
+      this.reads.delete(stop);
       this.meter.openStreams! -= 1;
     }
   }
 
   /** Stop every read and release the archive (the FileHandle stays open: it is the caller's). */
   close(): void {
-    for (const stream of this.streams) stream.destroy();
-    this.streams.clear();
+    for (const read of this.reads) read.abort(new ConnectorError('INTERNAL_ERROR', 'the workbook archive was closed'));
+    this.reads.clear();
     this.zip.close();
     this.meter.closed = true;
   }
