@@ -62,7 +62,7 @@ describe('the mapping page in Chromium', () => {
 
         // Start from suggest: one button fills the editor from the sample.
         await page.click('#suggest-button');
-        await waitUntil(async () => (await page.inputValue('#yaml')).startsWith('# Mapping suggested by'), 'the suggested YAML in the editor');
+        await waitUntil(async () => (await page.inputValue('#yaml')).includes('\n# Mapping suggested by'), 'the suggested YAML in the editor');
         expect(await page.textContent('#suggestion-summary')).toContain('Suggested a requests mapping');
         await previewSays(page, /requests\.csv: 3 built, 0 problems\./, 'the suggestion previewed');
 
