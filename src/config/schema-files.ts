@@ -3,8 +3,9 @@
  * root of the program (a checkout, the release tree, `/opt/procurement-connector`). A file points
  * an editor at its schema with a first line `# yaml-language-server: $schema=<path>`, a YAML
  * comment the daemon never reads. Kept apart from `json-schema.ts`, which loads every zod schema,
- * so that writing the line costs nothing.
+ * so that writing the line costs little.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -20,13 +21,16 @@ export function schemaFileName(name: JsonSchemaName): string {
 }
 
 /**
- * The program's root: this module is `<root>/src/config/` under the test runner and
- * `<root>/dist/src/config/` when built, and the schemas are not copied into `dist/`.
+ * The program's root: the nearest folder above this module that holds a package.json
+ * (`<root>/src/config/` under the test runner, `<root>/dist/src/config/` when built), where
+ * `schemas/` is; the schemas are not copied into `dist/`.
  */
 export function programRoot(moduleUrl: string = import.meta.url): string {
-  const dir = path.dirname(fileURLToPath(moduleUrl));
-  const src = path.dirname(path.dirname(dir));
-  return path.basename(src) === 'dist' ? path.dirname(src) : src;
+  const start = path.dirname(fileURLToPath(moduleUrl));
+  for (let dir = start, level = 0; level <= 4; dir = path.dirname(dir), level += 1) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  return path.dirname(path.dirname(start));
 }
 
 /** The schema file shipped with this program, by absolute path. */
