@@ -14,13 +14,15 @@
  * - `preset:` supplies the request fields (`presets/`), so with it none of them is required;
  * - a config secret may be a reference object (`{ fromCredential: … }`) in place of the string, and
  *   a checked string (a pattern, an enum, a URL) may be a `${VAR}` that `loadConfig` substitutes.
+ *   (`loadConfig` resolves a reference at any key; the schema offers one at the secrets only, where
+ *   the example config and the README use them, rather than beside every string.)
  *
  * What the schemas do not check, and `check` does: zod refinements (exactly one source per field,
  * `upper` with `lower`, `date` with `number`, cron expressions, CIDR ranges, file name placeholders,
  * sheet names, duplicate flow names, `export` required with `webhook`, a secret while
  * `requireSignature`, a TLS key that fits its certificate, a section beside another export format)
  * and load-mapping's cross checks (sources that fit the format, date formats, XML paths,
- * `record`/`lines` for XML only, `groupBy` for tables, `fillDown` columns, the kind by shape).
+ * `record`/`lines` for XML only, `groupBy` for tables, `fillDown` columns).
  */
 import { z } from 'zod';
 import { configSchema } from './schema.js';
