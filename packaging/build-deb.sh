@@ -9,6 +9,7 @@
 #   /usr/bin/procurement-connector            runs the launcher by its absolute path
 #   /lib/systemd/system/procurement-connector.service
 #   /etc/procurement-connector/connector.yaml, mappings/*.yaml    conffiles: an upgrade keeps an edited one
+#                                             (each names its schema in /opt/procurement-connector/schemas/)
 #   DEBIAN/postinst, prerm, postrm            packaging/deb/*, with packaging/layout.sh copied in
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,7 @@ opt=$root/opt/procurement-connector
 
 install -d -m 0755 "$opt" "$root/usr/bin" "$root/lib/systemd/system" "$root/DEBIAN" \
   "$root/etc/procurement-connector/mappings" "$root/usr/share/doc/procurement-connector" "$root/usr/share/lintian/overrides"
-for entry in bin node dist node_modules package.json package-lock.json build-info.json README.md THIRD-PARTY-NOTICES config samples; do
+for entry in bin node dist node_modules package.json package-lock.json build-info.json README.md THIRD-PARTY-NOTICES config samples schemas; do
   if [ -e "$tree/$entry" ]; then cp -a "$tree/$entry" "$opt/"; fi
 done
 # The Grafana dashboard and the Prometheus alert rules, where the tarball has them (not the
@@ -44,8 +45,14 @@ install -m 0644 "$tree/systemd/procurement-connector.service" "$root/lib/systemd
 
 # The config and the mappings as conffiles; postinst gives them the layout's owner and mode.
 # They hold no secret (the credentials are separate files), so 0644 until postinst runs is harmless.
-install -m 0644 "$tree/config/connector.example.yaml" "$root/etc/procurement-connector/connector.yaml"
-install -m 0644 "$tree"/config/mappings/*.yaml "$root/etc/procurement-connector/mappings/"
+# Each names its JSON Schema in /opt/procurement-connector/schemas/, as the installers write it.
+# shellcheck source=packaging/layout.sh
+PREFIX=/opt/procurement-connector . "$here/layout.sh"
+PREFIX=/opt/procurement-connector layout_copy_yaml "$tree/config/connector.example.yaml" "$root/etc/procurement-connector/connector.yaml"
+for mapping in "$tree"/config/mappings/*.yaml; do
+  PREFIX=/opt/procurement-connector layout_copy_yaml "$mapping" "$root/etc/procurement-connector/mappings/${mapping##*/}"
+done
+chmod 0644 "$root"/etc/procurement-connector/connector.yaml "$root"/etc/procurement-connector/mappings/*.yaml
 (cd "$root" && find etc -type f | sort | sed 's#^#/#') >"$root/DEBIAN/conffiles"
 
 node_version=$("$tree/node/bin/node" -p 'process.versions.node')

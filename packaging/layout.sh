@@ -61,9 +61,9 @@ layout_install_config() {
   install -d -m 0750 -o root -g "$SERVICE_USER" "$CONFIG_DIR" "$CONFIG_DIR/mappings"
   install -d -m 0700 -o root -g root "$CONFIG_DIR/credentials"
   if [ -n "${1:-}" ]; then
-    [ -f "$CONFIG_DIR/connector.yaml" ] || cp "$1/connector.example.yaml" "$CONFIG_DIR/connector.yaml"
+    [ -f "$CONFIG_DIR/connector.yaml" ] || layout_copy_yaml "$1/connector.example.yaml" "$CONFIG_DIR/connector.yaml"
     for layout_mapping in "$1"/mappings/*.yaml; do
-      [ -f "$CONFIG_DIR/mappings/${layout_mapping##*/}" ] || cp "$layout_mapping" "$CONFIG_DIR/mappings/"
+      [ -f "$CONFIG_DIR/mappings/${layout_mapping##*/}" ] || layout_copy_yaml "$layout_mapping" "$CONFIG_DIR/mappings/${layout_mapping##*/}"
     done
   fi
   for layout_file in "$CONFIG_DIR/connector.yaml" "$CONFIG_DIR"/mappings/*.yaml; do
@@ -78,6 +78,15 @@ layout_install_config() {
       echo "   put the $layout_secret into $CONFIG_DIR/credentials/$layout_secret (mode 0600, root)"
     fi
   done
+}
+
+# A shipped config or mapping copied into CONFIG_DIR. Its first line names the file's JSON Schema for
+# an editor (`# yaml-language-server: $schema=../schemas/config.schema.json`), relative to the
+# shipped tree, where it holds; from CONFIG_DIR it would name nothing, so it is pointed at the copy
+# of the schemas in PREFIX. The daemon reads the line as the comment it is.
+#   layout_copy_yaml SOURCE TARGET
+layout_copy_yaml() {
+  sed '1s#^\(\# yaml-language-server: [$]schema=\)\(\.\./\)*schemas/#\1'"$PREFIX"'/schemas/#' "$1" >"$2"
 }
 
 # The state folder (systemd's StateDirectory= would create it at the first start; made here so

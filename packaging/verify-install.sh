@@ -85,6 +85,13 @@ expect_layout() { # CONFIG_DIR EXCHANGE_DIR ERP_GROUP
   ok "user $user (in $3), config 0750/0640 root:$user, credentials 0700/0600 root, exchange folders 2770 $user:$3, state 0750"
 }
 
+# The first line of an installed config or mapping names, for an editor, a schema the install holds.
+#   expect_schema_line FILE SCHEMA_FILE
+expect_schema_line() {
+  [ "$(head -1 "$1")" = "# yaml-language-server: \$schema=$2" ] || fail "$1 names '$(head -1 "$1")', expected the schema $2"
+  [ -f "$2" ] || fail "$2, the schema $1 names, is missing"
+}
+
 step "tarball: install.sh into $work/tarball"
 t=$work/tarball
 settings=(PREFIX="$t/opt/procurement-connector" CONFIG_DIR="$t/etc/procurement-connector" EXCHANGE_DIR="$t/srv/erp/exchange" UNIT_DIR="$t/systemd")
@@ -96,6 +103,9 @@ version_line=$(env -i PATH="$nonode" "$t/opt/procurement-connector/bin/procureme
   fail "the service user cannot run the program"
 ok "the program runs, as root and as $user: $version_line"
 [ -f "$t/opt/procurement-connector/packaging/monitoring/alerts.yml" ] || fail "install.sh left out packaging/monitoring/"
+expect_schema_line "$t/etc/procurement-connector/connector.yaml" "$t/opt/procurement-connector/schemas/config.schema.json"
+expect_schema_line "$t/etc/procurement-connector/mappings/supplier-confirmations.yaml" "$t/opt/procurement-connector/schemas/mapping-confirmations.schema.json"
+ok "the installed config and mappings name their schemas in the program's schemas/"
 installed_unit=$t/systemd/$unit
 grep -qx "ExecStart=$t/opt/procurement-connector/bin/procurement-connector run --config $t/etc/procurement-connector/connector.yaml" "$installed_unit" ||
   fail "the installed unit's ExecStart: $(grep ExecStart= "$installed_unit")"
@@ -135,6 +145,9 @@ ok "the same layout as the tarball's install.sh (every path, mode and owner belo
 deb_version_line=$(env -i PATH="$nonode" /usr/bin/procurement-connector --version)
 [ "$deb_version_line" = "$version_line" ] || fail "/usr/bin/procurement-connector says $deb_version_line"
 ok "/usr/bin/procurement-connector --version, without node on PATH: $deb_version_line"
+expect_schema_line /etc/procurement-connector/connector.yaml /opt/procurement-connector/schemas/config.schema.json
+expect_schema_line /etc/procurement-connector/mappings/status-export.yaml /opt/procurement-connector/schemas/status-export.schema.json
+ok "the conffiles name their schemas in /opt/procurement-connector/schemas/"
 systemd-analyze verify "/lib/systemd/system/$unit" || fail "systemd-analyze verify /lib/systemd/system/$unit"
 ok "systemd-analyze verify /lib/systemd/system/$unit: clean"
 

@@ -78,12 +78,13 @@ tar -xzf "$tarball" -C "$work"
 tree=$work/$name
 for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js dist/src/admin/console/assets/console.js \
   node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/hono/package.json \
-  package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples systemd/$unit \
+  package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples schemas/config.schema.json \
+  schemas/mapping.schema.json systemd/$unit \
   packaging/layout.sh packaging/monitoring/grafana-dashboard.json packaging/monitoring/alerts.yml packaging/monitoring/README.md \
   install.sh uninstall.sh README.md THIRD-PARTY-NOTICES; do
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
-ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, the unit, the installers, the monitoring files, README and notices"
+ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, schemas, the unit, the installers, the monitoring files, README and notices"
 # Production packages only: the test, lint and type tools of a checkout stay out.
 for dev in vitest typescript eslint prettier playwright-core; do
   [ ! -e "$tree/node_modules/$dev" ] || fail "the tarball holds the development package $dev"
@@ -120,6 +121,9 @@ if without_node "$tree/bin/procurement-connector" check --config "$work/connecto
   fail "check passed without the credentials"
 fi
 ok "and without the credentials it fails"
+out=$(without_node "$tree/bin/procurement-connector" schema mapping-requests) || fail "schema exited $?"
+grep -q '"$id": "urn:procurement-connector:schema:mapping-requests"' <<<"$out" || fail "schema mapping-requests printed no such schema"
+ok "schema mapping-requests prints the JSON Schema editors read (shipped in schemas/)"
 
 step "the demo, a full cycle (config/demo.yaml in the unpacked tree)"
 demo=config/demo.yaml

@@ -5,7 +5,8 @@
  * mapping or arguments.
  */
 import fs from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
+import { JSON_SCHEMA_NAMES, type JsonSchemaName } from './config/schema-files.js';
 import { isConnectorError } from './errors.js';
 import { scrubSecrets } from './log.js';
 import { decideLogOutput, type LogOutput } from './shared/log-output.js';
@@ -145,6 +146,23 @@ mappingTools
     process.exitCode = result.exitCode;
   });
 // end of mapping block
+
+// config: `schema` (src/config/json-schema.ts)
+program
+  .command('schema')
+  .description(
+    'Print the JSON Schema of a config or mapping file (for an editor: the YAML language server reads `# yaml-language-server: $schema=<file>`); without a name, list the names.',
+  )
+  .addArgument(new Argument('[name]', 'which schema').choices(JSON_SCHEMA_NAMES))
+  .action(async (name: JsonSchemaName | undefined) => {
+    if (name === undefined) {
+      process.stdout.write(`${JSON_SCHEMA_NAMES.join('\n')}\n`);
+      return;
+    }
+    const { jsonSchemaOf } = await import('./config/json-schema.js');
+    process.stdout.write(`${JSON.stringify(jsonSchemaOf(name), null, 2)}\n`);
+  });
+// end of config block
 
 // daemon: `run` (src/daemon.ts, src/signals.ts)
 program

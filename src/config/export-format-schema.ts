@@ -105,19 +105,22 @@ const SECTION_KEYS = {
 export const exportFormatSchema = z
   .strictObject({
     /** `csv`, `json` or `xlsx` (one sheet, typed cells). Default csv. */
-    format: z.enum(EXPORT_FILE_FORMATS).default('csv'),
+    format: z.enum(EXPORT_FILE_FORMATS).default('csv').describe('csv, json or xlsx (one sheet, typed cells). Default csv.'),
     /** CSV (and, as before, accepted beside `format: json`). Defaults as below. */
-    csv: csvSectionSchema.optional(),
-    json: jsonSectionSchema.optional(),
+    csv: csvSectionSchema.optional().describe('format csv: encoding, delimiter, header, line ending, formula escaping.'),
+    json: jsonSectionSchema.optional().describe('format json: encoding.'),
     /** `format: xlsx` only. */
-    xlsx: xlsxSectionSchema.optional(),
+    xlsx: xlsxSectionSchema.optional().describe('format xlsx: sheet name, header row.'),
     /**
      * File name template: {timestamp} (local YYYYMMDDHHmmss) {date} (local YYYYMMDD) {seq} (export row
      * number, 6 digits) {id} (export row number) {eventId} {orderId} {externalId} {flow}. Required.
      */
-    fileName: fileNameSchema,
+    fileName: fileNameSchema.describe('File name template: {timestamp} {date} {seq} {id} {eventId} {orderId} {externalId} {flow}. Required.'),
     /** Output columns in order: header name → column. Default: every field of the record. */
-    columns: z.record(z.string(), columnSchema).optional(),
+    columns: z
+      .record(z.string(), columnSchema)
+      .optional()
+      .describe('Output columns in order: header name → { field, date, timeZone, map, default }. Default: every field.'),
   })
   .superRefine((format, ctx) => {
     // A workbook has no encoding or delimiter: a csv or json section beside it would change nothing,

@@ -154,27 +154,30 @@ export const TABLE_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'xlsx']);
 
 const commonKeys = {
   /** A shipped base mapping this one adds to (`commerceml`: a CommerceML 2 document export). */
-  preset: z.enum(['commerceml']).optional(),
+  preset: z.enum(['commerceml']).optional().describe('A shipped base mapping this one adds to: commerceml (a CommerceML 2 document export).'),
   /** Default: by the file extension (`.json`, `.ndjson`/`.jsonl`, `.xlsx`/`.xlsm`, `.xml`, else csv). */
-  format: z.enum(INPUT_FORMATS).optional(),
-  csv: csvOptionsSchema.default(csvOptionsSchema.parse({})),
-  json: jsonOptionsSchema.default(jsonOptionsSchema.parse({})),
-  xlsx: xlsxOptionsSchema.default(xlsxOptionsSchema.parse({})),
-  xml: xmlOptionsSchema.default(xmlOptionsSchema.parse({})),
+  format: z.enum(INPUT_FORMATS).optional().describe('csv, json, ndjson, xlsx or xml. Default: by the file extension.'),
+  csv: csvOptionsSchema.default(csvOptionsSchema.parse({})).describe('Reading CSV: encoding, delimiter, quote, decimal comma.'),
+  json: jsonOptionsSchema.default(jsonOptionsSchema.parse({})).describe('Reading JSON and NDJSON: the path of the records, encoding, decimal comma.'),
+  xlsx: xlsxOptionsSchema.default(xlsxOptionsSchema.parse({})).describe('Reading XLSX: the sheet, the header row, decimal comma.'),
+  xml: xmlOptionsSchema.default(xmlOptionsSchema.parse({})).describe('Reading XML: encoding, decimal comma, size and depth limits.'),
   /** XML: the element path of one request (or confirmation), from the root (`КоммерческаяИнформация/Документ`). */
-  record: z.string().min(1).optional(),
+  record: z.string().min(1).optional().describe('XML: the element path of one request (or confirmation), from the root.'),
   /** XML: the path of its lines inside the record (`Товары/Товар`). */
-  lines: z.string().min(1).optional(),
+  lines: z.string().min(1).optional().describe('XML: the path of its lines inside the record.'),
   /** CSV, XLSX: the column whose value groups adjacent rows into one request (or order). */
-  groupBy: z.string().min(1).optional(),
+  groupBy: z.string().min(1).optional().describe('CSV, XLSX: the column whose value groups adjacent rows into one request (or order).'),
   /**
    * CSV, XLSX: a blank cell of these columns takes the value above it, within one request (`true`:
    * the group column and every request-level column). A grouped report writes the document number
    * once, above its lines. Default: off.
    */
-  fillDown: z.union([z.boolean(), z.array(z.string().min(1)).min(1)]).default(false),
+  fillDown: z
+    .union([z.boolean(), z.array(z.string().min(1)).min(1)])
+    .default(false)
+    .describe('CSV, XLSX: a blank cell of these columns (true: the group and request-level columns) takes the value above it. Default false.'),
   /** CSV, XLSX: rows that are not data. Default: blank rows and totals rows (`Итого`, `Всего`). */
-  skipRows: skipRowsSchema.default(skipRowsSchema.parse({})),
+  skipRows: skipRowsSchema.default(skipRowsSchema.parse({})).describe('CSV, XLSX: rows that are not data. Default: blank rows and totals rows.'),
   /** How results are written back for this flow (default: CSV in the input's encoding and delimiter). */
   acknowledgements: z.unknown().optional(),
 };
@@ -185,46 +188,54 @@ const optF = fieldSpecSchema.optional();
 export const requestsMappingSchema = z.strictObject({
   kind: z.literal(MAPPING_KIND.requests).optional(),
   ...commonKeys,
-  request: z.strictObject({
-    externalId: f,
-    'customer.inn': f,
-    'customer.name': f,
-    'contact.name': f,
-    'contact.phone': optF,
-    'contact.email': optF,
-    'delivery.city': f,
-    'delivery.address': f,
-    'delivery.desiredDate': f,
-    comment: optF,
-  }),
-  items: z.strictObject({
-    /** JSON: path of the array of lines inside the record. */
-    path: z.string().min(1).optional(),
-    lineId: f,
-    name: f,
-    quantity: f,
-    unit: f,
-    comment: optF,
-  }),
+  request: z
+    .strictObject({
+      externalId: f,
+      'customer.inn': f,
+      'customer.name': f,
+      'contact.name': f,
+      'contact.phone': optF,
+      'contact.email': optF,
+      'delivery.city': f,
+      'delivery.address': f,
+      'delivery.desiredDate': f,
+      comment: optF,
+    })
+    .describe('The request: where each of its fields comes from.'),
+  items: z
+    .strictObject({
+      /** JSON: path of the array of lines inside the record. */
+      path: z.string().min(1).optional(),
+      lineId: f,
+      name: f,
+      quantity: f,
+      unit: f,
+      comment: optF,
+    })
+    .describe('The request lines: where each of their fields comes from.'),
 });
 
 export const confirmationsMappingSchema = z.strictObject({
   kind: z.literal(MAPPING_KIND.confirmations).optional(),
   ...commonKeys,
   /** The order being confirmed (`ORD-2026-000123`): the `<order_id>` path segment. */
-  orderId: f,
-  confirmation: z.strictObject({
-    supplierOrderId: f,
-    readyToShipDate: f,
-    comment: optF,
-  }),
-  items: z.strictObject({
-    path: z.string().min(1).optional(),
-    lineId: f,
-    confirmedQuantity: f,
-    price: f,
-    currency: f,
-  }),
+  orderId: f.describe('The platform order being confirmed (ORD-2026-000123): where it comes from.'),
+  confirmation: z
+    .strictObject({
+      supplierOrderId: f,
+      readyToShipDate: f,
+      comment: optF,
+    })
+    .describe('The confirmation: where each of its fields comes from.'),
+  items: z
+    .strictObject({
+      path: z.string().min(1).optional(),
+      lineId: f,
+      confirmedQuantity: f,
+      price: f,
+      currency: f,
+    })
+    .describe('The confirmed lines: where each of their fields comes from.'),
 });
 
 type RequestsRaw = z.infer<typeof requestsMappingSchema>;

@@ -14,14 +14,17 @@ import { serviceKeys } from './service-schema.js';
 export const configSchema = z
   .strictObject({
     /** Folder of the SQLite store. Default ./var/state. */
-    stateDir: pathSchema.default('./var/state'),
-    platform: platformSchema,
-    flows: z.array(flowSchema).min(1, 'must list at least one flow'),
-    delivery: deliverySchema.default(deliverySchema.parse({})),
+    stateDir: pathSchema.default('./var/state').describe('Folder of the SQLite store. Default ./var/state.'),
+    platform: platformSchema.describe('Where the procurement platform is and how to reach it.'),
+    flows: z
+      .array(flowSchema)
+      .min(1, 'must list at least one flow')
+      .describe('Each ERP folder the daemon serves: its kind, inbox, mapping and results folder.'),
+    delivery: deliverySchema.default(deliverySchema.parse({})).describe('How the outbox is sent: concurrency, rate, backoff, leases, circuit breaker.'),
     /** The webhook listener; omit to run without one. */
-    webhook: webhookSchema.optional(),
+    webhook: webhookSchema.optional().describe("The listener for the platform's signed status events; omit to run without one."),
     /** Where status changes are written; required with `webhook`. */
-    export: exportSchema.optional(),
+    export: exportSchema.optional().describe('Where status changes are written for the ERP to import; required with webhook.'),
     ...serviceKeys,
   })
   .superRefine((config, ctx) => {

@@ -37,12 +37,16 @@ export const sandboxSchema = z.strictObject({
 
 export const serviceKeys = {
   /** Bound on a graceful stop (keep it below systemd's TimeoutStopSec). Default 20 s. */
-  shutdownTimeoutMs: positiveMs.default(20_000),
+  shutdownTimeoutMs: positiveMs.default(20_000).describe("Bound on a graceful stop, below systemd's TimeoutStopSec. Default 20000."),
   /** Rows finished longer ago than this are deleted by housekeeping. Default 90. */
-  retentionDays: z.number().int().positive().default(90),
-  log: logSchema.default({ level: 'info' }),
-  schedules: schedulesSchema.default({ retrySweep: '*/30 * * * * *', housekeeping: '15 3 * * *', summary: '0 8 * * *' }),
-  metrics: metricsSchema.default({ enabled: true, host: '127.0.0.1', port: 9464 }),
-  sandbox: sandboxSchema.default({ enabled: false, host: '127.0.0.1', port: 8787, demo: true }),
-  console: consoleSchema.default({ enabled: true, language: 'ru', sessionTtlMinutes: 480 }),
+  retentionDays: z.number().int().positive().default(90).describe('Rows finished longer ago than this are deleted by housekeeping. Default 90.'),
+  log: logSchema.default({ level: 'info' }).describe('Log level. Default info.'),
+  schedules: schedulesSchema
+    .default({ retrySweep: '*/30 * * * * *', housekeeping: '15 3 * * *', summary: '0 8 * * *' })
+    .describe('Cron schedules of the retry sweep, housekeeping and the summary log line.'),
+  metrics: metricsSchema.default({ enabled: true, host: '127.0.0.1', port: 9464 }).describe('The admin listener: /metrics, /healthz, /readyz and the console.'),
+  sandbox: sandboxSchema
+    .default({ enabled: false, host: '127.0.0.1', port: 8787, demo: true })
+    .describe('The built-in platform emulator, in-process: the demo, never production.'),
+  console: consoleSchema.default({ enabled: true, language: 'ru', sessionTtlMinutes: 480 }).describe('The operator console served on the admin listener.'),
 };

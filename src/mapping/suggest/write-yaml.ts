@@ -6,6 +6,7 @@
  */
 import YAML, { Scalar, isMap, isPair, isScalar, type YAMLMap } from 'yaml';
 import type { MappingKind } from '../../config/mapping-schema.js';
+import { schemaModeline, shippedSchemaPath } from '../../config/schema-files.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type FieldSuggestion, type SampleTable, type SuggestedSource } from './types.js';
 import { quoted, shown } from './shown.js';
 
@@ -98,6 +99,8 @@ export function writeSuggestionYaml(parts: MappingParts): string {
   const doc = new YAML.Document(buildMapping(parts));
   const json = isJson(parts);
   doc.commentBefore = [
+    // An editor with the YAML language server checks the mapping against its kind's schema as it is edited.
+    schemaModeline(shippedSchemaPath(`mapping-${parts.kind}`)).slice(1),
     ` Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(parts.fileName)} (${parts.kind}).`,
     ' A start to edit, not a finished mapping: each field says where its value comes from, why, and how',
     ` sure the guess is (0..1). Guesses under ${CONFIDENCE_THRESHOLD} are TODO lines: fill them in, then run \`preview\`.`,

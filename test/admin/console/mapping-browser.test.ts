@@ -54,15 +54,15 @@ describe('the mapping page in Chromium', () => {
 
         // A syntax error says where it is; a click on it puts the cursor there.
         await page.fill('#yaml', BROKEN);
-        await previewSays(page, 'line 6, column 1', 'the syntax error by its line');
+        await previewSays(page, 'line 7, column 1', 'the syntax error by its line');
         expect(await page.textContent('#preview')).not.toMatch(/\bat .*\.(ts|js):\d/);
-        await page.click('#preview tr[data-line="6"]');
-        const offset = BROKEN.split('\n').slice(0, 5).join('\n').length + 1;
+        await page.click('#preview tr[data-line="7"]');
+        const offset = BROKEN.split('\n').slice(0, 6).join('\n').length + 1;
         expect(await page.$eval('#yaml', (editor) => (editor as unknown as { selectionStart: number }).selectionStart)).toBe(offset);
 
         // Start from suggest: one button fills the editor from the sample.
         await page.click('#suggest-button');
-        await waitUntil(async () => (await page.inputValue('#yaml')).startsWith('# Mapping suggested by'), 'the suggested YAML in the editor');
+        await waitUntil(async () => (await page.inputValue('#yaml')).includes('\n# Mapping suggested by'), 'the suggested YAML in the editor');
         expect(await page.textContent('#suggestion-summary')).toContain('Suggested a requests mapping');
         await previewSays(page, /requests\.csv: 3 built, 0 problems\./, 'the suggestion previewed');
 

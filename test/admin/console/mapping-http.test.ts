@@ -154,11 +154,11 @@ describe('the mapping page', () => {
         result: null,
       });
 
-      // Line 5 opens a flow map that never closes: the parser finds out at the start of line 6.
+      // Line 6 opens a flow map that never closes: the parser finds out at the start of line 7.
       const broken = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"');
       const syntax = await post(`${c.url}/mapping/preview`, { flow: 'requests', sample: id, yaml: broken });
       const problems = syntax.json().mapping.problems as Data[];
-      expect(problems[0]).toMatchObject({ path: '', line: 6, column: 1, message: expect.stringContaining('at line 6, column 1') });
+      expect(problems[0]).toMatchObject({ path: '', line: 7, column: 1, message: expect.stringContaining('at line 7, column 1') });
       for (const answer of [
         syntax.body,
         (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', yaml: broken }, { accept: 'text/html' })).body,
@@ -166,8 +166,8 @@ describe('the mapping page', () => {
         expect(answer).not.toMatch(/\n\s+at |\.ts:\d|node_modules|YAMLParseError/);
       }
       const fragment = (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', yaml: broken }, { accept: 'text/html' })).body;
-      expect(fragment).toContain('data-line="6" data-column="1"');
-      expect(fragment).toContain('line 6, column 1');
+      expect(fragment).toContain('data-line="7" data-column="1"');
+      expect(fragment).toContain('line 7, column 1');
 
       const confirmations = fs.readFileSync(path.join(REPO, 'config/mappings/supplier-confirmations.yaml'), 'utf8');
       expect((await post(`${c.url}/mapping/preview`, { flow: 'requests', yaml: confirmations })).json().mapping.problems).toEqual([

@@ -31,7 +31,9 @@ describe('runSuggestCommand', () => {
     await withTempDir(async (dir) => {
       const result = await runSuggestCommand(sample('1c-requests-windows1251.csv'), {}, NOW);
       expect(result.exitCode).toBe(0);
-      expect(result.stdout).toMatch(/^# Mapping suggested by `procurement-connector mapping suggest` from "1c-requests-windows1251\.csv"/);
+      expect(result.stdout).toMatch(
+        /^# yaml-language-server: \$schema=\S+\/schemas\/mapping-requests\.schema\.json\n# Mapping suggested by `procurement-connector mapping suggest` from "1c-requests-windows1251\.csv"/,
+      );
       expect(result.stderr).toContain('Suggested a requests mapping for 1c-requests-windows1251.csv (YAML on stdout).');
       expect(result.stderr).toContain('Preview of the sample: 4 requests, 0 problems');
       expect(result.stderr).not.toContain('Look at:');
