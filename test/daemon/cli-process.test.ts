@@ -240,7 +240,8 @@ describe('run: the demo', () => {
       // The walk-through's workbook and CommerceML export go through: one acknowledgement per request.
       fs.copyFileSync(path.join(REPO, 'samples/requests-1c-report.xlsx'), path.join(dir, 'var/inbox-xlsx/requests-1c-report.xlsx'));
       fs.copyFileSync(path.join(REPO, 'samples/commerceml-orders.xml'), path.join(dir, 'var/inbox-xml/commerceml-orders.xml'));
-      const acks = () => (fs.existsSync(path.join(dir, 'var/import')) ? fs.readdirSync(path.join(dir, 'var/import')).filter((name) => name.startsWith('ack-')) : []);
+      const acks = () =>
+        fs.existsSync(path.join(dir, 'var/import')) ? fs.readdirSync(path.join(dir, 'var/import')).filter((name) => name.startsWith('ack-')) : [];
       await waitUntil(() => acks().length >= 6, 'an acknowledgement for each request of the workbook and of the CommerceML export', { timeoutMs: 30_000 });
       expect(acks().filter((name) => /^ack-ЗК-00040[123]-\d+\.xlsx$/.test(name))).toHaveLength(3);
       expect(acks().filter((name) => /^ack-ЗК-00030[123]-\d+\.json$/.test(name))).toHaveLength(3);
