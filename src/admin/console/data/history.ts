@@ -87,6 +87,9 @@ export function requestHistory(db: Db, flows: readonly string[], now: number): M
 export function eventHistory(db: Db, now: number): HourlyHistory<EventOutcome> {
   const w = lastDayWindow(now);
   const history = emptyHistory(w, now, EVENT_OUTCOMES);
-  for (const row of eventsByHour(db, w)) add(history, row.applied ? 'applied' : 'storedOnly', row.hour, row.events);
+  for (const row of eventsByHour(db, w)) {
+    add(history, 'applied', row.hour, row.applied);
+    add(history, 'storedOnly', row.hour, row.events - row.applied);
+  }
   return history;
 }
