@@ -6,11 +6,12 @@
  *   every submission and its attempts: 29 ms, growing with the store. On `(finished_at, outcome,
  *   submission_id)` it reads the day's attempts from the index alone: 0.4 ms, growing with the day.
  *   One more index entry per attempt is the price on the delivery path.
- * - `events_received_at` becomes `(received_at, applied)`: the per-hour count of applied and
- *   not-applied events reads only the index (11 ms → 5 ms for 33,000 events), and every query that
- *   ranged over `received_at` (today's count, the events page, housekeeping) ranges over its
- *   prefix. Replaced, not added, so a webhook event still costs one index entry on `received_at`;
- *   `applied` is written with the row and never changes.
+ * - `events_received_at` becomes `(received_at, applied)`: counting each hour's applied events
+ *   reads only the index instead of every event row of the day (2.6 → 1.6 ms for 33,000 events
+ *   with the table in the page cache; more when it is not), and every query that ranged over
+ *   `received_at` (today's count, the events page, housekeeping) ranges over its prefix, with the
+ *   same plans. Replaced, not added, so a webhook event still costs one index entry on
+ *   `received_at`; `applied` is written with the row and never changes.
  */
 export const CONSOLE_HISTORY_SCHEMA = `
 CREATE INDEX submission_attempts_finished ON submission_attempts (finished_at, outcome, submission_id);
