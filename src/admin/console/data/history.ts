@@ -10,7 +10,7 @@
  *
  * Limits (the README says them too):
  * - A request is counted once per outcome and hour: tried five times in an hour and then accepted,
- *   it counts once under "will retry" and once under "accepted" there. A bar adds up outcomes, not
+ *   it counts once under "retrying" and once under "accepted" there. A bar adds up outcomes, not
  *   distinct requests.
  * - Requests not yet tried (pending, waiting out a backoff) are in no hour; the counts by state
  *   above the chart have them.
@@ -20,6 +20,8 @@
  *   clock goes back an hour, two bars are labelled 02:00; when it goes forward, 02:00 has none.
  * - Webhook events are stored once per eventId: repeats and refused requests are in no hour (the
  *   card shows refusals since start from the metrics).
+ * - Times are the daemon's clock when it recorded them: if that clock is set back, the hours it
+ *   repeats hold the rows of both passes.
  */
 import { attemptOutcomesByHour, eventsByHour, type HourWindow } from '../../../store/console-history.js';
 import type { Db } from '../../../store/open-store.js';
@@ -33,7 +35,7 @@ export const REQUEST_OUTCOMES = ['accepted', 'retry', 'held', 'rejected', 'dead'
 export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 /**
- * Attempt outcomes that send a row back to the outbox, drawn as "will retry": a failure to retry
+ * Attempt outcomes that send a row back to the outbox, drawn as "retrying": a failure to retry
  * (`retry`), a token the platform refused (`paused`: the row waits for the flow to resume), an
  * attempt given up at shutdown (`aborted`).
  */

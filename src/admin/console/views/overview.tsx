@@ -2,13 +2,12 @@
 import { EVENT_OUTCOMES, REQUEST_OUTCOMES, type EventOutcome, type HourlyHistory, type RequestOutcome } from '../data/history.js';
 import type { OverviewData } from '../data/overview.js';
 import { formatDuration, formatTime } from '../format.js';
-import { translateOr } from '../i18n.js';
+import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { HourlyChart, type SeriesLook } from './chart.js';
 import { DataTable } from './data-table.js';
 import { Layout } from './layout.js';
 import { State, Time } from './parts.js';
-import type { Translate } from '../i18n.js';
 import type { ViewContext } from './view-context.js';
 
 const SUBMISSION_STATES = ['pending', 'in_flight', 'accepted', 'rejected', 'held', 'dead'] as const;
