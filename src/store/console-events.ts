@@ -21,7 +21,7 @@ export interface EventListItem {
 const ITEM_COLUMNS = `event_id AS eventId, event_type AS eventType, order_id AS orderId, status, event_date AS eventDate,
   event_date_ms AS eventDateMs, applied, received_at AS receivedAt`;
 
-/** Events received since `since` (epoch ms); a range count on `events_received_at`. */
+/** Events received since `since` (epoch ms); a range count on `events_received_applied` (migration 7). */
 export function countEventsSince(db: Db, since: number): number {
   return (statement(db, 'SELECT count(*) AS n FROM events WHERE received_at >= ?').get(since) as { n: number }).n;
 }

@@ -48,3 +48,16 @@ export function startOfLocalDay(now: number): number {
   d.setHours(0, 0, 0, 0);
   return d.getTime();
 }
+
+/** The start of the local hour `now` falls in (a zone 5:30 or 5:45 from UTC starts its hours there, not at UTC's). */
+export function startOfLocalHour(now: number): number {
+  const d = new Date(now);
+  d.setMinutes(0, 0, 0);
+  return d.getTime();
+}
+
+/** `14:05` in local time. */
+export function formatClock(iso: string): string {
+  const d = new Date(iso);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

@@ -5,6 +5,7 @@ import { EXPORT_NAMES_SCHEMA } from './003-export-names.js';
 import { STAGED_RECORDING_SCHEMA } from './004-staged-recording.js';
 import { CONSOLE_SCHEMA } from './005-console.js';
 import { READ_ATTEMPTS_SCHEMA } from './006-read-attempts.js';
+import { CONSOLE_HISTORY_SCHEMA } from './007-console-history.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly string[] = [
   STAGED_RECORDING_SCHEMA,
   CONSOLE_SCHEMA,
   READ_ATTEMPTS_SCHEMA,
+  CONSOLE_HISTORY_SCHEMA,
 ];

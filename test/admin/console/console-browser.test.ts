@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { recordBusyDay, type BusyDay } from './history-rows.js';
 import { collectErrors, withBrowser } from './with-browser.js';
 import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 
@@ -37,6 +38,36 @@ async function getJson<T>(address: string): Promise<T> {
 
 const request = (id: string) => `/flows/requests/requests/${encodeURIComponent(id)}`;
 
+/** A chart's `aria-label` as the page should write it: the title, then each non-zero total. */
+function summary(title: string, totals: [number, string][], item: (n: number, label: string) => string): string {
+  return `${title}: ${totals
+    .filter(([n]) => n > 0)
+    .map(([n, label]) => item(n, label))
+    .join(', ')}`;
+}
+
+/** The day `recordBusyDay` recorded, with the sample's three requests delivered live on top. */
+const withSample = (day: BusyDay): BusyDay => ({ ...day, accepted: day.accepted + 3 });
+
+/**
+ * Drop the sample, let the sandbox accept its three requests and confirm their orders: three events
+ * applied on top of the `appliedBefore` the store held.
+ */
+async function deliverSample(
+  url: string,
+  inbox: string,
+  daemon: { sandbox: { requests(): { orderId: string }[]; setOrderStatus(id: string, s: string): void } | null },
+  appliedBefore: number,
+) {
+  fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
+  await waitUntil(() => daemon.sandbox!.requests().length === 3, 'three requests accepted');
+  for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
+  await waitUntil(async () => {
+    const { lastDay } = (await getJson<{ webhook: { lastDay: { series: { applied: number[] } } } }>(`${url}/`)).webhook;
+    return lastDay.series.applied.reduce((a, b) => a + b) === appliedBefore + 3;
+  }, 'three events applied');
+}
+
 describe('the console in Chromium', () => {
   it('shows a dropped file’s requests on / as they are delivered (live), and each request’s timeline', async () => {
     await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
@@ -52,7 +83,6 @@ describe('the console in Chromium', () => {
         await waitUntil(async () => (await getJson<{ events: unknown[] }>(`${url}/events`)).events.length === 3, 'three events');
         await page.reload();
         expect(await page.textContent('.cards')).toContain('ack-');
-        await screenshot(page, 'console-overview.png');
 
         await page.click('header nav a[href="/flows/requests/requests"]');
         await page.fill('input[name=q]', 'ЗК-000102');
@@ -68,6 +98,64 @@ describe('the console in Chromium', () => {
         await page.click('ol.timeline details summary');
         await screenshot(page, 'console-request.png');
         expect(errors, errors.join('\n')).toEqual([]);
+      });
+    });
+  });
+
+  it('draws the last 24 hours on / as SVG with JavaScript off: bars in patterns coloured by console.css, a tooltip per hour, legends in words', async () => {
+    let seeded: BusyDay | undefined;
+    await withConsoleDaemon({ seed: (db) => (seeded = recordBusyDay(db, 'requests', Date.now())) }, async ({ url, inbox, daemon }) => {
+      await deliverSample(url, inbox, daemon, seeded!.applied);
+      const day = withSample(seeded!);
+      await withBrowser(async (open) => {
+        const { page } = await open({ javaScript: false });
+        const errors = collectErrors(page);
+        await page.goto(`${url}/`);
+        const [requests, events] = [page.locator('figure.chart').nth(0), page.locator('figure.chart').nth(1)];
+        expect(await page.locator('figure.chart').count()).toBe(2);
+        expect(await requests.locator('svg[role=img]').getAttribute('aria-label')).toBe(
+          summary(
+            'Requests per hour, last 24 h',
+            [
+              [day.accepted, 'accepted'],
+              [day.retry, 'retrying'],
+              [day.held, 'held'],
+              [day.rejected, 'rejected'],
+              [day.dead, 'dead'],
+            ],
+            (n, label) => `${n} ${label}`,
+          ),
+        );
+        expect(await events.locator('svg[role=img]').getAttribute('aria-label')).toBe(
+          summary(
+            'Webhook events per hour, last 24 h',
+            [
+              [day.applied + 3, 'applied'],
+              [day.storedOnly, 'stored only'],
+            ],
+            (n, label) => `${n} ${label}`,
+          ),
+        );
+        expect(await requests.locator('.hits title').count()).toBe(24);
+        expect(await requests.locator('.hits title').last().textContent()).toMatch(/^\d\d:00–\d\d:\d\d \(now\): \d+ accepted/);
+        expect(await requests.locator('ul.legend li').allTextContents()).toEqual([
+          `${day.accepted} accepted`,
+          `${day.retry} retrying`,
+          `${day.held} held`,
+          `${day.rejected} rejected`,
+          `${day.dead} dead`,
+        ]);
+        // Drawn, not only present: the bars have a size, and console.css colours their patterns.
+        expect((await requests.locator('path.b-accepted').boundingBox())!.height).toBeGreaterThan(40);
+        // Run in the page (this file is compiled without the DOM's types).
+        const fill = (selector: string) =>
+          page
+            .locator(selector)
+            .evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string } }).getComputedStyle(element).fill);
+        expect(await fill('#chart-flow-0-accepted rect.bg')).toBe('rgb(45, 164, 78)');
+        expect(await fill('#chart-flow-0-dead rect.bg')).toBe('rgb(36, 41, 47)');
+        expect(errors, errors.join('\n')).toEqual([]);
+        await screenshot(page, 'console-overview.png');
       });
     });
   });
@@ -211,14 +299,28 @@ describe('the console in Chromium', () => {
   });
 
   it('speaks Russian by default', async () => {
-    await withConsoleDaemon({ language: 'ru' }, async ({ url, inbox, daemon }) => {
-      fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
-      await waitUntil(() => daemon.sandbox!.requests().length === 3, 'three requests accepted');
+    let seeded: BusyDay | undefined;
+    await withConsoleDaemon({ language: 'ru', seed: (db) => (seeded = recordBusyDay(db, 'requests', Date.now())) }, async ({ url, inbox, daemon }) => {
+      await deliverSample(url, inbox, daemon, seeded!.applied);
+      const day = withSample(seeded!);
       await withBrowser(async (open) => {
         const { page } = await open({ locale: 'ru-RU' });
         await page.goto(`${url}/`);
         expect(await page.textContent('header nav')).toContain('Требует внимания');
         expect(await page.textContent('.cards')).toContain('принята');
+        expect(await page.locator('figure.chart svg[role=img]').first().getAttribute('aria-label')).toBe(
+          summary(
+            'Заявки по часам за последние 24 ч',
+            [
+              [day.accepted, 'принято'],
+              [day.retry, 'повтор'],
+              [day.held, 'задержано'],
+              [day.rejected, 'отклонено'],
+              [day.dead, 'не доставлено'],
+            ],
+            (n, label) => `${label}: ${n}`,
+          ),
+        );
         await screenshot(page, 'console-overview-ru.png');
       });
     });

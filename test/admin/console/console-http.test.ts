@@ -37,12 +37,19 @@ describe('console pages', () => {
       );
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.body).not.toMatch(/<script>|style="/);
+      // The last 24 hours, drawn from what delivery and the listener recorded.
+      expect(page.body).toContain('role="img" aria-label="Requests per hour, last 24 h: 3 accepted"');
+      expect(page.body).toContain('role="img" aria-label="Webhook events per hour, last 24 h: 1 applied"');
 
       const overview = (await send(`${url}/`, { headers: JSON_ACCEPT })).json<Data>();
       expect(overview.flows[0]).toMatchObject({ name: 'requests', counts: { accepted: 3 }, filesToday: { archived: 1 }, gate: { mode: 'closed' } });
       expect(overview.webhook).toMatchObject({ eventsToday: 1, lastEvent: { orderId, status: 'confirmed' } });
       expect(overview.exporter.channels.map((c: { channel: string }) => c.channel)).toEqual(['status', 'ack:requests']);
       expect(overview.readiness).toEqual({ ready: true, reasons: [] });
+      const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+      expect(overview.flows[0].lastDay.hours).toHaveLength(24);
+      expect(sum(overview.flows[0].lastDay.series.accepted)).toBe(3);
+      expect(sum(overview.webhook.lastDay.series.applied)).toBe(1);
 
       const search = (await send(`${url}/flows/requests/requests?q=${encodeURIComponent('ЗК-00010')}`, { headers: JSON_ACCEPT })).json<Data>();
       expect(search.submissions.map((s: { externalId: string }) => s.externalId)).toEqual(['ЗК-000101', 'ЗК-000102', 'ЗК-000103']);

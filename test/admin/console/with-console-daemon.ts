@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startDaemon, type Daemon } from '../../../src/daemon.js';
 import { silentLogger, type Logger } from '../../../src/log.js';
+import { openStore, storePath, type Db } from '../../../src/store/open-store.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
 import { REPO, writeConfig } from '../../helpers/with-daemon.js';
 
@@ -29,6 +30,8 @@ export interface ConsoleDaemonOptions {
   platformUrl?: string;
   /** `delivery.circuit.probeIntervalMs`; default 50. */
   probeIntervalMs?: number;
+  /** Fill the store before the daemon opens it (history at chosen times, `history-rows.ts`). */
+  seed?: (db: Db) => void;
 }
 
 export interface ConsoleDaemon {
@@ -73,6 +76,14 @@ ${password === null ? '' : `  password: ${password}`}
 ${options.extra ?? ''}
 `,
     );
+    if (options.seed) {
+      const db = openStore(storePath(path.join(dir, 'state')));
+      try {
+        options.seed(db);
+      } finally {
+        db.close();
+      }
+    }
     const daemon = await startDaemon({ config, logger: options.logger ?? silentLogger });
     try {
       // Bound beyond loopback (0.0.0.0), the listener is still reached through 127.0.0.1 here: tests talk to loopback only.

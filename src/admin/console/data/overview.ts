@@ -1,4 +1,7 @@
-/** `/`: per flow, counts by state, today's files, the last error, the oldest pending age; the webhook listener, the exporter, readiness. */
+/**
+ * `/`: per flow, counts by state, today's files, the last error, the oldest pending age and its last
+ * 24 hours by outcome; the webhook listener with its last 24 hours, the exporter, readiness.
+ */
 import { countFilesSince } from '../../../store/console-files.js';
 import { countEventsSince, lastWrittenExport, setAsideExports, recentEvents } from '../../../store/console-events.js';
 import { lastErrorOfFlow } from '../../../store/console-submissions.js';
@@ -6,6 +9,7 @@ import { countSubmissionsByState, oldestPendingByFlow } from '../../../store/out
 import { pendingExportsByChannel } from '../../../store/stats.js';
 import type { ConsoleDeps, FlowGateView } from '../context.js';
 import { iso, startOfLocalDay } from '../format.js';
+import { eventHistory, requestHistory, type EventOutcome, type HourlyHistory, type RequestOutcome } from './history.js';
 
 /** Webhook outcomes that stored an event; every other outcome is a refusal (its error code). */
 const STORED_OUTCOMES = new Set(['applied', 'stored', 'duplicate', 'WEBHOOK_EVENT_CONFLICT']);
@@ -20,6 +24,8 @@ export interface FlowOverview {
   lastError: { externalId: string; code: string | null; message: string | null; at: string | null } | null;
   oldestPendingAgeMs: number | null;
   gate: FlowGateView | null;
+  /** Per hour of the last 24, how many submissions had an attempt end in each outcome (`history.ts`). */
+  lastDay: HourlyHistory<RequestOutcome>;
 }
 
 export interface OverviewData {
@@ -33,6 +39,8 @@ export interface OverviewData {
     lastEvent: { eventId: string; orderId: string | null; status: string | null; receivedAt: string | null } | null;
     /** Refused webhook requests since the daemon started, by error code. */
     refusedSinceStart: Record<string, number>;
+    /** Events stored per hour of the last 24, applied or not (`history.ts`). */
+    lastDay: HourlyHistory<EventOutcome>;
   } | null;
   exporter: {
     channels: { channel: string; pending: number; oldestPendingAgeMs: number | null; lastFile: { fileName: string | null; writtenAt: string | null } | null }[];
@@ -46,6 +54,11 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
   const today = startOfLocalDay(now);
   const counts = countSubmissionsByState(db);
   const oldest = new Map(oldestPendingByFlow(db).map((row) => [row.flow, row.createdAt]));
+  const lastDay = requestHistory(
+    db,
+    deps.flows.map((flow) => flow.name),
+    now,
+  );
   const flows = deps.flows.map((flow): FlowOverview => {
     const lastError = lastErrorOfFlow(db, flow.name);
     const oldestAt = oldest.get(flow.name);
@@ -57,6 +70,7 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       lastError: lastError ? { externalId: lastError.externalId, code: lastError.errorCode, message: lastError.message, at: iso(lastError.updatedAt) } : null,
       oldestPendingAgeMs: oldestAt === undefined ? null : Math.max(0, now - oldestAt),
       gate: deps.operator.flowGate(flow.name) ?? null,
+      lastDay: lastDay.get(flow.name)!,
     };
   });
 
@@ -73,6 +87,7 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       eventsToday: countEventsSince(db, today),
       lastEvent: last ? { eventId: last.eventId, orderId: last.orderId, status: last.status, receivedAt: iso(last.receivedAt) } : null,
       refusedSinceStart: refused,
+      lastDay: eventHistory(db, now),
     };
   }
 

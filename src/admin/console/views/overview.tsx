@@ -1,14 +1,31 @@
 /** `/`: one card per flow, the webhook listener, the exporter, readiness; refreshed live by console.js. */
+import { EVENT_OUTCOMES, REQUEST_OUTCOMES, type EventOutcome, type HourlyHistory, type RequestOutcome } from '../data/history.js';
 import type { OverviewData } from '../data/overview.js';
 import { formatDuration, formatTime } from '../format.js';
-import { translateOr } from '../i18n.js';
+import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
+import { HourlyChart, type SeriesLook } from './chart.js';
 import { DataTable } from './data-table.js';
 import { Layout } from './layout.js';
 import { State, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const SUBMISSION_STATES = ['pending', 'in_flight', 'accepted', 'rejected', 'held', 'dead'] as const;
+
+/** Besides its colour, each series has its own look: the two solid ones are far apart in lightness (green, near black). */
+const LOOKS: Record<RequestOutcome | EventOutcome, SeriesLook> = {
+  accepted: 'plain',
+  retry: 'hatch',
+  held: 'dots',
+  rejected: 'cross',
+  dead: 'plain',
+  applied: 'plain',
+  storedOnly: 'hatch',
+};
+
+function seriesOf<K extends RequestOutcome | EventOutcome>(t: Translate, keys: readonly K[], history: HourlyHistory<K>) {
+  return keys.map((key) => ({ key, label: t(`chart.${key}`), look: LOOKS[key], counts: history.series[key] }));
+}
 
 export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
   const { ctx, data } = props;
@@ -28,7 +45,7 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
           ) : null}
         </section>
         <div class="cards">
-          {data.flows.map((flow) => (
+          {data.flows.map((flow, index) => (
             <section class="card flow">
               <h2>
                 <a href={paths.search(flow.name)}>{t('overview.flow', { name: flow.name })}</a> <span class="muted">({flow.kind})</span>
@@ -74,6 +91,15 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
                   )}
                 </dd>
               </dl>
+              <HourlyChart
+                t={t}
+                id={`chart-flow-${index}`}
+                title={t(flow.kind === 'confirmations' ? 'chart.confirmations' : 'chart.requests')}
+                empty={t(flow.kind === 'confirmations' ? 'chart.noConfirmations' : 'chart.noRequests')}
+                hours={flow.lastDay.hours}
+                until={flow.lastDay.until}
+                series={seriesOf(t, REQUEST_OUTCOMES, flow.lastDay)}
+              />
             </section>
           ))}
           <section class="card">
@@ -110,6 +136,17 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
             ) : (
               <p class="muted">{t('overview.noWebhook')}</p>
             )}
+            {data.webhook ? (
+              <HourlyChart
+                t={t}
+                id="chart-webhook"
+                title={t('chart.events')}
+                empty={t('chart.noEvents')}
+                hours={data.webhook.lastDay.hours}
+                until={data.webhook.lastDay.until}
+                series={seriesOf(t, EVENT_OUTCOMES, data.webhook.lastDay)}
+              />
+            ) : null}
           </section>
           <section class="card">
             <h2>{t('overview.exporter')}</h2>

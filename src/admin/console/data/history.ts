@@ -1,0 +1,97 @@
+/**
+ * The overview's last 24 hours: per flow, what delivery did with its submissions each hour, and the
+ * webhook events stored each hour; in the server's local hours, the current (partial) one last.
+ *
+ * Where the times come from, and why: `submission_attempts` keeps every attempt with its outcome
+ * and the time it was recorded (`finished_at`), and nothing ever rewrites it. A submission's own
+ * `updated_at` would say only where each row stands now, at its last change: a request rejected at
+ * 09:00 and requeued and accepted at 14:00 would show only at 14:00, and one retried all afternoon
+ * only at its last try. The attempts show both, each in its hour.
+ *
+ * Limits (the README says them too):
+ * - A request is counted once per outcome and hour: tried five times in an hour and then accepted,
+ *   it counts once under "retrying" and once under "accepted" there. A bar adds up outcomes, not
+ *   distinct requests.
+ * - Requests not yet tried (pending, waiting out a backoff) are in no hour; the counts by state
+ *   above the chart have them.
+ * - Housekeeping deletes attempts with their finished rows after `retentionDays` (at least 1), so
+ *   a day's history is always there.
+ * - Hours are real hours counted back from the start of the current local hour: on the night a
+ *   clock goes back an hour, two bars are labelled 02:00; when it goes forward, 02:00 has none.
+ * - Webhook events are stored once per eventId: repeats and refused requests are in no hour (the
+ *   card shows refusals since start from the metrics).
+ * - Times are the daemon's clock when it recorded them: if that clock is set back, the hours it
+ *   repeats hold the rows of both passes.
+ */
+import { attemptOutcomesByHour, eventsByHour, type HourWindow } from '../../../store/console-history.js';
+import type { Db } from '../../../store/open-store.js';
+import { iso, startOfLocalHour } from '../format.js';
+
+export const HOUR_MS = 3_600_000;
+export const HOURS = 24;
+
+/** Outcomes of a flow's submissions as the chart stacks them, bottom up. */
+export const REQUEST_OUTCOMES = ['accepted', 'retry', 'held', 'rejected', 'dead'] as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
+
+/**
+ * Attempt outcomes that send a row back to the outbox, drawn as "retrying": a failure to retry
+ * (`retry`), a token the platform refused (`paused`: the row waits for the flow to resume), an
+ * attempt given up at shutdown (`aborted`).
+ */
+const RETRY_GROUP: Readonly<Record<string, RequestOutcome>> = { retry: 'retry', paused: 'retry', aborted: 'retry' };
+
+/** Webhook events: applied (changed their order's status) or stored only (older than the applied status, or no status change). */
+export const EVENT_OUTCOMES = ['applied', 'storedOnly'] as const;
+export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
+
+/** Counts per hour of a few series over the last 24 hours. */
+export interface HourlyHistory<K extends string> {
+  /** Start of each hour (ISO 8601, UTC), oldest first; the last is the current hour. */
+  hours: string[];
+  /** The time of the page: the last hour is counted up to here. */
+  until: string;
+  /** Per series, its count in each hour (in the order of `hours`). */
+  series: Record<K, number[]>;
+}
+
+/** The 24 hours ending with the current local hour `now` is in. */
+export function lastDayWindow(now: number): HourWindow {
+  const current = startOfLocalHour(now);
+  return { since: current - (HOURS - 1) * HOUR_MS, until: current + HOUR_MS, hourMs: HOUR_MS };
+}
+
+function emptyHistory<K extends string>(w: HourWindow, now: number, keys: readonly K[]): HourlyHistory<K> {
+  const hours = Array.from({ length: HOURS }, (_, i) => iso(w.since + i * HOUR_MS)!);
+  const series = Object.fromEntries(keys.map((key) => [key, new Array<number>(HOURS).fill(0)])) as Record<K, number[]>;
+  return { hours, until: new Date(now).toISOString(), series };
+}
+
+function add<K extends string>(history: HourlyHistory<K>, key: K, hour: number, n: number): void {
+  const counts = history.series[key];
+  if (hour >= 0 && hour < HOURS) counts[hour] = (counts[hour] ?? 0) + n;
+}
+
+/** Per flow name, its submissions' outcomes per hour; a flow with no attempts in the window has all zeros. */
+export function requestHistory(db: Db, flows: readonly string[], now: number): Map<string, HourlyHistory<RequestOutcome>> {
+  const w = lastDayWindow(now);
+  const byFlow = new Map(flows.map((flow) => [flow, emptyHistory(w, now, REQUEST_OUTCOMES)]));
+  for (const row of attemptOutcomesByHour(db, w, RETRY_GROUP)) {
+    const history = byFlow.get(row.flow);
+    // An outcome this code does not know sends its row back to pending, as every non-final one does.
+    const key = (REQUEST_OUTCOMES as readonly string[]).includes(row.outcome) ? (row.outcome as RequestOutcome) : 'retry';
+    if (history) add(history, key, row.hour, row.submissions);
+  }
+  return byFlow;
+}
+
+/** Webhook events stored per hour, applied or not. */
+export function eventHistory(db: Db, now: number): HourlyHistory<EventOutcome> {
+  const w = lastDayWindow(now);
+  const history = emptyHistory(w, now, EVENT_OUTCOMES);
+  for (const row of eventsByHour(db, w)) {
+    add(history, 'applied', row.hour, row.applied);
+    add(history, 'storedOnly', row.hour, row.events - row.applied);
+  }
+  return history;
+}

@@ -1,0 +1,77 @@
+/**
+ * Read queries of the operator console's charts: what happened per hour over a recent window, from
+ * the history the store already keeps. Both count rows in `[since, until)` in hours of `hourMs`
+ * counted from `since` (hour 0 starts at `since`); which hours those are, and what each outcome
+ * means to an operator, the console decides. Each is a range on an index of migration 7, so its
+ * cost grows with the window's rows, not with the store.
+ */
+import type { Db } from './open-store.js';
+import { statement } from './statement.js';
+
+/** A window of whole hours: `[since, until)`, hours of `hourMs` from `since`. */
+export interface HourWindow {
+  since: number;
+  until: number;
+  hourMs: number;
+}
+
+/** The statements, named so that a test can read their query plans (`@since`, `@until`, `@hourMs`, `@hours`; `@groups` a JSON object). */
+export const HISTORY_SQL = {
+  attemptOutcomesByHour: `SELECT s.flow AS flow, CAST((a.finished_at - @since) / @hourMs AS INTEGER) AS hour,
+         coalesce(json_extract(@groups, '$."' || a.outcome || '"'), a.outcome) AS outcome, count(DISTINCT a.submission_id) AS submissions
+    FROM submission_attempts a JOIN submissions s ON s.id = a.submission_id
+   WHERE a.finished_at >= @since AND a.finished_at < @until
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3`,
+  // A range count per hour instead of one GROUP BY: grouping sorted every event of the window in a
+  // temporary b-tree (4.7 ms for 33,000 events), counting each hour's range does not (1.4 ms).
+  eventsByHour: `WITH RECURSIVE hours(hour) AS (SELECT 0 UNION ALL SELECT hour + 1 FROM hours WHERE hour + 1 < @hours)
+  SELECT hour,
+         (SELECT count(*) FROM events WHERE received_at >= @since + hour * @hourMs AND received_at < @since + (hour + 1) * @hourMs) AS events,
+         (SELECT count(*) FROM events WHERE received_at >= @since + hour * @hourMs AND received_at < @since + (hour + 1) * @hourMs AND applied = 1) AS applied
+    FROM hours ORDER BY hour`,
+} as const;
+
+/** How many submissions of `flow` had an attempt whose outcome falls in `outcome` finish in hour `hour` of the window. */
+export interface AttemptOutcomeCount {
+  flow: string;
+  hour: number;
+  /** `submission_attempts.outcome` (accepted | retry | rejected | held | paused | dead | aborted), or the group the caller put it in. */
+  outcome: string;
+  submissions: number;
+}
+
+/**
+ * Per flow, hour and attempt outcome, how many submissions had an attempt end that way, by the
+ * attempt's `finished_at` (when the outcome was recorded). A submission counts once per outcome and
+ * hour however often it was tried in it. `groups` renames outcomes before counting (`{ paused:
+ * 'retry' }`), so a submission with attempts of two outcomes of one group in an hour counts once in
+ * it; an outcome not named keeps its own name. One query for every flow: the window's attempts are
+ * read from `submission_attempts_finished` alone, each one's flow by its submission's rowid.
+ * Better-sqlite3 binds numbers as REAL, hence the CAST of the hour.
+ */
+export function attemptOutcomesByHour(db: Db, w: HourWindow, groups: Readonly<Record<string, string>> = {}): AttemptOutcomeCount[] {
+  return statement(db, HISTORY_SQL.attemptOutcomesByHour).all({
+    since: w.since,
+    until: w.until,
+    hourMs: w.hourMs,
+    groups: JSON.stringify(groups),
+  }) as AttemptOutcomeCount[];
+}
+
+/** How many webhook events were stored in hour `hour` of the window, and how many of them changed their order's status. */
+export interface EventCount {
+  hour: number;
+  events: number;
+  applied: number;
+}
+
+/**
+ * Per hour of the window (every hour, with zeros), the events stored then (`received_at`) and
+ * those of them that changed their order's status (`applied`). A repeated eventId stores no row,
+ * so repeats are not counted here; nor are refused requests. Read from `events_received_applied`
+ * alone.
+ */
+export function eventsByHour(db: Db, w: HourWindow): EventCount[] {
+  return statement(db, HISTORY_SQL.eventsByHour).all({ since: w.since, hourMs: w.hourMs, hours: Math.round((w.until - w.since) / w.hourMs) }) as EventCount[];
+}
