@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install procurement-connector as a systemd service on this machine, from a checkout, with the
 # system's Node.js (>= 20.19). Without Node.js on the server, install a release package instead
-# (README "Install from a release package"): it sets up the same layout (packaging/layout.sh).
+# (docs/installation.md, "Install from a release package"): it sets up the same layout (packaging/layout.sh).
 #
 #   sudo systemd/install.sh            # builds, copies, creates user and folders
 #
