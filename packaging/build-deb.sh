@@ -27,7 +27,7 @@ opt=$root/opt/procurement-connector
 
 install -d -m 0755 "$opt" "$root/usr/bin" "$root/lib/systemd/system" "$root/DEBIAN" \
   "$root/etc/procurement-connector/mappings" "$root/usr/share/doc/procurement-connector" "$root/usr/share/lintian/overrides"
-for entry in bin node dist node_modules package.json package-lock.json build-info.json README.md THIRD-PARTY-NOTICES config samples schemas; do
+for entry in bin node dist node_modules package.json package-lock.json build-info.json README.md docs THIRD-PARTY-NOTICES config samples schemas; do
   if [ -e "$tree/$entry" ]; then cp -a "$tree/$entry" "$opt/"; fi
 done
 # The Grafana dashboard and the Prometheus alert rules, where the tarball has them (not the

@@ -59,7 +59,7 @@ install -m 0755 bin/procurement-connector "$tree/bin/"
 install -m 0755 "$runtime/bin/node" "$tree/node/bin/node"
 install -m 0644 "$runtime/LICENSE" "$tree/node/LICENSE"
 cp -a "$work/tsc/src" "$tree/dist/src"
-cp -a config samples schemas "$tree/"
+cp -a config docs samples schemas "$tree/"
 install -m 0644 systemd/procurement-connector.service "$tree/systemd/"
 install -m 0644 packaging/layout.sh "$tree/packaging/"
 # The Grafana dashboard and the Prometheus alert rules (packaging/monitoring/README.md).

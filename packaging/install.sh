@@ -34,7 +34,7 @@ layout_create_user
 echo "== program in $PREFIX"
 layout_stop_service
 layout_install_program "$HERE" bin node dist node_modules package.json package-lock.json build-info.json \
-  README.md THIRD-PARTY-NOTICES config samples schemas systemd packaging/layout.sh packaging/monitoring install.sh uninstall.sh
+  README.md docs THIRD-PARTY-NOTICES config samples schemas systemd packaging/layout.sh packaging/monitoring install.sh uninstall.sh
 
 echo "== config in $CONFIG_DIR"
 layout_install_config "$HERE/config"

@@ -81,10 +81,10 @@ for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.j
   package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples schemas/config.schema.json \
   schemas/mapping.schema.json systemd/$unit \
   packaging/layout.sh packaging/monitoring/grafana-dashboard.json packaging/monitoring/alerts.yml packaging/monitoring/README.md \
-  install.sh uninstall.sh README.md THIRD-PARTY-NOTICES; do
+  install.sh uninstall.sh README.md docs/troubleshooting.md docs/images THIRD-PARTY-NOTICES; do
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
-ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, schemas, the unit, the installers, the monitoring files, README and notices"
+ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, schemas, the unit, the installers, the monitoring files, README with the manual (docs/) and notices"
 # Production packages only: the test, lint and type tools of a checkout stay out.
 for dev in vitest typescript eslint prettier playwright-core; do
   [ ! -e "$tree/node_modules/$dev" ] || fail "the tarball holds the development package $dev"

@@ -1,12 +1,12 @@
 /**
  * One error class with a stable `code`, and the catalogue of codes.
  *
- * Tests, logs, error report files and the README's troubleshooting section all match on `code`
+ * Tests, logs, error report files and the troubleshooting table (docs/troubleshooting.md) all match on `code`
  * (the way undici uses `UND_ERR_*` and fastify `FST_ERR_*`); the message is for people and may
  * change, the code may not.
  */
 
-/** Every code the connector can report, with a one-line meaning (the README's troubleshooting table). */
+/** Every code the connector can report, with a one-line meaning (docs/troubleshooting.md explains each). */
 export const ERROR_CODES = {
   // configuration and start-up
   CONFIG_INVALID: 'The YAML config fails validation; every problem is listed with its key path.',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install procurement-connector as a systemd service on this machine, from a checkout, with the
 # system's Node.js (>= 20.19). Without Node.js on the server, install a release package instead
-# (README "Install from a release package"): it sets up the same layout (packaging/layout.sh).
+# (docs/installation.md, "Install from a release package"): it sets up the same layout (packaging/layout.sh).
 #
 #   sudo systemd/install.sh            # builds, copies, creates user and folders
 #
@@ -32,7 +32,7 @@ layout_create_user
 
 echo "== program in $PREFIX (runtime: $NODE)"
 layout_stop_service
-layout_install_program "$SRC" bin dist node_modules package.json README.md config schemas packaging/layout.sh packaging/monitoring
+layout_install_program "$SRC" bin dist node_modules package.json README.md docs config schemas packaging/layout.sh packaging/monitoring
 if build_info=$("$SRC/packaging/build-info.sh"); then echo "$build_info" >"$PREFIX/build-info.json"; fi
 install -m 0755 "$SRC/packaging/uninstall.sh" "$PREFIX/uninstall.sh"
 # The launcher runs <prefix>/node/bin/node: here, the system's node, by the path found now.

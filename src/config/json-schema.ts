@@ -15,7 +15,7 @@
  * - a config secret may be a reference object (`{ fromCredential: … }`) in place of the string, and
  *   a checked string (a pattern, an enum, a URL) may be a `${VAR}` that `loadConfig` substitutes.
  *   (`loadConfig` resolves a reference at any key; the schema offers one at the secrets only, where
- *   the example config and the README use them, rather than beside every string.)
+ *   the example config and docs/configuration.md use them, rather than beside every string.)
  *
  * What the schemas do not check, and `check` does: zod refinements (exactly one source per field,
  * `upper` with `lower`, `date` with `number`, cron expressions, CIDR ranges, file name placeholders,

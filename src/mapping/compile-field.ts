@@ -47,7 +47,7 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
   const integer = spec.integer;
   const parseDate = DATE_FIELDS.has(target) || spec.date !== undefined ? compileDateParser(spec.date) : undefined;
   const dateFormat = spec.date ?? 'YYYY-MM-DD';
-  // ISO 4217 codes are capitals; an ERP writing "rub" means RUB (decision: see README, Assumptions).
+  // ISO 4217 codes are capitals; an ERP writing "rub" means RUB (decision: see docs/assumptions.md).
   const upper = spec.upper || target === 'currency';
   const { trim, lower, optional, map, decimalComma } = { ...spec, decimalComma: options.decimalComma };
   const fallback = spec.default;

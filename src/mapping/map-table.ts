@@ -3,7 +3,7 @@
  * rows with the same group key form one request (ERP exports write them together), and a request
  * is emitted as soon as its key changes.
  *
- * Decisions (README, Assumptions):
+ * Decisions (docs/assumptions.md):
  * - A key that comes back after its request was emitted is not merged (that would mean buffering
  *   the whole file): each returning row is a `MAPPING_FAILED` problem.
  * - Request-level columns come from the group's first row; a later row that disagrees on one is a

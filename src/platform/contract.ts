@@ -5,7 +5,7 @@
  * definition of the contract.
  *
  * Where the document says "not shown" (required fields, lengths, allowed values) the decision is
- * ours and is listed in the README under "Assumptions".
+ * ours and is listed in docs/assumptions.md (in one line each under the README's "Assumptions").
  *
  * Outbound inputs (the request, the confirmation) are strict: an unknown field is a mapping
  * mistake, not something to send. Inbound objects (results, orders, events) keep unknown fields,

@@ -1,8 +1,8 @@
 /**
  * How the platform signs a webhook, as we read the interface document: `X-Service-Signature:
  * sha256=<hex>`, the HMAC-SHA256 of the raw request body under the shared secret (the document
- * does not show what is signed; this is GitHub's `X-Hub-Signature-256` scheme, README
- * "Assumptions"). The one signing function: the sandbox signs with it and the listener verifies
+ * does not show what is signed; this is GitHub's `X-Hub-Signature-256` scheme, decided in
+ * docs/assumptions.md). The one signing function: the sandbox signs with it and the listener verifies
  * against it, so the two can never drift apart.
  */
 import crypto from 'node:crypto';

@@ -10,7 +10,7 @@
 import { ORDER_STATUS_CHANGED, type WebhookEvent } from '../platform/contract.js';
 import type { AppliedStatus, EventToStore } from '../store/events.js';
 
-/** The fields of a status export record, as the README's export mapping guide lists them. */
+/** The fields of a status export record, as docs/mapping.md ("The status export mapping") lists them. */
 export interface StatusExportRecord extends Record<string, unknown> {
   eventId: string;
   eventType: string;

@@ -1,52 +1,23 @@
 /**
- * The shipped configs and the README cannot rot: `config/demo.yaml` and
- * `config/connector.example.yaml` pass the real `check` (config, every flow mapping and its kind,
- * the export mapping), the example and the README name every config key, and the README's
- * troubleshooting table names every error code.
+ * The shipped configs cannot rot: `config/demo.yaml` and `config/connector.example.yaml` pass the
+ * real `check` (config, every flow mapping and its kind, the export mapping), and the example names
+ * every config key. The README and the manual are kept honest by `test/docs/`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { configSchema } from '../../src/config/schema.js';
-import { ERROR_CODES } from '../../src/errors.js';
 import { scrubSecrets } from '../../src/log.js';
 import { checkConfigFiles } from '../../src/mapping/run-mapping-commands.js';
+import { keyPaths } from '../helpers/config-key-paths.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXAMPLE = path.join(ROOT, 'config/connector.example.yaml');
 const DEMO = path.join(ROOT, 'config/demo.yaml');
-const README = path.join(ROOT, 'README.md');
-
-/** Every key path of the config schema: `platform.token`, `flows[].intake.stableForMs`, … */
-function keyPaths(schema: z.core.$ZodType, prefix = '', out: string[] = []): string[] {
-  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
-  const inner = (key: string) => def[key] as z.core.$ZodType;
-  switch (def.type) {
-    case 'default':
-    case 'prefault':
-    case 'optional':
-    case 'nullable':
-      return keyPaths(inner('innerType'), prefix, out);
-    case 'pipe':
-      return keyPaths(inner('in'), prefix, out);
-    case 'array':
-      return keyPaths(inner('element'), `${prefix}[]`, out);
-    case 'object':
-      for (const [key, child] of Object.entries(def.shape as Record<string, z.core.$ZodType>)) {
-        const at = prefix === '' ? key : `${prefix}.${key}`;
-        out.push(at);
-        keyPaths(child, at, out);
-      }
-      return out;
-    default:
-      return out;
-  }
-}
 
 /** Whether `data` (parsed YAML) holds `keyPath`, looking into every element of arrays. */
 function holds(data: unknown, keyPath: string): boolean {
@@ -165,21 +136,5 @@ describe('config/connector.example.yaml', () => {
       return !new RegExp(`^\\s*#\\s*${leaf}:`, 'm').test(text);
     });
     expect(missing).toEqual([]);
-  });
-});
-
-describe('README.md', () => {
-  const readme = fs.readFileSync(README, 'utf8');
-
-  it('documents every config key', () => {
-    expect(keyPaths(configSchema).filter((keyPath) => !readme.includes(`\`${keyPath}\``))).toEqual([]);
-  });
-
-  it('explains every error code', () => {
-    expect(Object.keys(ERROR_CODES).filter((code) => !readme.includes(`| \`${code}\``))).toEqual([]);
-  });
-
-  it('keeps the newcomer commands', () => {
-    for (const command of ['npm ci', 'npm test', 'npm start']) expect(readme).toContain(command);
   });
 });

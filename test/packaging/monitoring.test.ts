@@ -153,7 +153,7 @@ describe('alerts.yml', () => {
       for (const key of ['summary', 'description', 'runbook']) expect(rule.annotations?.[key]?.length ?? 0, `${rule.alert} ${key}`).toBeGreaterThan(20);
       if (codeOf[rule.alert]) expect(rule.annotations!.runbook, rule.alert).toContain(codeOf[rule.alert]);
     }
-    // The codes an operator is sent to look up must be the README's (errors.ts): a misspelt one leads nowhere.
+    // The codes an operator is sent to look up must be docs/troubleshooting.md's (errors.ts): a misspelt one leads nowhere.
     const attemptReasons = new Set(['PLATFORM_ATTEMPT_TIMEOUT', 'PLATFORM_RESPONSE_TOO_LARGE']);
     const named = all.flatMap((rule) => Object.values(rule.annotations ?? {}).flatMap((text) => text.match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []));
     expect(named.length).toBeGreaterThan(10);

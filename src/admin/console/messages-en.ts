@@ -200,7 +200,7 @@ export const en = {
   'hint.MAPPING_NOT_WRITABLE':
     'Let the service write the mapping folder (ReadWritePaths= in a drop-in, write access for the service user), or copy the YAML into the file yourself and run systemctl reload.',
   'hint.file': 'Fix the data in the ERP and export again, or fix the mapping (systemctl reload) and take the file again.',
-  'hint.generic': 'Read the message; the README’s troubleshooting table explains the code.',
+  'hint.generic': 'Read the message; the troubleshooting table (docs/troubleshooting.md) explains the code.',
   'mapping.title': 'Mapping of flow {flow}',
   'mapping.flow': 'Flow',
   'mapping.open': 'Open',

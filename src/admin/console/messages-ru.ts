@@ -203,7 +203,7 @@ export const ru: Messages = {
   'hint.MAPPING_NOT_WRITABLE':
     'Разрешите службе запись в папку маппингов (ReadWritePaths= в drop-in, право записи пользователю службы) или скопируйте YAML в файл сами и выполните systemctl reload.',
   'hint.file': 'Исправьте данные в ERP и выгрузите снова, или исправьте сопоставление (systemctl reload) и возьмите файл снова.',
-  'hint.generic': 'Прочтите сообщение; код объяснён в таблице неполадок README.',
+  'hint.generic': 'Прочтите сообщение; код объяснён в таблице неполадок (docs/troubleshooting.md).',
   'mapping.title': 'Маппинг потока {flow}',
   'mapping.flow': 'Поток',
   'mapping.open': 'Открыть',

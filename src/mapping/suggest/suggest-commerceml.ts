@@ -117,7 +117,7 @@ function skeleton(fileName: string, kind: MappingSuggestion['kind'], warnings: s
     `# Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(fileName)} (${kind}).`,
     '# An XML file that is not a CommerceML order export: write the element path of one request',
     "# (record, from the root), of its lines (lines, inside the record) and each field's path",
-    '# (README, "XML and CommerceML"), then run `preview`.',
+    '# (docs/mapping.md, "XML and CommerceML"), then run `preview`.',
     ...warnings.map((warning) => `# WARNING: ${warning}`),
     `kind: ${kind}`,
     'format: xml',

@@ -161,7 +161,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
   if (parts.unusedColumns.length > 0) trailer.push(` Columns no field reads: ${parts.unusedColumns.map(shown).join(', ')}`);
   if (trailer.length > 0) doc.comment = trailer.join('\n');
 
-  // Column names, paths, formats and delimiters in double quotes, as the README's examples write them.
+  // Column names, paths, formats and delimiters in double quotes, as the examples of docs/mapping.md write them.
   YAML.visit(doc, {
     Pair(_, pair, path) {
       if (!isPair(pair) || !isScalar(pair.key)) return;

@@ -1,7 +1,7 @@
 /**
  * The console in a real browser (Debian's Chromium through playwright-core) against a real daemon,
  * the in-process sandbox and real folders: what an operator sees and does. The screenshots it takes
- * are the README's (docs/images/console-*.png): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
+ * are the manual's (docs/images/console-*.png, shown in docs/operations.md): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,7 @@ const IMAGES = path.join(REPO, 'docs/images');
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 
 /**
- * Every run takes the screenshots; `UPDATE_SCREENSHOTS=1` writes them over the README's, so that a
+ * Every run takes the screenshots; `UPDATE_SCREENSHOTS=1` writes them over the manual's, so that a
  * plain `npm test` leaves the checkout as it was.
  */
 async function screenshot(page: Page, name: string): Promise<void> {

@@ -2,8 +2,8 @@
  * The mapping page in a real browser (Debian's Chromium through playwright-core) against a real
  * daemon, the in-process sandbox and real folders: edit the YAML and watch the preview follow,
  * see a syntax error by its line, start from suggest, try an uploaded sample, save, and see the
- * daemon map the next dropped file with the saved mapping. Its screenshot is the README's
- * (docs/images/console-mapping.png): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
+ * daemon map the next dropped file with the saved mapping. Its screenshot is the manual's
+ * (docs/images/console-mapping.png, in docs/mapping.md): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
