@@ -31,7 +31,8 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
           `  cp samples/requests-1c-windows1251.csv ${rel(requests.inbox)}/`,
           `  ls ${rel(requests.results)}            # acknowledgements (ack-*.csv), then order status files`,
           `  ls ${rel(requests.inbox)}/archive/*     # the file, once recorded`,
-          `  cp samples/broken/bad-inn.csv ${rel(requests.inbox)}/ && ls ${rel(requests.inbox)}/rejected   # a rejected file and its report`,
+          `  cp samples/broken/bad-inn.csv ${rel(requests.inbox)}/          # one bad INN: the rest goes through, a report beside it in archive/`,
+          `  cp samples/broken/missing-column.csv ${rel(requests.inbox)}/   # nothing to take: rejected/, with its report`,
           ...more,
         ]
       : []),
@@ -42,7 +43,7 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
     `  metrics:          ${urls.admin ? `${urls.admin}/metrics` : '-'}`,
     `  status:           node dist/src/cli.js status --config config/demo.yaml`,
     '',
-    'Ctrl-C stops it cleanly (logs are JSON lines on stdout).',
+    'Ctrl-C stops it cleanly (the log is on stdout: readable on a terminal, JSON lines in a pipe).',
     '',
   ];
   return lines.join('\n');
