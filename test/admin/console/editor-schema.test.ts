@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contextAt, keyAt } from '../../../src/admin/console/editor/cursor-context.js';
 import { describeAt, scalarText, suggestAt } from '../../../src/admin/console/editor/schema-assist.js';
+import { placeDaemonProblems } from '../../../src/admin/console/editor/daemon-problems.js';
 import { createChecker } from '../../../src/admin/console/editor/schema-problems.js';
 import { describeType, schemasAt, type Schema } from '../../../src/admin/console/editor/schema-walk.js';
 import { jsonSchemaOf } from '../../../src/config/json-schema.js';
@@ -226,5 +227,34 @@ describe('createChecker: the marks', () => {
     expect(marks('- a\n- b\n')).toEqual([{ text: '- a', message: 'must be a YAML mapping (key: value pairs)', source: 'schema' }]);
     expect(createChecker(null)('bogus: 1\n')).toEqual([]);
     expect(createChecker(null)('a: [\n')).toMatchObject([{ source: 'YAML' }]);
+  });
+});
+
+describe('placeDaemonProblems: the preview’s problems as marks', () => {
+  const place = (text: string, problems: Parameters<typeof placeDaemonProblems>[1], own = createChecker(REQUESTS)(text)) =>
+    placeDaemonProblems(text, problems, own).map((p) => ({ text: text.slice(p.from, p.to), message: p.message, source: p.source }));
+  const problem = (path: string, message: string, line: number | null = null, column: number | null = null) => ({ path, message, line, column });
+
+  it('puts a problem the schema cannot see on its key, through keys that hold dots', () => {
+    const text = MAPPING.replace('customer.inn: { column: "ИНН" }', 'customer.inn: { column: "ИНН", const: "1" }');
+    const message = 'needs exactly one of column, path, const, template or counter (has column, const)';
+    expect(place(text, [problem('request.customer.inn', message)])).toEqual([{ text: 'customer.inn', message, source: 'daemon' }]);
+  });
+
+  it('puts a problem of a key the text lacks, or of the file, on its first line of content', () => {
+    expect(place('# c\nformat: csv\nrequest: {}\n', [problem('groupBy', 'is required'), problem('kind', 'this is a requests mapping')])).toEqual([
+      { text: 'format: csv', message: 'is required', source: 'daemon' },
+    ]);
+  });
+
+  it('leaves out what the editor already marks: a syntax error, a key the schema marked', () => {
+    const broken = 'a: [\nb: 1\n';
+    expect(place(broken, [problem('', 'Flow sequence … at line 2, column 1', 2, 1)])).toEqual([]);
+    expect(place(broken, [problem('', 'at line 2, column 1', 2, 1)], [])).toEqual([{ text: 'b', message: 'at line 2, column 1', source: 'daemon' }]);
+    const typo = 'preset: commerceml\nformt: csv\n';
+    expect(createChecker(REQUESTS)(typo)).toHaveLength(1);
+    expect(place(typo, [problem('formt', 'unknown key')])).toEqual([]);
+    // A wrong type: the schema marked the value; the daemon's `is required` does not join it on the key.
+    expect(place('preset: commerceml\ngroupBy: 5\n', [problem('groupBy', 'is required')])).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The mapping page's YAML editor (editor.js: CodeMirror with the flow kind's JSON Schema) in
  * Chromium against a real daemon, under the console's own CSP: keys and values completed from the
  * schema, a key's description on hover, an unknown key, a wrong type and a YAML syntax error
- * underlined with their messages, and not one CSP violation on the way (a `<style>` added on
+ * underlined with their messages, the daemon's own check (the preview's) marked on its key, and
+ * not one CSP violation on the way (a `<style>` added on
  * purpose at the end proves the listener hears one). Its screenshot is the README's
  * (docs/images/console-mapping-editor.png): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
  */
@@ -23,6 +24,7 @@ const MISTAKES = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy:
   'comment: { column: "Комментарий", optinal: true }',
 );
 const BROKEN = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"');
+const TWO_SOURCES = MAPPING.replace('customer.inn: { column: "ИНН" }', 'customer.inn: { column: "ИНН", const: "7707083894" }');
 const SCHEMA = jsonSchemaOf('mapping-requests') as { properties: Record<string, { description: string }> };
 
 /** The labels of the open completion list. */
@@ -133,6 +135,20 @@ describe('the mapping editor in Chromium', () => {
         );
         expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticSource')).toBe('YAML');
         await waitUntil(async () => ((await page.textContent('#preview')) ?? '').includes('line 7, column 1'), 'the preview says where');
+
+        // What only the daemon checks (a field with two sources) comes from the preview, on its key.
+        await replaceEditorText(page, TWO_SOURCES);
+        await waitUntil(async () => (await lintMarks(page)).join() === 'customer.inn', 'the daemon’s problem on its key');
+        await page.hover('.cm-lintRange-error >> text=customer.inn');
+        expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticText')).toBe(
+          'needs exactly one of column, path, const, template or counter (has column, const)',
+        );
+        expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticSource')).toBe('daemon check');
+        // Until the text changes: then only the next preview says.
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type('#');
+        await waitUntil(async () => (await lintMarks(page)).length === 0, 'the old problem gone with the text it was about');
+        await waitUntil(async () => (await lintMarks(page)).join() === 'customer.inn', 'and back with the next preview');
 
         // Not one CSP violation; and the listener does hear one (a <style> element, which style-src 'self' refuses).
         expect(errors, errors.join('\n')).toEqual([]);

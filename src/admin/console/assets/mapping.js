@@ -5,8 +5,9 @@
 // YAML problem that has a line puts the cursor there. No inline script, no other origin (CSP).
 // It works on the plain textarea; when editor.js has put its editor in the textarea's place, the
 // editor keeps the textarea's value and announces each change with an `input` event, and this
-// script tells the editor of a new text (`mapping:replaced`) and asks it to move the cursor
-// (`mapping:goto`, which the editor cancels to say it did).
+// script tells the editor of a new text (`mapping:replaced`), of a new preview and the text it
+// checked (`mapping:checked`), and asks it to move the cursor (`mapping:goto`, which the editor
+// cancels to say it did).
 'use strict';
 
 const PAUSE_MS = 400;
@@ -51,9 +52,11 @@ async function refreshPreview() {
   running = controller;
   const mine = ++generation;
   try {
+    const body = new FormData(form);
+    const posted = body.get('yaml');
     const response = await fetch('/mapping/preview?part=preview', {
       method: 'POST',
-      body: new FormData(form),
+      body,
       headers: { accept: 'text/html' },
       credentials: 'same-origin',
       signal: controller.signal,
@@ -66,6 +69,7 @@ async function refreshPreview() {
     const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('preview');
     if (!fresh || mine !== generation) return;
     document.getElementById('preview').replaceWith(fresh);
+    editor.dispatchEvent(new CustomEvent('mapping:checked', { detail: { yaml: posted } }));
     adoptSample(fresh.dataset.sampleId, fresh.dataset.sampleLabel);
     document.documentElement.dataset.previewed = String(mine);
   } catch (error) {

@@ -6,7 +6,9 @@
  *   mapping.js listens to (the preview follows a pause in typing);
  * - `mapping:replaced` on the textarea (mapping.js sets its value from Suggest) loads it into the
  *   editor; `mapping:goto` (a click on a problem with a line) moves the cursor, and the editor
- *   cancels the event to say it did.
+ *   cancels the event to say it did;
+ * - `mapping:checked` (a new preview, with the text it checked) has the editor read the daemon's
+ *   problems from the preview's table and mark them too, while its text is the one checked.
  *
  * The editor lives in a shadow root: CodeMirror's styles (style-mod) then go into a constructed
  * stylesheet adopted by that root instead of a `<style>` element, which the console's CSP
@@ -17,9 +19,10 @@ import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, t
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
-import { linter, lintKeymap, type Diagnostic } from '@codemirror/lint';
-import { Annotation, EditorState } from '@codemirror/state';
+import { forceLinting, linter, lintKeymap, type Diagnostic } from '@codemirror/lint';
+import { Annotation, EditorState, StateEffect } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, hoverTooltip, keymap, lineNumbers, type Tooltip } from '@codemirror/view';
+import { placeDaemonProblems, type DaemonProblem } from './daemon-problems.js';
 import { describeAt, suggestAt } from './schema-assist.js';
 import { createChecker } from './schema-problems.js';
 import type { Schema } from './schema-walk.js';
@@ -28,6 +31,8 @@ import { typeOverSelection } from './type-over-selection.js';
 
 /** A change that came from the textarea: copied into the editor, not announced back. */
 const fromTextarea = Annotation.define<boolean>();
+/** A new preview came: the linter runs again (it otherwise runs only when the text changes). */
+const daemonChecked = StateEffect.define<null>();
 
 export interface EditorOptions {
   textarea: HTMLTextAreaElement;
@@ -43,6 +48,7 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
   textarea.after(host);
   const root = host.attachShadow({ mode: 'open' });
 
+  let checked: Checked = readDaemonProblems(textarea.value);
   const announce = EditorView.updateListener.of((update) => {
     if (!update.docChanged) return;
     textarea.value = update.state.doc.toString();
@@ -68,7 +74,13 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
         yaml(),
         syntaxHighlighting(yamlHighlight),
         autocompletion({ override: schema ? [completeFrom(schema)] : [], icons: false }),
-        linter(lintWith(schema), { delay: 300 }),
+        linter(
+          lintWith(schema, () => checked),
+          {
+            delay: 300,
+            needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((effect) => effect.is(daemonChecked))),
+          },
+        ),
         ...(schema ? [hoverTooltip(hoverFrom(schema))] : []),
         // Tab indents (YAML is indentation); Escape then Tab leaves the editor, as CodeMirror documents.
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
@@ -83,6 +95,11 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
   textarea.hidden = true;
   textarea.addEventListener('mapping:replaced', () => {
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: textarea.value }, annotations: fromTextarea.of(true) });
+  });
+  textarea.addEventListener('mapping:checked', (event) => {
+    checked = readDaemonProblems(String((event as CustomEvent<{ yaml: unknown }>).detail.yaml ?? ''));
+    view.dispatch({ effects: daemonChecked.of(null) });
+    forceLinting(view);
   });
   textarea.addEventListener('mapping:goto', (event) => {
     const { line, column } = (event as CustomEvent<{ line: number; column: number }>).detail;
@@ -121,16 +138,41 @@ function completeFrom(schema: Schema) {
   };
 }
 
-function lintWith(schema: Schema | null) {
+/** The daemon's problems of the text last previewed, as the preview's table lists them. */
+interface Checked {
+  text: string;
+  problems: DaemonProblem[];
+}
+
+function readDaemonProblems(text: string): Checked {
+  const rows = document.querySelectorAll<HTMLTableRowElement>('#preview table.yaml-problems tbody tr');
+  const number = (value: string | undefined) => (value ? Number(value) : null);
+  const problems = [...rows].map((row) => ({
+    path: row.dataset.path ?? '',
+    line: number(row.dataset.line),
+    column: number(row.dataset.column),
+    message: row.querySelector('.message')?.textContent?.trim() ?? '',
+  }));
+  // A form posts CRLF line ends; the editor's text has LF.
+  return { text: text.replace(/\r\n?/g, '\n'), problems };
+}
+
+const SOURCES = { YAML: 'YAML', schema: 'mapping schema', daemon: 'daemon check' } as const;
+
+function lintWith(schema: Schema | null, checked: () => Checked) {
   const check = createChecker(schema);
   return (view: EditorView): Diagnostic[] => {
+    const text = view.state.doc.toString();
+    const own = check(text);
+    const daemon = checked();
+    const all = daemon.text === text ? [...own, ...placeDaemonProblems(text, daemon.problems, own)] : own;
     const length = view.state.doc.length;
-    return check(view.state.doc.toString()).map((problem) => ({
+    return all.map((problem) => ({
       from: Math.min(problem.from, length),
       to: Math.min(problem.to, length),
       severity: 'error',
       message: problem.message,
-      source: problem.source === 'YAML' ? 'YAML' : 'mapping schema',
+      source: SOURCES[problem.source],
     }));
   };
 }

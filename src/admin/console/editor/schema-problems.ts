@@ -19,7 +19,8 @@ export interface Problem {
   from: number;
   to: number;
   message: string;
-  source: 'YAML' | 'schema';
+  /** Who says so: the YAML parser, the schema, or the daemon's own check (daemon-problems.ts). */
+  source: 'YAML' | 'schema' | 'daemon';
 }
 
 /**
@@ -197,7 +198,7 @@ function distance(a: string, b: string): number {
 }
 
 /** Where the key or the value at `path` is written; undefined for the document itself. */
-function spanOf(doc: Document.Parsed, path: readonly Segment[], on: 'key' | 'value'): { from: number; to: number } | undefined {
+export function spanOf(doc: Document.Parsed, path: readonly Segment[], on: 'key' | 'value'): { from: number; to: number } | undefined {
   let node: unknown = doc.contents;
   let pair: Pair | undefined;
   for (const segment of path) {
@@ -217,7 +218,7 @@ function spanOf(doc: Document.Parsed, path: readonly Segment[], on: 'key' | 'val
 }
 
 /** A problem of the whole document goes on its first line of content. */
-function rootSpan(doc: Document.Parsed, text: string): { from: number; to: number } {
+export function rootSpan(doc: Document.Parsed, text: string): { from: number; to: number } {
   const contents = doc.contents as { range?: [number, number, number] } | null;
   const from = contents?.range?.[0] ?? 0;
   const end = text.indexOf('\n', from);

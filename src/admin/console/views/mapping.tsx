@@ -167,7 +167,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             </thead>
             <tbody>
               {mapping.problems.map((p) => (
-                <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} class={p.line !== null ? 'goto' : undefined}>
+                <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} data-path={p.path} class={p.line !== null ? 'goto' : undefined}>
                   <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
                   <td class="message">{p.message}</td>
                 </tr>
