@@ -118,7 +118,10 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
   return view;
 }
 
-/** Keys and values from the schema. A key is offered once a letter of it is typed (or on Ctrl-Space); a value as soon as its key's colon is. */
+/**
+ * Keys and values from the schema, as the word is typed or on Ctrl-Space. On an empty line nothing
+ * pops up by itself (a new line is not a question): a key is offered from its first letter.
+ */
 function completeFrom(schema: Schema) {
   return (context: CompletionContext): CompletionResult | null => {
     const found = suggestAt(schema, context.state.doc.toString(), context.pos);
