@@ -2,8 +2,20 @@
  * Driving the mapping page's YAML editor (CodeMirror in a shadow root, which Playwright's CSS
  * selectors pierce) as a person does: click, select all, type; reading what it shows.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+
+/**
+ * Bundle the editor from its sources now (half a second), as `npm test` does first: a test run
+ * alone (`npx vitest run test/admin`) then serves the editor it is testing, never a stale or
+ * missing bundle. The bundle is renamed into place, so test files doing this at once are safe.
+ */
+export function buildEditorBundle(): void {
+  execFileSync(process.execPath, [path.join(REPO, 'src/admin/console/editor/build.mjs')], { stdio: 'pipe' });
+}
 
 /** Report every CSP violation of the page as a console error (`collectErrors` hears them). Call before `goto`. */
 export async function cspViolations(page: Page): Promise<void> {

@@ -10,10 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { cspViolations, editorText, replaceEditorText, waitForEditor } from './editor-page.js';
+import { buildEditorBundle, cspViolations, editorText, replaceEditorText, waitForEditor } from './editor-page.js';
 import { collectErrors, withBrowser } from './with-browser.js';
 import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
 
@@ -31,6 +31,8 @@ async function previewSays(page: Page, text: string | RegExp, what: string): Pro
 }
 
 describe('the mapping page in Chromium', () => {
+  beforeAll(buildEditorBundle);
+
   it('previews as the operator types, points at a syntax error, starts from suggest, saves, and the daemon maps the next file with it', async () => {
     await withConsoleDaemon({}, async ({ url, inbox, daemon, dir }) => {
       fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));

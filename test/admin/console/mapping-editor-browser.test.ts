@@ -10,13 +10,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../../src/config/json-schema.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { collectErrors, withBrowser } from './with-browser.js';
 import { withConsoleDaemon } from './with-console-daemon.js';
-import { cspViolations, editorText, lintMarks, replaceEditorText, waitForEditor } from './editor-page.js';
+import { buildEditorBundle, cspViolations, editorText, lintMarks, replaceEditorText, waitForEditor } from './editor-page.js';
 
 const MAPPING = fs.readFileSync(path.join(REPO, 'config/mappings/1c-requests.yaml'), 'utf8');
 const MISTAKES = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: 5').replace(
@@ -43,6 +43,8 @@ async function pick(page: Page, label: string): Promise<void> {
 }
 
 describe('the mapping editor in Chromium', () => {
+  beforeAll(buildEditorBundle);
+
   it('completes keys and values from the schema, explains a key on hover, and underlines schema and YAML mistakes, under the CSP', async () => {
     await withConsoleDaemon({}, async ({ url }) => {
       await withBrowser(async (open) => {

@@ -9,12 +9,13 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../../src/config/json-schema.js';
 import { localStamp } from '../../../src/shared/local-time.js';
 import { canMakeReadOnly, whileReadOnly } from '../../helpers/read-only.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { buildEditorBundle } from './editor-page.js';
 import { form, send, signIn } from './http.js';
 import { PASSWORD, withConsoleDaemon, type ConsoleDaemon } from './with-console-daemon.js';
 
@@ -70,6 +71,8 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 const backupsOf = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('mapping.yaml.') && name.endsWith('.bak'));
 
 describe('the mapping page', () => {
+  beforeAll(buildEditorBundle);
+
   it('shows the flow’s mapping and its newest archived files, and previews one with the real mapper (JSON, HTML, the fragment)', async () => {
     await withConsoleDaemon({}, async (c) => {
       const { id, name } = await archiveSample(c);
