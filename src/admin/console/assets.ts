@@ -1,7 +1,9 @@
 /**
- * The console's stylesheet, scripts and icon: four small files shipped in the package (no front-end build,
- * no third-party origin). They sit in `assets/` beside this module; `npm run build` copies them next
- * to the compiled module. Read once; served with an ETag and revalidated.
+ * The console's stylesheet, scripts and icon, shipped in the package and served from its own origin
+ * (no third-party one). They sit in `assets/` beside this module; `npm run build` copies them next
+ * to the compiled module. All are written by hand but the mapping editor, `editor.js`, which
+ * `npm run build:editor` bundles from `editor/` (CodeMirror and the schema checks) with the
+ * licenses of what it bundles in `editor.licenses.txt`. Read once; served with an ETag and revalidated.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,6 +20,8 @@ const TYPES: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
   'mapping.js': 'text/javascript; charset=utf-8',
+  'editor.js': 'text/javascript; charset=utf-8',
+  'editor.licenses.txt': 'text/plain; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 

@@ -25,6 +25,7 @@ export const paths = {
   mappingPreview: () => '/mapping/preview',
   mappingSuggest: () => '/mapping/suggest',
   mappingSave: () => '/mapping/save',
+  mappingSchema: (flow: string) => `/mapping/schema.json?flow=${enc(flow)}`,
   login: (next?: string) => (next && next !== '/' ? `/login?next=${enc(next)}` : '/login'),
   logout: () => '/logout',
   asset: (name: string) => `/assets/${name}`,

@@ -9,11 +9,13 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonSchemaOf } from '../../../src/config/json-schema.js';
 import { localStamp } from '../../../src/shared/local-time.js';
 import { canMakeReadOnly, whileReadOnly } from '../../helpers/read-only.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { buildEditorBundle } from './editor-page.js';
 import { form, send, signIn } from './http.js';
 import { PASSWORD, withConsoleDaemon, type ConsoleDaemon } from './with-console-daemon.js';
 
@@ -69,6 +71,8 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 const backupsOf = (dir: string) => fs.readdirSync(dir).filter((name) => name.startsWith('mapping.yaml.') && name.endsWith('.bak'));
 
 describe('the mapping page', () => {
+  beforeAll(buildEditorBundle);
+
   it('shows the flow’s mapping and its newest archived files, and previews one with the real mapper (JSON, HTML, the fragment)', async () => {
     await withConsoleDaemon({}, async (c) => {
       const { id, name } = await archiveSample(c);
@@ -91,9 +95,16 @@ describe('the mapping page', () => {
       expect(html.status).toBe(200);
       expect(html.headers['content-security-policy']).toContain("script-src 'self'");
       expect(html.body).toContain('<script src="/assets/mapping.js" defer="">');
+      // The editor enhances the textarea, which names the schema it checks with.
+      expect(html.body).toContain('<script src="/assets/editor.js" defer="">');
+      expect(html.body).toContain('data-schema="/mapping/schema.json?flow=requests"');
       expect(html.body).toContain('groupBy: &quot;Номер заявки&quot;');
       expect(html.body).not.toMatch(/<script>|style="/);
       expect((await send(`${c.url}/assets/mapping.js`)).headers['content-type']).toBe('text/javascript; charset=utf-8');
+      const editor = await send(`${c.url}/assets/editor.js`);
+      expect(editor.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(editor.body).toMatch(/^\/\*! The mapping editor of procurement-connector/);
+      expect((await send(`${c.url}/assets/editor.licenses.txt`)).body).toContain('@codemirror/view');
 
       const edited = await post(`${c.url}/mapping/preview`, { flow: 'requests', sample: id, yaml: BOXES });
       expect(edited.status).toBe(200);
@@ -142,6 +153,25 @@ describe('the mapping page', () => {
         message: 'flow confirmations takes confirmations mappings; this is a requests mapping',
       });
       expect((await send(`${c.url}/mapping?flow=nope`)).status).toBe(404);
+
+      // Each flow's editor gets its kind's schema.
+      expect((await send(`${c.url}/mapping/schema.json?flow=confirmations`)).json()).toEqual(jsonSchemaOf('mapping-confirmations'));
+      expect((await send(`${c.url}/mapping/schema.json?flow=requests`)).json()).toEqual(jsonSchemaOf('mapping-requests'));
+    });
+  });
+
+  it('serves the editor the flow kind’s JSON Schema (the shipped one), revalidated by its ETag, to whom may read the page', async () => {
+    await withConsoleDaemon({ host: '0.0.0.0' }, async (c) => {
+      const schemaUrl = `${c.url}/mapping/schema.json?flow=requests`;
+      expect((await send(schemaUrl, { headers: JSON_ACCEPT })).status).toBe(401);
+      const session = await signIn(c.url, PASSWORD);
+      const answer = await send(schemaUrl, { headers: { cookie: session.cookie } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.json()).toEqual(JSON.parse(fs.readFileSync(path.join(REPO, 'schemas/mapping-requests.schema.json'), 'utf8')));
+      const again = await send(schemaUrl, { headers: { cookie: session.cookie, 'if-none-match': String(answer.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect((await send(`${c.url}/mapping/schema.json?flow=nope`, { headers: { cookie: session.cookie, ...JSON_ACCEPT } })).status).toBe(404);
     });
   });
 

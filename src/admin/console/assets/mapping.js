@@ -3,6 +3,11 @@
 // form to /mapping/preview?part=preview and swaps in the #preview it answers (rendered by the
 // server, as on the first load); "Suggest" fills the editor from /mapping/suggest; a click on a
 // YAML problem that has a line puts the cursor there. No inline script, no other origin (CSP).
+// It works on the plain textarea; when editor.js has put its editor in the textarea's place, the
+// editor keeps the textarea's value and announces each change with an `input` event, and this
+// script tells the editor of a new text (`mapping:replaced`), of a new preview and the text it
+// checked (`mapping:checked`), and asks it to move the cursor (`mapping:goto`, which the editor
+// cancels to say it did).
 'use strict';
 
 const PAUSE_MS = 400;
@@ -47,9 +52,11 @@ async function refreshPreview() {
   running = controller;
   const mine = ++generation;
   try {
+    const body = new FormData(form);
+    const posted = body.get('yaml');
     const response = await fetch('/mapping/preview?part=preview', {
       method: 'POST',
-      body: new FormData(form),
+      body,
       headers: { accept: 'text/html' },
       credentials: 'same-origin',
       signal: controller.signal,
@@ -62,6 +69,7 @@ async function refreshPreview() {
     const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('preview');
     if (!fresh || mine !== generation) return;
     document.getElementById('preview').replaceWith(fresh);
+    editor.dispatchEvent(new CustomEvent('mapping:checked', { detail: { yaml: posted } }));
     adoptSample(fresh.dataset.sampleId, fresh.dataset.sampleLabel);
     document.documentElement.dataset.previewed = String(mine);
   } catch (error) {
@@ -87,6 +95,7 @@ async function suggest() {
     return;
   }
   editor.value = data.yaml;
+  editor.dispatchEvent(new Event('mapping:replaced'));
   document.getElementById('suggestion-summary').textContent = data.summary;
   document.getElementById('suggestion').hidden = false;
   adoptSample(data.sample?.id, data.sample?.name);
@@ -95,6 +104,8 @@ async function suggest() {
 
 /** Put the cursor on line `line`, column `column` (1-based) of the editor and scroll there. */
 function goTo(line, column) {
+  const moved = !editor.dispatchEvent(new CustomEvent('mapping:goto', { detail: { line, column }, cancelable: true }));
+  if (moved) return;
   const lines = editor.value.split('\n');
   let offset = 0;
   for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += lines[i].length + 1;

@@ -9,6 +9,7 @@
  *                                  answers only the `#preview` fragment (the page's script swaps it in)
  *   POST /mapping/suggest          `suggest` on the sample: its YAML in the editor, and its preview
  *   POST /mapping/save             check, back up, write, reload (as SIGHUP), audit
+ *   GET  /mapping/schema.json?flow=   the JSON Schema of the flow kind's mappings, for the editor
  *
  * Looking and previewing need what every page needs (read access: loopback, or a session), a POST
  * from the console's own origin, and the session's CSRF token when there is a session. Saving
@@ -31,6 +32,7 @@ import { MappingPage, PreviewSection } from '../views/mapping.js';
 import { normalizeEditorText } from './check-mapping.js';
 import { MAX_SAMPLE_BYTES, MAX_STUDIO_FORM_BYTES } from './limits.js';
 import { readMappingText } from './mapping-file.js';
+import { mappingJsonSchema } from './mapping-json-schema.js';
 import { previewMapping, sampleInfo, type PreviewData } from './preview.js';
 import { saveAndReload } from './save-and-reload.js';
 import { withSampleFile } from './sample-file.js';
@@ -110,6 +112,18 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const file = await readMappingText(flow);
     const preview = await previewMapping(file.text, flow, sample, error, now());
     return page(c, await studioData(deps, flow, { preview }), (data) => <MappingPage ctx={viewContext(rt, c)} data={data} />);
+  });
+
+  app.get('/mapping/schema.json', async (c) => {
+    const verdict = checkAccess(rt, c, 'read');
+    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    const flow = flowOf(c.req.query('flow'));
+    if (!flow) return notFound(rt, c, t('error.noFlow', { flow: c.req.query('flow') }));
+    const schema = mappingJsonSchema(flow.kind);
+    c.header('etag', schema.etag);
+    c.header('cache-control', 'no-cache');
+    if (c.req.header('if-none-match') === schema.etag) return c.body(null, 304);
+    return c.body(schema.body, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
   app.post('/mapping/preview', limit, async (c) => {

@@ -2,7 +2,8 @@
  * `/mapping`: a flow's mapping in an editor beside its preview on a sample. One form serves every
  * button (Preview, Suggest, Save: `formaction`), so the page works without JavaScript; with it,
  * `mapping.js` swaps in a fresh `#preview` (rendered by `PreviewSection`, the same markup) as the
- * operator types.
+ * operator types, and `editor.js` puts a YAML editor in place of the textarea (which stays in the
+ * form, holding the text), with completion, hover and inline errors from the schema at `data-schema`.
  */
 import type { PreviewData } from '../studio/preview.js';
 import type { SampleInfo } from '../studio/samples.js';
@@ -77,7 +78,7 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
             <input type="file" name="upload" id="upload" accept=".csv,.tsv,.txt,.json,.ndjson,.jsonl,.xlsx,.xlsm,.xml" />
           </label>
           <label for="yaml">{t('mapping.editor')}</label>
-          <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34}>
+          <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34} data-schema={paths.mappingSchema(data.flow)}>
             {data.text}
           </textarea>
           <p class="buttons">
@@ -101,6 +102,7 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
           <PreviewSection t={t} data={data.preview} />
         </div>
       </div>
+      <script src={paths.asset('editor.js')} defer></script>
       {data.audit.length > 0 ? (
         <section>
           <h2>{t('mapping.saves')}</h2>
@@ -165,7 +167,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             </thead>
             <tbody>
               {mapping.problems.map((p) => (
-                <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} class={p.line !== null ? 'goto' : undefined}>
+                <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} data-path={p.path} class={p.line !== null ? 'goto' : undefined}>
                   <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
                   <td class="message">{p.message}</td>
                 </tr>
