@@ -71,6 +71,11 @@ if packaging/build-info.sh >"$tree/build-info.json"; then :; else
   echo "   not a git checkout: --version will say (source)"
 fi
 node "$work/tsc/packaging/third-party-notices.js" "$tree" "$runtime/LICENSE" "$runtime_version" "$repo/packaging/licenses" >"$tree/THIRD-PARTY-NOTICES"
+# The console's editor bundles browser packages into one file (dist/src/admin/console/assets/editor.js);
+# their licenses, gathered by its build, follow the node_modules ones.
+editor_licenses=$tree/dist/src/admin/console/assets/editor.licenses.txt
+[ -f "$editor_licenses" ] || { echo "build-release: $editor_licenses is missing" >&2; exit 1; }
+{ printf '\n%s\n' "-------------------------------------------------------------------------------"; cat "$editor_licenses"; } >>"$tree/THIRD-PARTY-NOTICES"
 find "$tree" -type d -exec chmod 0755 {} +
 find "$tree" -type f ! -perm /111 -exec chmod 0644 {} +
 echo "   $("$tree/bin/procurement-connector" --version)"

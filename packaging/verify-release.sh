@@ -76,7 +76,7 @@ bytes=$(stat -c %s "$tarball")
 ok "$((bytes / 1024 / 1024)) MB ($bytes bytes), under 60 MB"
 tar -xzf "$tarball" -C "$work"
 tree=$work/$name
-for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js dist/src/admin/console/assets/console.js \
+for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.js dist/src/admin/console/assets/console.js dist/src/admin/console/assets/editor.js \
   node_modules/better-sqlite3/build/Release/better_sqlite3.node node_modules/hono/package.json \
   package.json build-info.json config/connector.example.yaml config/demo.yaml config/mappings samples schemas/config.schema.json \
   schemas/mapping.schema.json systemd/$unit \
@@ -94,7 +94,8 @@ for dependency in $(node -p 'Object.keys(require("./package.json").dependencies)
   grep -q "^$dependency " "$tree/THIRD-PARTY-NOTICES" || fail "THIRD-PARTY-NOTICES does not list $dependency"
 done
 grep -q '^Node.js ' "$tree/THIRD-PARTY-NOTICES" || fail "THIRD-PARTY-NOTICES does not name Node.js"
-ok "THIRD-PARTY-NOTICES names Node.js and every dependency"
+grep -q '^Packages bundled into editor.js' "$tree/THIRD-PARTY-NOTICES" || fail "THIRD-PARTY-NOTICES lacks the console editor's bundled packages"
+ok "THIRD-PARTY-NOTICES names Node.js, every dependency and the editor's bundled packages"
 
 step "--version, with PATH=$nonode (no node)"
 line=$(without_node "$tree/bin/procurement-connector" --version)
