@@ -115,6 +115,19 @@ describe('console pages', () => {
     });
   });
 
+  it("names each problem's request on a file's page, beside its row, as the reports do", async () => {
+    await withConsoleDaemon({}, async ({ url, inbox }) => {
+      fs.copyFileSync(path.join(REPO, 'samples/broken/bad-inn.csv'), path.join(inbox, 'bad-inn.csv'));
+      const files = async () => (await send(`${url}/flows/requests/files`, { headers: JSON_ACCEPT })).json<Data>().files as { id: number; state: string }[];
+      await waitUntil(async () => (await files()).some((f) => f.state === 'archived'), 'the partly bad file archived');
+      const id = (await files())[0]!.id;
+      const file = (await send(`${url}/flows/requests/files/${id}`, { headers: JSON_ACCEPT })).json<Data>();
+      expect(file.problems).toMatchObject([{ row: 4, field: 'customer.inn', code: 'INN_INVALID', externalId: 'ЗК-000102' }]);
+      const html = (await send(`${url}/flows/requests/files/${id}`)).body;
+      expect(html).toMatch(/<tr><td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td>/);
+    });
+  });
+
   it('leaves the admin listener as it was with console.enabled false', async () => {
     await withConsoleDaemon({ password: null, disabled: true }, async ({ url }) => {
       expect((await send(`${url}/`)).status).toBe(404);
