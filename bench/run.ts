@@ -34,7 +34,8 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
     }),
   delivery: () =>
     runDeliveryBench({ requests: 10_000, warmupRequests: 200, linesPerRequest: LINES_PER_REQUEST, concurrency: 4, deadlineMs: 60_000, rounds: 3, log }),
-  webhook: () => runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, rounds: 3, log }),
+  webhook: () =>
+    runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, rounds: 3, openLoop: { rate: 1_000, seconds: 10, connections: 64 }, log }),
   export: () =>
     runExportBench({
       files: 10_000,

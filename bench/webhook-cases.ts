@@ -10,10 +10,7 @@
  * - `webhook-load`: the load generator: undici, `concurrency` loops, pre-signed distinct events;
  *   reports events/s and the latency of each POST (send → full answer).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
@@ -30,8 +27,11 @@ import { createWebhookListener } from '../src/webhook/index.js';
 import type { CaseChannel } from './case-channel.js';
 import { deferred, REPO_ROOT, withTempRoot } from './bench-env.js';
 import { percentile } from './stats.js';
+import { cpuMsSince, machineTicks, signedEvents, WEBHOOK_PATH, type SignedEvent } from './webhook-common.js';
+export { cpuMsSince, WEBHOOK_PATH };
+import { webhookBare, webhookBareDurable } from './webhook-baselines.js';
+import { webhookOpenLoad } from './webhook-open-load.js';
 
-export const WEBHOOK_PATH = '/webhooks/service';
 /** The daemon's default status export mapping. */
 export const STATUS_MAPPING = path.join(REPO_ROOT, 'config/mappings/status-export.yaml');
 
@@ -62,12 +62,6 @@ export interface ListenerRun {
   files: number;
   /** Epoch ms when the last of them was in the import folder (renamed and the folder fsynced), or null. */
   lastFileAt: number | null;
-}
-
-/** CPU time of this process (all threads, user + system) since `start`, in ms. */
-export function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
 }
 
 /** A logger like the daemon's (`info`, pino's asynchronous destination), writing to /dev/null. */
@@ -159,34 +153,6 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
   });
 }
 
-async function webhookBare(args: { secret: string }, channel: CaseChannel): Promise<{ verified: number; cpuMs: number }> {
-  let verified = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const expected = createHmac('sha256', args.secret).update(Buffer.concat(chunks)).digest();
-      const header = String(req.headers['x-service-signature'] ?? '');
-      const given = Buffer.from(header.replace(/^sha256=/, ''), 'hex');
-      const ok = given.length === expected.length && timingSafeEqual(given, expected);
-      if (ok) verified += 1;
-      const text = ok ? '{"received":true}' : '{"received":false}';
-      res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  channel.ready({ url: `http://127.0.0.1:${port}${WEBHOOK_PATH}` });
-  const cpu = process.cpuUsage();
-  await channel.stopRequested();
-  const cpuMs = cpuMsSince(cpu);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeAllConnections();
-  await closed;
-  return { verified, cpuMs };
-}
-
 export interface LoadArgs {
   url: string;
   secret: string;
@@ -214,43 +180,9 @@ export interface LoadRun {
   machineBusy: number | null;
 }
 
-/** Busy and total jiffies of every core since boot (the `cpu` line of /proc/stat), or null where there is none. */
-function machineTicks(): { busy: number; total: number } | null {
-  try {
-    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
-}
-
 /** Files (not dot files: temp files are hidden) in `folder`. */
 function countFiles(folder: string): number {
   return fs.readdirSync(folder).filter((name) => !name.startsWith('.')).length;
-}
-
-interface SignedEvent {
-  body: string;
-  signature: string;
-}
-
-/** Distinct, valid order.status.changed events (EVT-<n>), signed; 500 orders, dates increasing. */
-function signedEvents(secret: string, from: number, count: number): SignedEvent[] {
-  const statuses = ['confirmed', 'shipped', 'delivered'];
-  const base = Date.now() - 3_600_000;
-  return Array.from({ length: count }, (_, i) => {
-    const n = from + i;
-    const body = JSON.stringify({
-      eventId: `EVT-${String(n).padStart(7, '0')}`,
-      eventType: 'order.status.changed',
-      eventDate: new Date(base + n).toISOString(),
-      orderId: `ORD-2026-${String((n % 500) + 1).padStart(6, '0')}`,
-      status: statuses[n % statuses.length],
-    });
-    return { body, signature: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` };
-  });
 }
 
 async function sendAll(pool: Pool, pathname: string, events: readonly SignedEvent[], concurrency: number, latencies: number[] | null): Promise<void> {
@@ -316,5 +248,7 @@ async function webhookLoad(args: LoadArgs): Promise<LoadRun> {
 export const webhookCases = {
   'webhook-listener': webhookListener,
   'webhook-bare': webhookBare,
+  'webhook-bare-durable': webhookBareDurable,
   'webhook-load': webhookLoad,
+  'webhook-open-load': webhookOpenLoad,
 };
