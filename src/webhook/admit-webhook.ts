@@ -15,6 +15,7 @@
 import type { ErrorCode } from '../errors.js';
 import { SIGNATURE_HEADER } from '../platform/webhook-signature.js';
 import { issuesToFieldErrors, webhookEventSchema, type WebhookEvent } from '../platform/contract.js';
+import { quickWebhookEvent } from '../platform/webhook-event-check.js';
 import type { AllowList } from './allow-from.js';
 import { verifySignature, type SignatureProblem } from './verify-signature.js';
 
@@ -93,6 +94,9 @@ export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: 
   } catch {
     return refuse(400, 'WEBHOOK_BODY_INVALID', 'body is not valid JSON');
   }
+  // The quick check first; the schema only for a body it refuses, for the issues the 400 names.
+  const event = quickWebhookEvent(json);
+  if (event !== undefined) return { verdict: 'accept', event, text };
   const parsed = webhookEventSchema.safeParse(json);
   if (!parsed.success) return refuse(400, 'WEBHOOK_BODY_INVALID', 'body does not match the event schema', { errors: issuesToFieldErrors(parsed.error.issues) });
   return { verdict: 'accept', event: parsed.data, text };
