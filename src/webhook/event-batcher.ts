@@ -5,15 +5,14 @@
  * answer: a 200 means the event survives a power cut. When one event of a group fails, the store
  * records the others each in its own savepoint, so that event answers 503 without failing them.
  *
- * The group is logged as one line, once durable, listing each event with its outcome: each state
- * change is logged once, at a fraction of the cost of a line (and a child logger) per event, which
- * was a tenth of the listener's work per event under load.
+ * Each stored event is logged once it is durable, in a line a second (`event-log.ts`).
  */
 import type { Logger } from '../log.js';
-import type { WebhookEvent } from '../platform/contract.js';
+import { ORDER_STATUS_CHANGED, type WebhookEvent } from '../platform/contract.js';
 import { recordEvents, type EventOutcome, type EventResult } from '../store/events.js';
 import type { Db } from '../store/open-store.js';
 import { alreadyDurable, type WaitDurable } from '../shared/types.js';
+import { createEventLog } from './event-log.js';
 import { eventToStore, supersedes } from './status-change.js';
 
 /** A committed event's outcome (a duplicate carries the stored body), or why it was not stored. */
@@ -22,7 +21,7 @@ export type StoreResult = EventResult;
 export interface EventBatcher {
   /** Resolves once the event's transaction has committed (or failed); never rejects. */
   submit(event: WebhookEvent, body: string): Promise<StoreResult>;
-  /** Resolves when every submitted event has its result. */
+  /** Resolves when every submitted event has its result (and is logged). */
   drain(): Promise<void>;
 }
 
@@ -39,7 +38,7 @@ export interface EventBatcherOptions {
   onCommitted?: (outcomes: EventOutcome[]) => void;
   /** The store's group commit. Default: commits are durable already (a FULL store). */
   durable?: WaitDurable;
-  /** Where each durable group is logged (`info`, one line). Default: not logged. */
+  /** Where the stored events are logged (`info`, a line a second: `event-log.ts`). Default: not logged. */
   logger?: Logger;
 }
 
@@ -50,6 +49,7 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
   /** The previous batch's wait for its fsync; settles, never rejects. */
   let previousDurable: Promise<void> = Promise.resolve();
   const durable = options.durable ?? alreadyDurable;
+  const log = createEventLog(options.logger);
 
   const runBatch = async (): Promise<void> => {
     scheduled = false;
@@ -74,17 +74,15 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
       return;
     }
     const outcomes: EventOutcome[] = [];
-    const stored: StoredEventLine[] = [];
     batch.forEach((item, index) => {
       const result = results[index]!;
       if (result.ok) {
         outcomes.push(result.outcome);
         const { eventId, eventType, orderId, status } = item.event;
-        stored.push({ eventId, eventType, orderId, status, outcome: result.outcome });
+        log.add(result.outcome, eventType === ORDER_STATUS_CHANGED ? `${eventId} ${orderId} ${status}` : `${eventId} ${eventType}`);
       }
       item.resolve(result);
     });
-    if (stored.length > 0) options.logger?.info({ events: stored }, `${describeOutcomes(outcomes)} webhook event(s) stored`);
     if (outcomes.some((o) => o !== 'duplicate')) {
       try {
         options.onCommitted?.(outcomes);
@@ -111,26 +109,11 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
         }
       });
     },
-    drain() {
-      return inFlight;
+    async drain() {
+      await inFlight;
+      log.flush();
     },
   };
 }
 
 function noop(): void {}
-
-/** What the group's log line says of each stored event. */
-interface StoredEventLine {
-  eventId: string;
-  eventType: string;
-  orderId: string | undefined;
-  status: string | undefined;
-  outcome: EventOutcome;
-}
-
-/** `3 applied, 1 duplicate` */
-function describeOutcomes(outcomes: readonly EventOutcome[]): string {
-  const counts = new Map<EventOutcome, number>();
-  for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
-  return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-}

@@ -94,22 +94,23 @@ describe('createEventBatcher', () => {
     });
   });
 
-  it('logs a durable group as one line naming each stored event and its outcome', async () => {
+  it('logs the stored events in one line (a second at most), each under its outcome, flushed by drain()', async () => {
     await withTempDir(async (dir) => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
       const lines: Record<string, unknown>[] = [];
       const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
       const batcher = createEventBatcher({ db, now: () => 1_000, logger });
       await Promise.all([batcher.submit(...event(1)), batcher.submit(...event(2)), batcher.submit(...event(1))]);
+      await batcher.submit(...event(3));
+      // Within the second: nothing written yet; drain() (the listener's stop) writes it.
+      expect(lines).toHaveLength(0);
+      await batcher.drain();
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({
         level: 'info',
-        msg: '2 applied, 1 duplicate webhook event(s) stored',
-        events: [
-          { eventId: 'EVT-000001', orderId: 'ORD-2026-000001', status: 'shipped', outcome: 'applied' },
-          { eventId: 'EVT-000002', orderId: 'ORD-2026-000002', status: 'shipped', outcome: 'applied' },
-          { eventId: 'EVT-000001', outcome: 'duplicate' },
-        ],
+        msg: '3 applied, 1 duplicate webhook event(s) stored',
+        applied: 'EVT-000001 ORD-2026-000001 shipped, EVT-000002 ORD-2026-000002 shipped, EVT-000003 ORD-2026-000003 shipped',
+        duplicate: 'EVT-000001 ORD-2026-000001 shipped',
       });
       db.close();
     });
