@@ -5,6 +5,7 @@
  */
 import { runCase, withServerCase, type CaseOutcome } from './child.js';
 import type { DeliveryArgs, DeliveryRun } from './delivery-cases.js';
+import type { EndToEndRun } from './e2e-cases.js';
 import { figure, type BenchResult } from './results.js';
 import type { SandboxInfo, SandboxReport } from './sandbox-cases.js';
 import { max, median } from './stats.js';
@@ -18,6 +19,8 @@ export interface DeliveryBenchOptions {
   deadlineMs: number;
   /** Rounds of (bare, dispatcher), alternating; each figure is the median over them. At least 3. */
   rounds: number;
+  /** The end-to-end case (`e2e-cases.ts`); left out when absent. */
+  endToEnd?: EndToEndOptions;
   log: (line: string) => void;
 }
 
@@ -41,6 +44,37 @@ async function deliverTo(caseName: string, options: DeliveryBenchOptions): Promi
       `${value.data.drainReturnedEarly ? 'drain() resolved while rows were still due, ' : ''}client RSS ${value.maxRssMb.toFixed(0)} MB, sandbox RSS ${server.maxRssMb.toFixed(0)} MB, ${server.data.calls} calls`,
   );
   return value;
+}
+
+/** The end-to-end case: a file of `requests` from the drop to the last 201, against the bare loop on as many. */
+export interface EndToEndOptions {
+  requests: number;
+  warmupRequests: number;
+  rounds: number;
+}
+
+async function endToEnd(options: DeliveryBenchOptions, e2e: EndToEndOptions): Promise<{ bare: number; e2e: number; recorded: number; rss: number }> {
+  const args = (info: SandboxInfo): DeliveryArgs => ({
+    ...info,
+    requests: e2e.requests,
+    warmupRequests: e2e.warmupRequests,
+    linesPerRequest: options.linesPerRequest,
+    concurrency: options.concurrency,
+    deadlineMs: options.deadlineMs,
+  });
+  const bare = await withServerCase<SandboxInfo, SandboxReport, CaseOutcome<DeliveryRun>>('sandbox-server', {}, (info) =>
+    runCase<DeliveryRun>('delivery-bare', args(info)),
+  );
+  const real = await withServerCase<SandboxInfo, SandboxReport, CaseOutcome<EndToEndRun>>('sandbox-server', {}, (info) =>
+    runCase<EndToEndRun>('e2e-delivery', args(info)),
+  );
+  if (real.server.data.accepted < e2e.requests + e2e.warmupRequests) throw new Error(`e2e: the sandbox accepted ${real.server.data.accepted} requests`);
+  const r = real.value.data;
+  options.log(
+    `  delivery end to end: ${e2e.requests} requests from the drop to the last 201 in ${r.seconds.toFixed(2)} s (recorded after ${r.recordedSeconds.toFixed(2)} s); ` +
+      `bare loop ${bare.value.data.seconds.toFixed(2)} s; ratio ${(bare.value.data.seconds / r.seconds).toFixed(2)}; daemon side RSS ${real.value.maxRssMb.toFixed(0)} MB`,
+  );
+  return { bare: e2e.requests / bare.value.data.seconds, e2e: e2e.requests / r.seconds, recorded: r.recordedSeconds, rss: real.value.maxRssMb };
 }
 
 export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<BenchResult[]> {
@@ -75,5 +109,31 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<B
       notes: `median of ${options.rounds} alternating rounds (per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}); ${options.requests} recorded requests (${options.linesPerRequest} lines each) → sandbox in another process, real dispatcher at concurrency ${options.concurrency}, the daemon's store (synchronous=NORMAL, group commit); ceiling: bare undici Pool, same payloads and headers${cut}`,
     }),
     figure({ name: 'delivery.peak_rss', value: max(rss), unit: 'MB', notes: 'maxRSS of the dispatcher child (payload preparation included), worst round' }),
+    ...(options.endToEnd ? await endToEndFigures(options, options.endToEnd) : []),
+  ];
+}
+
+async function endToEndFigures(options: DeliveryBenchOptions, e2e: EndToEndOptions): Promise<BenchResult[]> {
+  const runs: Awaited<ReturnType<typeof endToEnd>>[] = [];
+  for (let round = 0; round < e2e.rounds; round += 1) runs.push(await endToEnd(options, e2e));
+  const ratios = runs.map((r) => r.e2e / r.bare);
+  return [
+    figure({
+      name: 'delivery.end_to_end.requests_per_s',
+      value: median(runs.map((r) => r.e2e)),
+      unit: 'requests/s',
+      ceiling: median(runs.map((r) => r.bare)),
+      ratio: median(ratios),
+      conditions: [{ of: 'ratio', op: '>=', threshold: 0.7 }],
+      notes:
+        `a ${e2e.requests}-request file (${options.linesPerRequest} lines each) from its rename into the inbox to the last request accepted: the real intake, dispatcher (concurrency ${options.concurrency}) and exporter (an acknowledgement file each) on one event loop, as the daemon runs them; ` +
+        `ceiling: the bare undici loop posting as many requests; median of ${e2e.rounds} rounds (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}); the file recorded after ${median(runs.map((r) => r.recorded)).toFixed(2)} s`,
+    }),
+    figure({
+      name: 'delivery.end_to_end.peak_rss',
+      value: max(runs.map((r) => r.rss)),
+      unit: 'MB',
+      notes: 'maxRSS of the daemon side (intake, dispatcher, exporter), worst round',
+    }),
   ];
 }

@@ -33,7 +33,16 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       log,
     }),
   delivery: () =>
-    runDeliveryBench({ requests: 10_000, warmupRequests: 200, linesPerRequest: LINES_PER_REQUEST, concurrency: 4, deadlineMs: 60_000, rounds: 3, log }),
+    runDeliveryBench({
+      requests: 10_000,
+      warmupRequests: 200,
+      linesPerRequest: LINES_PER_REQUEST,
+      concurrency: 4,
+      deadlineMs: 60_000,
+      rounds: 3,
+      endToEnd: { requests: 3_000, warmupRequests: 200, rounds: 3 },
+      log,
+    }),
   webhook: () =>
     runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, rounds: 3, openLoop: { rate: 1_000, seconds: 10, connections: 64 }, log }),
   export: () =>

@@ -11,6 +11,7 @@ import type { CaseChannel, CaseFn, FromChild, ToChild } from './case-channel.js'
 const MODULES: Record<string, () => Promise<Record<string, CaseFn>>> = {
   intake: async () => (await import('./intake-cases.js')).intakeCases,
   delivery: async () => (await import('./delivery-cases.js')).deliveryCases,
+  e2e: async () => (await import('./e2e-cases.js')).endToEndCases,
   webhook: async () => (await import('./webhook-cases.js')).webhookCases,
   export: async () => (await import('./export-cases.js')).exportCases,
   latency: async () => (await import('./latency-cases.js')).latencyCases,
