@@ -84,7 +84,7 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
       const drop = async (file: string, expected: number): Promise<{ seconds: number; recordedSeconds: number }> => {
         const started = performance.now();
         fs.renameSync(file, path.join(flow.inbox, path.basename(file)));
-        intake.scanNow();
+        await intake.scanNow();
         // A poll every 25 ms: the count is a query on the daemon's own event loop, which it shares.
         await waitFor(`${expected} requests accepted`, () => accepted() >= expected, 120_000, 25);
         return { seconds: (performance.now() - started) / 1000, recordedSeconds: (recordedAt - started) / 1000 };
