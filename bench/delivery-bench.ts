@@ -53,7 +53,10 @@ export interface EndToEndOptions {
   rounds: number;
 }
 
-async function endToEnd(options: DeliveryBenchOptions, e2e: EndToEndOptions): Promise<{ bare: number; e2e: number; recorded: number; rss: number }> {
+async function endToEnd(
+  options: DeliveryBenchOptions,
+  e2e: EndToEndOptions,
+): Promise<{ bare: number; e2e: number; recorded: number; rss: number; cpu: number }> {
   const args = (info: SandboxInfo): DeliveryArgs => ({
     ...info,
     requests: e2e.requests,
@@ -72,10 +75,19 @@ async function endToEnd(options: DeliveryBenchOptions, e2e: EndToEndOptions): Pr
   const r = real.value.data;
   options.log(
     `  delivery end to end: ${e2e.requests} requests from the drop to the last 201 in ${r.seconds.toFixed(2)} s (recorded after ${r.recordedSeconds.toFixed(2)} s); ` +
+      `daemon event loop busy ${pct(r.loopBusy.recording)} while recording, ${pct(r.loopBusy.delivering)} after; daemon CPU ${r.cpuSeconds.toFixed(2)} s; ` +
       `bare loop ${bare.value.data.seconds.toFixed(2)} s; ratio ${(bare.value.data.seconds / r.seconds).toFixed(2)}; daemon side RSS ${real.value.maxRssMb.toFixed(0)} MB`,
   );
-  return { bare: e2e.requests / bare.value.data.seconds, e2e: e2e.requests / r.seconds, recorded: r.recordedSeconds, rss: real.value.maxRssMb };
+  return {
+    bare: e2e.requests / bare.value.data.seconds,
+    e2e: e2e.requests / r.seconds,
+    recorded: r.recordedSeconds,
+    rss: real.value.maxRssMb,
+    cpu: r.cpuSeconds,
+  };
 }
+
+const pct = (x: number): string => `${Math.round(x * 100)} %`;
 
 export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<BenchResult[]> {
   // Alternating rounds (bare, dispatcher, bare, …): a noisy second on this shared machine moves one

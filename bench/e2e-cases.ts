@@ -32,6 +32,10 @@ export interface EndToEndRun {
   delivered: number;
   /** From the rename to the file recorded (its requests real and due). */
   recordedSeconds: number;
+  /** The daemon's event loop busy (0–1) while the file was taken, mapped and recorded, and after, while its requests went out. */
+  loopBusy: { recording: number; delivering: number };
+  /** The daemon process's CPU (user + system, all threads) from the rename to the last 201, in seconds. */
+  cpuSeconds: number;
 }
 
 /** The bench's stability wait (`intake-bench.ts`): the file is taken as soon as a scan sees it settled. */
@@ -64,6 +68,7 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
     });
     const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger, onAcknowledged: () => exporter.wake() });
     let recordedAt = 0;
+    let recordedLoop = performance.eventLoopUtilization();
     const intake = createIntake({
       db,
       flow,
@@ -73,6 +78,7 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
       durable,
       onRecorded: () => {
         recordedAt = performance.now();
+        recordedLoop = performance.eventLoopUtilization();
         dispatcher.wake();
       },
     });
@@ -81,13 +87,24 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
       await exporter.start();
       await dispatcher.start();
       await intake.start();
-      const drop = async (file: string, expected: number): Promise<{ seconds: number; recordedSeconds: number }> => {
+      const drop = async (file: string, expected: number): Promise<Omit<EndToEndRun, 'delivered'>> => {
         const started = performance.now();
+        const loop = performance.eventLoopUtilization();
+        const cpu = process.cpuUsage();
         fs.renameSync(file, path.join(flow.inbox, path.basename(file)));
         await intake.scanNow();
         // A poll every 25 ms: the count is a query on the daemon's own event loop, which it shares.
         await waitFor(`${expected} requests accepted`, () => accepted() >= expected, 120_000, 25);
-        return { seconds: (performance.now() - started) / 1000, recordedSeconds: (recordedAt - started) / 1000 };
+        const used = process.cpuUsage(cpu);
+        return {
+          seconds: (performance.now() - started) / 1000,
+          recordedSeconds: (recordedAt - started) / 1000,
+          loopBusy: {
+            recording: performance.eventLoopUtilization(recordedLoop, loop).utilization,
+            delivering: performance.eventLoopUtilization(recordedLoop).utilization,
+          },
+          cpuSeconds: (used.user + used.system) / 1e6,
+        };
       };
       await drop(files.warmup, args.warmupRequests);
       const main = await drop(files.main, args.warmupRequests + args.requests);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimDueSubmissions, recordAttempt, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
+import { claimDueSubmissions, recordAttempt, recordAttempts, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
 import { getSubmission } from '../../src/store/submissions.js';
 import { readOutboxStatus, formatOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { withTempDir } from '../helpers/temp-dir.js';
@@ -60,6 +60,44 @@ describe('outbox queries', () => {
         expect(recordAttempt(db, id, attempt, update, { channel: 'ack:f', sourceKey: 'x', record: {}, now: T })).toBe(true);
         expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', lease_until: null, platform_id: 'PRC-REQ-000001' });
         expect(db.prepare('SELECT COUNT(*) AS n FROM exports').get()).toEqual({ n: 1 });
+      }),
+    ));
+
+  it('records a turn of attempts in one transaction; one that fails leaves the others written and its row in flight', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const ids = ['A', 'B', 'C'].map((x) => addRequestRow(db, 'f', validRequest(x), x, T));
+        claimDueSubmissions(db, { flow: 'f', now: T, leaseMs: 100, limit: 3 });
+        const item = (id: number, record: Record<string, unknown>) => ({
+          submissionId: id,
+          attempt: { requestId: `r${id}`, startedAt: T, finishedAt: T, httpStatus: 201, outcome: 'accepted', error: null },
+          update: {
+            state: 'accepted' as const,
+            attempts: 1,
+            nextAttemptAt: T,
+            firstAttemptAt: T,
+            lastAttemptAt: T,
+            lastStatus: 201,
+            lastErrorCode: null,
+            lastError: null,
+            result: '{}',
+            platformId: `PRC-${id}`,
+            finishedAt: T,
+            now: T,
+          },
+          ack: { channel: 'ack:f', sourceKey: `k${id}`, record, now: T },
+        });
+        // B's acknowledgement cannot be serialised: its write throws after its UPDATE ran.
+        const results = recordAttempts(db, [item(ids[0]!, {}), item(ids[1]!, { n: 1n }), item(ids[2]!, {})]);
+        expect(results[0]).toEqual({ written: true });
+        expect(results[1]).toMatchObject({ error: expect.any(TypeError) });
+        expect(results[2]).toEqual({ written: true });
+        expect(ids.map((id) => getSubmission(db, id)!.state)).toEqual(['accepted', 'in_flight', 'accepted']);
+        expect(db.prepare('SELECT submission_id FROM submission_attempts ORDER BY submission_id').all()).toEqual([
+          { submission_id: ids[0] },
+          { submission_id: ids[2] },
+        ]);
+        expect(db.prepare('SELECT source_key FROM exports ORDER BY source_key').all()).toEqual([{ source_key: `k${ids[0]}` }, { source_key: `k${ids[2]}` }]);
       }),
     ));
 
