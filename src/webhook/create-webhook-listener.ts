@@ -206,6 +206,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       if (!server) return;
       return close();
     }
+    // What was stored is logged now: waiting for open requests may outlast the daemon's stop bound.
+    batcher.flushLog();
     const closed = new Promise<void>((resolve) => current.close(() => resolve()));
     current.closeIdleConnections();
     await Promise.allSettled([...inFlight]);

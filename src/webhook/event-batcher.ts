@@ -23,6 +23,8 @@ export interface EventBatcher {
   submit(event: WebhookEvent, body: string): Promise<StoreResult>;
   /** Resolves when every submitted event has its result (and is logged). */
   drain(): Promise<void>;
+  /** Log the events stored so far now, not at the end of their second (a stop is beginning). */
+  flushLog(): void;
 }
 
 interface Waiting {
@@ -111,6 +113,9 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
     },
     async drain() {
       await inFlight;
+      log.flush();
+    },
+    flushLog() {
       log.flush();
     },
   };

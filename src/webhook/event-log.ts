@@ -3,16 +3,21 @@
  * event under its outcome (`applied: "EVT-000123 ORD-2026-000042 shipped, …"`), instead of a line
  * per group. Under load a group is a handful of events, and a line per group was about 11 µs of
  * CPU per event (a tenth of the listener's work: pino's formatting, redaction and scrubbing, and
- * the write's hand-off), for lines a person reads no faster. Each state change is still logged
- * once, at most a second late; the store, not the log, is the record of what was received.
- * `flush()` writes what is pending (the listener's stop); a line names at most `MAX_LISTED`
- * events of an outcome and counts the rest, so a storm cannot make one line unbounded.
+ * the write's hand-off), for lines a person reads no faster. Each stored event is counted in a
+ * line at most a second late, and named in it unless more than `MAX_LISTED` of its outcome came
+ * that second (a storm: the rest are counted, "and N more"); the store and the console, not the
+ * log, are the record of what was received. A name is cut to `MAX_NAME` characters (an eventId is
+ * as long as its sender made it), so a line stays under journald's 48 KiB line limit and is never
+ * split. `flush()` writes what is pending (the listener's stop, as it begins and after the last
+ * group).
  */
 import type { Logger } from '../log.js';
 import type { EventOutcome } from '../store/events.js';
 
 /** Events named per outcome in one line; the rest are counted. */
 const MAX_LISTED = 200;
+/** Characters of one event's name in a line (three outcomes × 200 names × 60 characters: about 36 KB). */
+const MAX_NAME = 60;
 
 export interface EventLog {
   /** Note one stored event: `line` names it (`EVT-000123 ORD-2026-000042 shipped`). */
@@ -44,7 +49,7 @@ export function createEventLog(logger: Logger | undefined, intervalMs = 1_000): 
       if (logger === undefined) return;
       counts[outcome] = (counts[outcome] ?? 0) + 1;
       const names = (listed[outcome] ??= []);
-      if (names.length < MAX_LISTED) names.push(line);
+      if (names.length < MAX_LISTED) names.push(line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line);
       if (timer === undefined) {
         timer = setTimeout(flush, intervalMs);
         timer.unref();

@@ -37,4 +37,14 @@ describe('createEventLog', () => {
     expect(String(lines[0]!.applied).split(', ')).toHaveLength(201);
     expect(String(lines[0]!.applied)).toMatch(/EVT-200, and 50 more$/);
   });
+
+  it("cuts a long name, so that a storm of long eventIds keeps a line under journald's 48 KiB", () => {
+    const { lines, logger } = capture();
+    const log = createEventLog(logger);
+    const long = `EVT-${'x'.repeat(5_000)}`;
+    for (const outcome of ['applied', 'stored', 'duplicate'] as const) for (let i = 0; i < 300; i++) log.add(outcome, long);
+    log.flush();
+    expect(String(lines[0]!.applied).split(', ')[0]).toBe(`EVT-${'x'.repeat(55)}…`);
+    expect(JSON.stringify(lines[0]).length).toBeLessThan(48 * 1024);
+  });
 });

@@ -43,4 +43,33 @@ describe('webhook listener stop', () => {
       expect(countRows(db, 'events')).toBe(1);
     });
   });
+
+  it('logs the events already stored as the stop begins, not only once the requests still open have finished', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } });
+    const storedLines = () => lines.filter((line) => line.includes('webhook event(s) stored'));
+    await withListener({ deps: { logger } }, async ({ listener, url }) => {
+      // A webhook whose body never finishes keeps the stop waiting.
+      const socket = net.connect(listener.address!.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const held = JSON.stringify(buildEvent());
+      socket.write(post(held) + held.slice(0, 10));
+      await waitUntil(() => lines.some((line) => line.includes('webhook request received')), 'the held webhook to be in flight');
+      const stored = buildEvent();
+      const body = JSON.stringify(stored);
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signWebhookBody(SECRET, body) },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      // Its line a second is not due yet; the stop writes it at once.
+      expect(storedLines()).toEqual([]);
+      const stopped = listener.stop();
+      expect(storedLines()).toHaveLength(1);
+      expect(storedLines()[0]).toContain(String(stored.eventId));
+      socket.destroy();
+      await stopped;
+    });
+  });
 });
