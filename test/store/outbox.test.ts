@@ -8,6 +8,24 @@ import { validRequest } from '../helpers/fixtures.js';
 
 const T = 1_000_000;
 
+/** A row's new state after a first attempt the platform accepted. */
+function acceptedUpdate(platformId: string) {
+  return {
+    state: 'accepted' as const,
+    attempts: 1,
+    nextAttemptAt: T,
+    firstAttemptAt: T,
+    lastAttemptAt: T,
+    lastStatus: 201,
+    lastErrorCode: null,
+    lastError: null,
+    result: '{}',
+    platformId,
+    finishedAt: T,
+    now: T,
+  };
+}
+
 describe('outbox queries', () => {
   it('claims only due rows, each once, under a lease; an expired lease makes a row claimable again', () =>
     withTempDir((dir) =>
@@ -38,20 +56,7 @@ describe('outbox queries', () => {
       withStore(dir, (db) => {
         const id = addRequestRow(db, 'f', validRequest('A'), 'A', T);
         const row = getSubmission(db, id)!;
-        const update = {
-          state: 'accepted' as const,
-          attempts: 1,
-          nextAttemptAt: T,
-          firstAttemptAt: T,
-          lastAttemptAt: T,
-          lastStatus: 201,
-          lastErrorCode: null,
-          lastError: null,
-          result: '{}',
-          platformId: 'PRC-REQ-000001',
-          finishedAt: T,
-          now: T,
-        };
+        const update = acceptedUpdate('PRC-REQ-000001');
         const attempt = { requestId: 'r1', startedAt: T, finishedAt: T, httpStatus: 201, outcome: 'accepted', error: null };
         expect(row.state).toBe('pending');
         expect(recordAttempt(db, id, attempt, update, { channel: 'ack:f', sourceKey: 'x', record: {}, now: T })).toBe(false);
@@ -71,20 +76,7 @@ describe('outbox queries', () => {
         const item = (id: number, record: Record<string, unknown>) => ({
           submissionId: id,
           attempt: { requestId: `r${id}`, startedAt: T, finishedAt: T, httpStatus: 201, outcome: 'accepted', error: null },
-          update: {
-            state: 'accepted' as const,
-            attempts: 1,
-            nextAttemptAt: T,
-            firstAttemptAt: T,
-            lastAttemptAt: T,
-            lastStatus: 201,
-            lastErrorCode: null,
-            lastError: null,
-            result: '{}',
-            platformId: `PRC-${id}`,
-            finishedAt: T,
-            now: T,
-          },
+          update: acceptedUpdate(`PRC-${id}`),
           ack: { channel: 'ack:f', sourceKey: `k${id}`, record, now: T },
         });
         // B's acknowledgement cannot be serialised: its write throws after its UPDATE ran.
