@@ -5,8 +5,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { looksLikeValue } from './classify-values.js';
-import type { Detected, SampleColumn, SampleTable } from './types.js';
-import { shown } from './shown.js';
+import type { Detected, SampleTable } from './types.js';
+import { tableColumns } from './table-columns.js';
 
 const DELIMITERS = [';', ',', '\t', '|'] as const;
 const DELIMITER_NAMES: Record<string, string> = { ';': '";"', ',': '","', '\t': 'tab', '|': '"|"' };
@@ -40,21 +40,11 @@ export function readCsvSample(text: string, cut: boolean): CsvPart {
   const header = records[headerIndex]!.map((cell) => cell.trim());
   const rows = records.slice(headerIndex + 1);
   if (rows.length === 0) warnings.push('the sample has a header and no rows: columns are matched by their names alone');
-  const columns: SampleColumn[] = [];
-  const seen = new Set<string>();
-  header.forEach((name, index) => {
-    const values = rows.map((row) => (row[index] ?? '').trim());
-    if (name === '') {
-      if (values.some((value) => value !== '')) warnings.push(`column ${index + 1} has values but no name: a mapping cannot name it`);
-      return;
-    }
-    if (seen.has(name)) {
-      warnings.push(`the header names ${shown(name)} twice: the daemon reads the first`);
-      return;
-    }
-    seen.add(name);
-    columns.push({ name, level: 'line', values, groups: rows.map((_, row) => row) });
-  });
+  const columns = tableColumns(
+    header,
+    rows.map((row) => header.map((_, index) => (row[index] ?? '').trim())),
+    warnings,
+  );
   return {
     delimiter: delimiter.detected,
     headerLine: {

@@ -13,8 +13,8 @@ import { isValidInn } from '../inn.js';
 import type { Cell, TableRow } from '../readers/types.js';
 import { compileSkipRows } from '../skip-rows.js';
 import { looksLikeValue } from './classify-values.js';
-import { shown } from './shown.js';
-import type { Detected, SampleColumn, SampleTable } from './types.js';
+import { tableColumns } from './table-columns.js';
+import type { Detected, SampleTable } from './types.js';
 
 /** Rows looked at for the header: a 1C report's title, parameters and blank row fit well within. */
 const HEADER_SEARCH = 30;
@@ -38,21 +38,8 @@ export function readSheetSample(rows: readonly TableRow[], sheet: string): Sheet
   const data = rows.slice(headerIndex + (twoRows ? 2 : 1)).filter((row) => !skip(row.cells));
   if (data.length === 0) warnings.push('the sample has a header and no rows: columns are matched by their names alone');
 
-  const columns: SampleColumn[] = [];
-  const seen = new Set<string>();
-  names.forEach((name, index) => {
-    const values = data.map((row) => valueText(row.cells[index]));
-    if (name === '') {
-      if (values.some((value) => value !== '')) warnings.push(`column ${index + 1} of ${sheet} has values but no name: a mapping cannot name it`);
-      return;
-    }
-    if (seen.has(name)) {
-      warnings.push(`the header names ${shown(name)} twice: the daemon reads the first`);
-      return;
-    }
-    seen.add(name);
-    columns.push({ name, level: 'line', values, groups: data.map((_, row) => row) });
-  });
+  const texts = data.map((row) => names.map((_, index) => valueText(row.cells[index])));
+  const columns = tableColumns(names, texts, warnings, ` of ${sheet}`);
   const headerLine: Detected<number> = {
     value: upper.row,
     reason:

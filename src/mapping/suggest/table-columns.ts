@@ -1,0 +1,30 @@
+/**
+ * The columns of a tabular sample (a CSV file's, a sheet's), as `suggest` profiles them: one per
+ * named header cell, with its values, one per data row. A column with values but no name, and a
+ * name given twice, are warnings; the daemon reads the first column of a name, and so does this.
+ */
+import { shown } from './shown.js';
+import type { SampleColumn } from './types.js';
+
+/**
+ * `names`: the header's cells, trimmed; `rows`: each data row's cells as trimmed text (`''` where
+ * empty or missing); `where`: how a warning places a column beyond its number (` of Заявки`).
+ */
+export function tableColumns(names: readonly string[], rows: readonly (readonly string[])[], warnings: string[], where = ''): SampleColumn[] {
+  const columns: SampleColumn[] = [];
+  const seen = new Set<string>();
+  names.forEach((name, index) => {
+    const values = rows.map((row) => row[index] ?? '');
+    if (name === '') {
+      if (values.some((value) => value !== '')) warnings.push(`column ${index + 1}${where} has values but no name: a mapping cannot name it`);
+      return;
+    }
+    if (seen.has(name)) {
+      warnings.push(`the header names ${shown(name)} twice: the daemon reads the first`);
+      return;
+    }
+    seen.add(name);
+    columns.push({ name, level: 'line', values, groups: rows.map((_, row) => row) });
+  });
+  return columns;
+}
