@@ -84,6 +84,10 @@ for entry in bin/procurement-connector node/bin/node node/LICENSE dist/src/cli.j
   install.sh uninstall.sh README.md docs/troubleshooting.md docs/images THIRD-PARTY-NOTICES; do
   [ -e "$tree/$entry" ] || fail "the tarball lacks $entry"
 done
+# Every JSON Schema an editor may be pointed at, not only the two the shipped files name.
+for schema in schemas/*.schema.json; do
+  cmp -s "$schema" "$tree/$schema" || fail "the tarball lacks $schema, or holds another one"
+done
 ok "holds the runtime, the program (with the console's assets), node_modules, config, samples, schemas, the unit, the installers, the monitoring files, README with the manual (docs/) and notices"
 # Production packages only: the test, lint and type tools of a checkout stay out.
 for dev in vitest typescript eslint prettier playwright-core; do
