@@ -107,6 +107,41 @@ describe('loadMappingSpec', () => {
     });
   });
 
+  it("checks an XML mapping's element paths when it loads, each refusal naming its key", async () => {
+    await withTempDir((dir) => {
+      const xml = `
+format: xml
+record: "КоммерческаяИнформация/Документ"
+lines: "Товары/Товар"
+request:
+  externalId: { path: "Номер" }
+  customer.inn: { path: "Контрагенты/Контрагент[Роль='Покупатель']/ИНН" }
+  customer.name: { path: "Контрагенты/Контрагент/Наименование" }
+  contact.name: { const: "Отдел закупок" }
+  delivery.city: { const: "Москва" }
+  delivery.address: { path: "Адрес" }
+  delivery.desiredDate: { path: "Дата", date: "YYYY-MM-DD" }
+items:
+  lineId: { counter: true }
+  name: { path: "Наименование" }
+  quantity: { path: "Количество", number: true }
+  unit: { path: "БазоваяЕдиница" }
+`;
+      const good = path.join(dir, 'good.yaml');
+      fs.writeFileSync(good, xml);
+      expect(loadMappingSpec(good).kind).toBe('requests');
+      const error = loadError(
+        dir,
+        xml
+          .replace('record: "КоммерческаяИнформация/Документ"', 'record: "КоммерческаяИнформация/Документ/@Ид"')
+          .replace("Контрагент[Роль='Покупатель']/ИНН", "Контрагент[Роль='Покупатель'/ИНН"),
+      );
+      expect(error.code).toBe('MAPPING_INVALID');
+      const problems = (error.details.problems as { path: string; message: string }[]).map((p) => p.path);
+      expect(problems).toEqual(expect.arrayContaining(['record', 'request.customer.inn.path']));
+    });
+  });
+
   it('a missing file is CONFIG_NOT_FOUND; broken YAML is MAPPING_INVALID', async () => {
     await withTempDir((dir) => {
       expect(() => loadMappingSpec(path.join(dir, 'none.yaml'))).toThrow(expect.objectContaining({ code: 'CONFIG_NOT_FOUND' }));
