@@ -70,10 +70,12 @@ describe('samples/requests-1c-report.xlsx', () => {
     expect(table[11]).toEqual([13, 'Итого', '', '', '', '', '', '', '', '', '', '', 1676]);
   });
 
-  it('maps the requests merged down over their lines (without fillDown: the ones that need nothing filled)', async () => {
-    const { submissions } = await split(SAMPLE, spec());
+  it('maps the requests merged down over their lines without fillDown; the one 1C wrote once above its lines needs it', async () => {
+    const { submissions, problems } = await split(SAMPLE, { ...spec(), fillDown: false });
     expect(submissions.find((s) => s.externalId === 'ЗК-000401')).toMatchObject({ firstRow: 6, payload: ROMASHKA });
     expect(submissions.find((s) => s.externalId === 'ЗК-000403')?.payload.items).toHaveLength(2);
+    // ЗК-000402's second line (row 10) leaves the request columns blank.
+    expect(problems.map((p) => [p.code, p.row, p.field])).toEqual([['FIELD_REQUIRED', 10, 'externalId']]);
   });
 
   // fillDown: ЗК-000402's columns stand once, above its second line; skipRows: the Итого row.
