@@ -4,6 +4,7 @@
  * admin endpoints next to it, untouched.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +127,44 @@ describe('console pages', () => {
       const html = (await send(`${url}/flows/requests/files/${id}`)).body;
       expect(html).toMatch(/<tr><td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td>/);
     });
+  });
+
+  it("names a workbook problem's cell on the file's page and in the log, as the report does", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    // The demo's 1C report read without fillDown: ЗК-000402's second line (row 10) leaves its request columns blank.
+    const mappingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-report-'));
+    const mapping = path.join(mappingDir, 'report.yaml');
+    const shipped = fs.readFileSync(path.join(REPO, 'config/mappings/1c-report-xlsx.yaml'), 'utf8');
+    fs.writeFileSync(mapping, shipped.replace(/^fillDown: true.*$/m, 'fillDown: false'));
+    const extraFlows = `
+  - name: workbooks
+    kind: requests
+    inbox: {dir}/workbooks
+    mapping: ${mapping}
+    results: {dir}/workbook-results
+    intake: { stableForMs: 50, minAgeMs: 0, rescanIntervalMs: 200, rejectPastDates: false }`;
+    try {
+      await withConsoleDaemon({ extraFlows, logger: createLogger({ level: 'info', destination: sink }) }, async ({ url, dir }) => {
+        fs.copyFileSync(path.join(REPO, 'samples/requests-1c-report.xlsx'), path.join(dir, 'workbooks', 'report.xlsx'));
+        const files = async () => (await send(`${url}/flows/workbooks/files`, { headers: JSON_ACCEPT })).json<Data>().files as { id: number; state: string }[];
+        await waitUntil(async () => (await files()).some((f) => f.state === 'archived'), 'the workbook archived');
+        const id = (await files())[0]!.id;
+        const file = (await send(`${url}/flows/workbooks/files/${id}`, { headers: JSON_ACCEPT })).json<Data>();
+        expect(file.problems).toMatchObject([{ row: 10, cell: 'Заявки!A10', place: 'Заявки!A10', field: 'externalId', code: 'FIELD_REQUIRED' }]);
+        const html = (await send(`${url}/flows/workbooks/files/${id}`)).body;
+        expect(html).toMatch(/<td class="num">10 <span class="muted">Заявки!A10<\/span><\/td>/);
+        const recorded = lines.find((line) => line.msg === 'file recorded' && line.flow === 'workbooks');
+        expect(recorded?.firstProblems).toMatchObject([{ code: 'FIELD_REQUIRED', row: 10, cell: 'Заявки!A10', field: 'externalId' }]);
+      });
+    } finally {
+      fs.rmSync(mappingDir, { recursive: true, force: true });
+    }
   });
 
   it('leaves the admin listener as it was with console.enabled false', async () => {

@@ -75,7 +75,9 @@ describe('samples/requests-1c-report.xlsx', () => {
     expect(submissions.find((s) => s.externalId === 'ЗК-000401')).toMatchObject({ firstRow: 6, payload: ROMASHKA });
     expect(submissions.find((s) => s.externalId === 'ЗК-000403')?.payload.items).toHaveLength(2);
     // ЗК-000402's second line (row 10) leaves the request columns blank.
-    expect(problems.map((p) => [p.code, p.row, p.field])).toEqual([['FIELD_REQUIRED', 10, 'externalId']]);
+    // The problem names its cell, as the report, the console and the log show it.
+    expect(problems.map((p) => [p.code, p.row, p.cell, p.field])).toEqual([['FIELD_REQUIRED', 10, 'Заявки!A10', 'externalId']]);
+    expect(problems[0]!.message).toMatch(/^Row 10 \(Заявки!A10\) of requests-1c-report\.xlsx: externalId is empty/);
   });
 
   // fillDown: ЗК-000402's columns stand once, above its second line; skipRows: the Итого row.
