@@ -345,6 +345,39 @@ describe('the mapping page with what 1C saves without code', () => {
   });
 });
 
+describe('the mapping page, archived workbooks and XML', () => {
+  it('lists a flow’s archived xlsx and CommerceML files and previews each with the flow’s mapping', async () => {
+    const extraFlows = `
+  - name: workbooks
+    kind: requests
+    inbox: {dir}/workbooks
+    mapping: ${path.join(REPO, 'config/mappings/1c-report-xlsx.yaml')}
+    results: {dir}/workbook-results
+    intake: { stableForMs: 50, minAgeMs: 0, rescanIntervalMs: 200, rejectPastDates: false }
+  - name: orders
+    kind: requests
+    inbox: {dir}/orders
+    mapping: ${path.join(REPO, 'config/mappings/commerceml-orders.yaml')}
+    results: {dir}/order-results
+    intake: { stableForMs: 50, minAgeMs: 0, rescanIntervalMs: 200, rejectPastDates: false }`;
+    await withConsoleDaemon({ extraFlows }, async (c) => {
+      const cases = [
+        { flow: 'workbooks', sample: 'samples/requests-1c-report.xlsx', format: 'xlsx' },
+        { flow: 'orders', sample: 'samples/commerceml-orders.xml', format: 'xml' },
+      ];
+      for (const { flow, sample } of cases) fs.copyFileSync(path.join(REPO, sample), path.join(c.dir, flow, path.basename(sample)));
+      for (const { flow, sample, format } of cases) {
+        const page = async () => (await send(`${c.url}/mapping?flow=${flow}`, { headers: JSON_ACCEPT })).json<Data>();
+        await waitUntil(async () => ((await page()).samples as Data[]).length > 0, `${flow}: the file archived`);
+        const { samples, sampleId, preview } = await page();
+        expect(samples).toMatchObject([{ source: 'archive', name: expect.stringMatching(new RegExp(`${path.basename(sample).replace('.', '\\.')}$`)) }]);
+        expect(sampleId).toBe(samples[0].id);
+        expect(preview).toMatchObject({ mapping: { ok: true, format }, result: { submissions: 3, problems: 0 } });
+      }
+    });
+  });
+});
+
 describe('saving a mapping', () => {
   it('needs a session, its CSRF token and the console’s own origin, even on loopback; previews need the token too once signed in', async () => {
     await withConsoleDaemon({}, async (c) => {
