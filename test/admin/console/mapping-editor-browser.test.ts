@@ -60,6 +60,19 @@ describe('the mapping editor in Chromium', () => {
         // CodeMirror's styles arrived (its base theme makes the editor a flex column) without a <style> element.
         expect(await page.evaluate("getComputedStyle(document.querySelector('.yaml-editor').shadowRoot.querySelector('.cm-editor')).display")).toBe('flex');
         expect(await page.locator('style').count()).toBe(0);
+        // YAML highlighting (theme.ts): a key in the console's blue, a quoted string in green, a comment in grey italics.
+        const tokenStyle = (text: string) =>
+          page
+            .locator('.cm-line span', { hasText: text })
+            .first()
+            .evaluate((token) => {
+              // Runs in the page (the tests are compiled without the DOM's types).
+              const style = (globalThis as unknown as { getComputedStyle(element: unknown): { color: string; fontStyle: string } }).getComputedStyle(token);
+              return `${style.color} ${style.fontStyle}`;
+            });
+        expect(await tokenStyle('groupBy')).toBe('rgb(31, 95, 168) normal');
+        expect(await tokenStyle('"Номер заявки"')).toBe('rgb(17, 99, 41) normal');
+        expect(await tokenStyle('yaml-language-server')).toBe('rgb(106, 115, 125) italic');
 
         // Mistakes the schema knows: underlined where they are, with its message.
         await replaceEditorText(page, MISTAKES);
