@@ -32,6 +32,8 @@ export interface DispatcherDeps {
   stopGraceMs?: number;
   /** Called after an outcome enqueued an acknowledgement (the daemon wakes the exporter here). */
   onAcknowledged?: () => void;
+  /** How long an acceptance waits for others to share its commit (`flow-sender.ts`). Default 2 ms. */
+  outcomeWindowMs?: number;
 }
 
 export interface Dispatcher extends Component {

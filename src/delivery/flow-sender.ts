@@ -5,8 +5,10 @@
  *
  * State changes are grouped (docs/performance.md): while the circuit is closed and no rate limit
  * spaces the starts, one claim takes up to `CLAIM_GROUP` due rows at once and the loop feeds them to
- * free slots; outcomes that arrive in the same turn of the event loop are recorded in one
- * transaction. Neither needs to be durable at once: a lost claim only makes its rows due again, a
+ * free slots; an acceptance frees its slot at once and is recorded with the others that arrive
+ * within a couple of milliseconds (or as soon as `concurrency` wait), in one transaction; any other
+ * answer holds its slot until it is recorded, at the next turn, so the gate hears it before the next
+ * request starts. Neither needs to be durable at once: a lost claim only makes its rows due again, a
  * lost outcome only sends the request again under the same Idempotency-Key.
  */
 import { randomUUID } from 'node:crypto';
@@ -50,6 +52,8 @@ export interface FlowSenderDeps {
   metrics?: Pick<Metrics, 'submissions' | 'retries'> | undefined;
   /** Called after an outcome enqueued an acknowledgement. */
   onAcknowledged?: (() => void) | undefined;
+  /** How long an acceptance waits for others to share its commit (`queueOutcome`). Default 2 ms. */
+  outcomeWindowMs?: number | undefined;
 }
 
 export interface FlowSender {
@@ -70,7 +74,12 @@ export interface FlowSender {
 /** Rows one claim takes while the circuit is closed and no rate limit applies. */
 const CLAIM_GROUP = 32;
 
-/** An answer waiting to be recorded with the others of its turn. */
+/** How long an acceptance waits by default for others to share its commit (`queueOutcome`). */
+const OUTCOME_WINDOW_MS = 2;
+
+function noop(): void {}
+
+/** An answer waiting to be recorded with the others of its group. */
 interface PendingOutcome extends AttemptToRecord {
   row: SubmissionRow;
   c: Classification;
@@ -100,6 +109,8 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   /** Rows claimed as a group, waiting for a free slot (in flight in the store, under their lease). */
   let queued: SubmissionRow[] = [];
   let outcomes: PendingOutcome[] = [];
+  let outcomeTimer: NodeJS.Timeout | null = null;
+  let recordSoon = false;
   let gate = initialGate(policy);
   let nextStartAt = 0;
   let loop: Promise<void> | null = null;
@@ -110,7 +121,7 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     const free = delivery.concurrency - inFlight.size;
     if (gate.mode === 'closed' && minSpacingMs === 0) {
       if (free > 0 && queued.length < free) {
-        const excludeIds = [...inFlight.keys(), ...queued.map((row) => row.id)];
+        const excludeIds = [...inFlight.keys(), ...queued.map((row) => row.id), ...outcomes.map((o) => o.submissionId)];
         queued.push(...claimDueSubmissions(db, { flow: flow.name, now, leaseMs: delivery.leaseMs, limit: CLAIM_GROUP - queued.length, excludeIds }));
       }
       while (inFlight.size < delivery.concurrency && queued.length > 0) begin(queued.shift()!, false, now);
@@ -123,7 +134,13 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
     let limit = allowance.limit;
     if (minSpacingMs > 0) limit = now >= nextStartAt ? Math.min(limit, 1) : 0;
     if (limit > 0) {
-      const rows = claimDueSubmissions(db, { flow: flow.name, now, leaseMs: delivery.leaseMs, limit, excludeIds: [...inFlight.keys()] });
+      const rows = claimDueSubmissions(db, {
+        flow: flow.name,
+        now,
+        leaseMs: delivery.leaseMs,
+        limit,
+        excludeIds: [...inFlight.keys(), ...outcomes.map((o) => o.submissionId)],
+      });
       for (const row of rows) {
         if (allowance.probe) gate = markProbeStarted(gate);
         if (minSpacingMs > 0) nextStartAt = Math.max(now, nextStartAt) + minSpacingMs;
@@ -221,28 +238,53 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       // Each attempt keeps the platform's own answer (scrubbed by the classification), so the console's timeline shows every problem.
       result: c.result ? JSON.stringify(c.result) : null,
     };
-    await new Promise<void>((resolve) => {
-      outcomes.push({
-        submissionId: row.id,
-        attempt: attemptRecord,
-        update: t.update,
-        ack,
-        row,
-        c,
-        probe,
-        itemLog,
-        finalState: t.finalState,
-        attemptOutcome: t.attemptOutcome,
-        resolve,
-      });
-      if (outcomes.length === 1) setImmediate(recordOutcomes);
-    });
+    const outcome = {
+      submissionId: row.id,
+      attempt: attemptRecord,
+      update: t.update,
+      ack,
+      row,
+      c,
+      probe,
+      itemLog,
+      finalState: t.finalState,
+      attemptOutcome: t.attemptOutcome,
+    };
+    // An acceptance while the circuit is closed frees its slot at once and waits for its group.
+    // Any other answer may move the gate (a failure, a refused token, a probe's verdict): it
+    // holds its slot until it is recorded, at the next turn, so that no request starts before
+    // the gate has heard it.
+    if (!probe && gate.mode === 'closed' && c.outcome === 'accepted') queueOutcome({ ...outcome, resolve: noop }, false);
+    else await new Promise<void>((resolve) => queueOutcome({ ...outcome, resolve }, true));
   }
 
-  /** Record the answers of one turn in one transaction, then log them and move the gate. */
+  /**
+   * Queue an answer for recording. Answers are recorded in groups: at the next turn when one
+   * `holds` its slot or `concurrency` answers are queued, otherwise `outcomeWindowMs` after the
+   * first one. Each commit writes its pages to the WAL, so an answer recorded on its own cost
+   * about as much again as its rows (docs/performance.md). Until it is recorded the row stays in
+   * flight in the store, under its lease: a crash meanwhile sends it again under the same key.
+   */
+  function queueOutcome(outcome: PendingOutcome, holds: boolean): void {
+    outcomes.push(outcome);
+    if (holds || outcomes.length >= delivery.concurrency) {
+      if (!recordSoon) {
+        recordSoon = true;
+        setImmediate(recordOutcomes);
+      }
+    } else {
+      outcomeTimer ??= setTimeout(recordOutcomes, deps.outcomeWindowMs ?? OUTCOME_WINDOW_MS);
+    }
+  }
+
+  /** Record the answers queued so far in one transaction, then log them and move the gate. */
   function recordOutcomes(): void {
+    recordSoon = false;
+    if (outcomeTimer) clearTimeout(outcomeTimer);
+    outcomeTimer = null;
     const batch = outcomes;
     outcomes = [];
+    if (batch.length === 0) return;
     let results: RecordedAttempt[] | null = null;
     try {
       results = recordAttempts(db, batch);
@@ -348,13 +390,14 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
         }
         abortRequests.abort();
         await Promise.allSettled([...inFlight.values()]);
+        recordOutcomes();
         releaseQueued(clock());
       })();
       return stopping;
     },
     wake: () => wakeable.wake(),
     isIdle() {
-      if (inFlight.size > 0 || queued.length > 0) return false;
+      if (inFlight.size > 0 || queued.length > 0 || outcomes.length > 0) return false;
       if (gate.mode === 'paused') return true;
       return countOutstanding(db, flow.name) === 0;
     },

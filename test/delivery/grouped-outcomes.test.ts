@@ -1,0 +1,136 @@
+/**
+ * Acceptances are recorded in groups (`flow-sender.ts`, `queueOutcome`): an accepted answer frees
+ * its slot at once and waits a moment for others to share its commit. What must hold around that:
+ * acceptances that arrive a millisecond apart share a commit, a stop records every answer it has,
+ * and an answer that moves the gate is still recorded before the next request starts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDispatcher } from '../../src/delivery/dispatcher.js';
+import { silentLogger } from '../../src/log.js';
+import { createPlatformClient } from '../../src/platform/client.js';
+import * as outbox from '../../src/store/outbox.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
+
+vi.mock('../../src/store/outbox.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof outbox>();
+  return { ...actual, recordAttempts: vi.fn(actual.recordAttempts) };
+});
+
+/**
+ * A platform that holds each POST until `batch` have arrived, then answers them 201 `GAP_MS`
+ * apart, so that the answers reach the daemon in different turns of its event loop.
+ * `onAnswered` hears each answer as it is written.
+ */
+const GAP_MS = 5;
+/** The tests' window: wide enough that four answers `GAP_MS` apart fit in it on a slow machine. */
+const WINDOW_MS = 1_000;
+
+function staggeredPlatform(batch: number, onAnswered: () => void = () => undefined): http.Server {
+  let held: { res: http.ServerResponse; externalId: string }[] = [];
+  let next = 0;
+  const answer = (rest: typeof held): void => {
+    const [first, ...others] = rest;
+    if (!first) return;
+    next += 1;
+    const body = JSON.stringify({
+      id: `PRC-REQ-${String(next).padStart(6, '0')}`,
+      externalId: first.externalId,
+      status: 'accepted',
+      createdAt: new Date().toISOString(),
+    });
+    first.res.writeHead(201, { 'content-type': 'application/json' }).end(body, onAnswered);
+    setTimeout(() => answer(others), GAP_MS);
+  };
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { externalId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { externalId: string };
+      held.push({ res, externalId });
+      if (held.length < batch) return;
+      const answering = held;
+      held = [];
+      answer(answering);
+    });
+  });
+}
+
+describe('acceptances recorded in groups', () => {
+  let server: http.Server;
+  let baseUrl = '';
+  let onAnswered = (): void => undefined;
+  const record = vi.mocked(outbox.recordAttempts);
+
+  beforeEach(async () => {
+    record.mockClear();
+    onAnswered = () => undefined;
+    server = staggeredPlatform(4, () => onAnswered());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('acceptances a millisecond apart share a commit, and every row ends accepted once', () =>
+    withTempDir((dir) =>
+      withStore(dir, async (db) => {
+        const flow = flowConfig(dir);
+        const ids = Array.from({ length: 8 }, (_, i) => addRequestRow(db, flow.name, validRequest(`ERP-G${i}`)));
+        await withDispatcher(
+          { db, flows: [flow], platform: platformConfig(baseUrl, 'tok'), delivery: fastDelivery({ concurrency: 4 }), outcomeWindowMs: WINDOW_MS },
+          ({ dispatcher }) => dispatcher.drain(),
+        );
+        expect(rowsByState(db, flow.name)).toEqual({ accepted: 8 });
+        for (const id of ids) expect(outbox.listAttempts(db, id).map((a) => a.outcome)).toEqual(['accepted']);
+        // Each answer recorded in its own turn would make 8 commits of one; the four answers of
+        // each round fill the flow's four slots and are recorded together.
+        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4, 4]);
+      }),
+    ));
+
+  it('a stop records the acceptances still waiting for their group', () =>
+    withTempDir((dir) =>
+      withStore(dir, async (db) => {
+        const flow = flowConfig(dir);
+        for (let i = 0; i < 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-S${i}`));
+        const platform = platformConfig(baseUrl, 'tok');
+        const client = createPlatformClient(platform);
+        const dispatcher = createDispatcher({
+          db,
+          flows: [flow],
+          platform,
+          delivery: fastDelivery({ concurrency: 8 }),
+          client,
+          logger: silentLogger,
+          stopGraceMs: 5_000,
+          outcomeWindowMs: WINDOW_MS,
+        });
+        let answered = 0;
+        let stopped: Promise<void> | undefined;
+        // Four answers do not fill eight slots, so their group waits out the window. Stop as the
+        // last answer leaves the platform: the stop lets it arrive, and the group, which would be
+        // recorded up to a second later, must be recorded before the stop returns.
+        onAnswered = () => {
+          answered += 1;
+          if (answered === 4) stopped = dispatcher.stop();
+        };
+        await dispatcher.start();
+        try {
+          await waitUntil(() => stopped !== undefined, 'four answers sent', 10_000);
+          await stopped;
+          expect(rowsByState(db, flow.name)).toEqual({ accepted: 4 });
+        } finally {
+          await dispatcher.stop();
+          await client.close();
+        }
+      }),
+    ));
+});
