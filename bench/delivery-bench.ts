@@ -41,7 +41,7 @@ async function deliverTo(caseName: string, options: DeliveryBenchOptions): Promi
   options.log(
     `  delivery ${caseName}: ${value.data.delivered} requests in ${value.data.seconds.toFixed(2)} s (${Math.round(value.data.delivered / value.data.seconds)}/s), ` +
       `${value.data.unfinished > 0 ? `STOPPED AT THE ${options.deadlineMs / 1000} s DEADLINE with ${value.data.unfinished} undelivered, ` : ''}` +
-      `${value.data.drainReturnedEarly ? 'drain() resolved while rows were still due, ' : ''}client RSS ${value.maxRssMb.toFixed(0)} MB, sandbox RSS ${server.maxRssMb.toFixed(0)} MB, ${server.data.calls} calls`,
+      `${value.data.drainReturnedEarly ? 'drain() resolved while rows were still due, ' : ''}CPU ${Math.round((value.data.cpuMs * 1000) / value.data.delivered)} µs per request, client RSS ${value.maxRssMb.toFixed(0)} MB, sandbox RSS ${server.maxRssMb.toFixed(0)} MB, ${server.data.calls} calls`,
   );
   return value;
 }
@@ -97,12 +97,17 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<B
   const ratios: number[] = [];
   const rss: number[] = [];
   const unfinished: number[] = [];
+  /** CPU per request delivered (µs), the dispatcher's and the bare loop's, and each round's ratio. */
+  const cpu = { real: [] as number[], bare: [] as number[], ratios: [] as number[] };
   for (let round = 1; round <= options.rounds; round += 1) {
     const b = await deliverTo('delivery-bare', options);
     const r = await deliverTo('delivery-dispatcher', options);
     bare.push(b.data.delivered / b.data.seconds);
     real.push(r.data.delivered / r.data.seconds);
     ratios.push(real.at(-1)! / bare.at(-1)!);
+    cpu.bare.push((b.data.cpuMs * 1000) / b.data.delivered);
+    cpu.real.push((r.data.cpuMs * 1000) / r.data.delivered);
+    cpu.ratios.push(cpu.real.at(-1)! / cpu.bare.at(-1)!);
     rss.push(r.maxRssMb);
     unfinished.push(r.data.unfinished);
     options.log(`  delivery round ${round}: ratio ${ratios.at(-1)!.toFixed(2)}`);
@@ -119,6 +124,14 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<B
       ratio: median(ratios),
       conditions: [{ of: 'ratio', op: '>=', threshold: 0.7 }],
       notes: `median of ${options.rounds} alternating rounds (per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}); ${options.requests} recorded requests (${options.linesPerRequest} lines each) → sandbox in another process, real dispatcher at concurrency ${options.concurrency}, the daemon's store (synchronous=NORMAL, group commit); ceiling: bare undici Pool, same payloads and headers${cut}`,
+    }),
+    figure({
+      name: 'delivery.cpu_us_per_request',
+      value: median(cpu.real),
+      unit: 'µs',
+      ceiling: median(cpu.bare),
+      ratio: median(cpu.ratios),
+      notes: `CPU of the dispatcher's process (every thread, user and system) per request delivered, against the bare loop's per request posted, same rounds (per-round ratios ${cpu.ratios.map((x) => x.toFixed(2)).join(', ')}); the sandbox's CPU is in neither`,
     }),
     figure({ name: 'delivery.peak_rss', value: max(rss), unit: 'MB', notes: 'maxRSS of the dispatcher child (payload preparation included), worst round' }),
     ...(options.endToEnd ? await endToEndFigures(options, options.endToEnd) : []),

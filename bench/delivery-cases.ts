@@ -22,6 +22,7 @@ import { createStore, storePath } from '../src/store/open-store.js';
 import type { PreparedSubmission } from '../src/intake/submission-keys.js';
 import { benchFlow, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import { preparePayloads, recordPayloads } from './payloads.js';
+import { cpuMsSince } from './webhook-common.js';
 
 export interface DeliveryArgs {
   url: string;
@@ -36,6 +37,8 @@ export interface DeliveryArgs {
 
 export interface DeliveryRun {
   seconds: number;
+  /** The process's CPU (user + system, all threads) over the measured run, in ms: µs per request is this over `delivered`. */
+  cpuMs: number;
   delivered: number;
   /** Rows not accepted when the deadline stopped the run (0 when all were delivered). */
   unfinished: number;
@@ -65,6 +68,7 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
       if (accepted() !== warmup.length) throw new Error(`warm-up: ${accepted()} of ${warmup.length} accepted: ${JSON.stringify(countSubmissionsByState(db))}`);
       recordPayloads(db, main);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const expected = warmup.length + main.length;
       let drainReturnedEarly = false;
       void dispatcher.drain().then(() => {
@@ -74,11 +78,12 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
       // Poll the store rather than trust drain(): the figure must be rows actually accepted.
       await waitFor('all rows accepted', () => accepted() === expected || performance.now() - started >= args.deadlineMs, args.deadlineMs + 5_000, 50);
       const seconds = (performance.now() - started) / 1000;
+      const cpuMs = cpuMsSince(cpu);
       const delivered = accepted() - warmup.length;
       const states = countSubmissionsByState(db);
       const stuck = states.filter((c) => c.state !== 'accepted' && c.state !== 'pending' && c.state !== 'in_flight');
       if (stuck.length > 0) throw new Error(`rows failed: ${JSON.stringify(states)}; last errors ${JSON.stringify(listLastErrors(db, 3))}`);
-      return { seconds, delivered, unfinished: main.length - delivered, drainReturnedEarly };
+      return { seconds, cpuMs, delivered, unfinished: main.length - delivered, drainReturnedEarly };
     } finally {
       await dispatcher.stop();
       await client.close();
@@ -120,8 +125,9 @@ async function deliveryBare(args: DeliveryArgs): Promise<DeliveryRun> {
     try {
       await postAll(pool, requestPath, warmup, args.concurrency);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await postAll(pool, requestPath, main, args.concurrency);
-      return { seconds: (performance.now() - started) / 1000, delivered: main.length, unfinished: 0 };
+      return { seconds: (performance.now() - started) / 1000, cpuMs: cpuMsSince(cpu), delivered: main.length, unfinished: 0 };
     } finally {
       await pool.close();
     }
