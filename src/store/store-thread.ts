@@ -148,6 +148,9 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
       if (gone) return;
       gone = true;
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      // Referenced until it has exited: a process whose last work is this stop would otherwise
+      // end while the thread closes, before the caller closes the main connection after it.
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },

@@ -1,8 +1,10 @@
 /**
  * The built CLI as systemd runs it: a stop past its bound exits 1 by itself, a second daemon on
  * one stateDir refuses to start, a SIGKILL while a large file is recorded leaves none of it
- * visible, and a config that cannot be read exits 2.
+ * visible, and a config that cannot be read exits 2. And the built store as a process's last
+ * work: its stop finishes before the process ends.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -82,6 +84,44 @@ describe('run: the stop bound', () => {
       }
     });
   });
+});
+
+describe('the store: a stop that is the last work of its process', () => {
+  it('finishes, the main connection closed, before the process ends (the helper thread is waited for)', () =>
+    withTempDir(async (dir) => {
+      // Nothing else keeps this process alive while the store stops: before, it ended while the
+      // store's helper thread was closing, so the main connection was never closed and nothing
+      // after the stop ran (exit code 13: a top-level await never settled).
+      const openStoreJs = path.join(path.dirname(built().cli), 'store/open-store.js');
+      const script = [
+        `const { createStore, storePath } = await import(${JSON.stringify(openStoreJs)});`,
+        `const store = createStore(storePath(${JSON.stringify(path.join(dir, 'state'))}));`,
+        'const { db, durability } = await store.start();',
+        "db.exec('CREATE TABLE probe (x)');",
+        "db.prepare('INSERT INTO probe VALUES (1)').run();",
+        'await durability.durable();',
+        'await store.stop();',
+        "console.log('store stopped, connection open: ' + db.open);",
+      ].join('\n');
+      // A script file writing to a file, nothing else open: a pipe to this process, or `node -e`,
+      // would keep the child alive by themselves and hide the early end.
+      const out = path.join(dir, 'out.txt');
+      const fd = fs.openSync(out, 'w');
+      const file = path.join(dir, 'stop-last.mjs');
+      fs.writeFileSync(file, script);
+      const child = spawn(process.execPath, [file], { stdio: ['ignore', fd, fd] });
+      fs.closeSync(fd);
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect({ code, output: fs.readFileSync(out, 'utf8').trim() }).toEqual({ code: 0, output: 'store stopped, connection open: false' });
+      // The last connection closed checkpoints the WAL into the database and removes it.
+      expect(fs.existsSync(`${storePath(path.join(dir, 'state'))}-wal`)).toBe(false);
+      const db = openStore(storePath(path.join(dir, 'state')));
+      try {
+        expect(db.prepare('SELECT x FROM probe').all()).toEqual([{ x: 1 }]);
+      } finally {
+        db.close();
+      }
+    }));
 });
 
 describe('run: one daemon per stateDir', () => {
