@@ -5,11 +5,11 @@
  *
  * State changes are grouped (docs/performance.md): while the circuit is closed and no rate limit
  * spaces the starts, one claim takes up to `CLAIM_GROUP` due rows at once and the loop feeds them to
- * free slots; an acceptance frees its slot at once and is recorded with the others that arrive
- * within a couple of milliseconds (or as soon as `concurrency` wait), in one transaction; any other
- * answer holds its slot until it is recorded, at the next turn, so the gate hears it before the next
- * request starts. Neither needs to be durable at once: a lost claim only makes its rows due again, a
- * lost outcome only sends the request again under the same Idempotency-Key.
+ * free slots; answers are recorded in groups, one transaction each: at the end of the turn they
+ * came in when one of them may move the gate (so the gate hears every answer of a turn before a
+ * slot frees), otherwise with the acceptances of the next couple of milliseconds (`endOfTurn`).
+ * Neither needs to be durable at once: a lost claim only makes its rows due again, a lost outcome
+ * only sends the request again under the same Idempotency-Key.
  */
 import { randomUUID } from 'node:crypto';
 import type { DeliveryConfig } from '../config/delivery-schema.js';
@@ -110,7 +110,12 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   let queued: SubmissionRow[] = [];
   let outcomes: PendingOutcome[] = [];
   let outcomeTimer: NodeJS.Timeout | null = null;
-  let recordSoon = false;
+  /** `endOfTurn` is scheduled. */
+  let turnEnding = false;
+  /** Acceptances' slots to free at the end of this turn. */
+  let releasing: (() => void)[] = [];
+  /** Queued answers that hold their slot (they may move the gate): nothing starts until they are recorded. */
+  let holding = 0;
   let gate = initialGate(policy);
   let nextStartAt = 0;
   let loop: Promise<void> | null = null;
@@ -118,6 +123,10 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
 
   function tick(): number {
     const now = clock();
+    // An answer that may move the gate is waiting for its record: a free slot must not start a
+    // request the gate would have held back. The record resolves that answer's send, which wakes
+    // the loop again.
+    if (holding > 0) return delivery.pollIntervalMs;
     const free = delivery.concurrency - inFlight.size;
     if (gate.mode === 'closed' && minSpacingMs === 0) {
       if (free > 0 && queued.length < free) {
@@ -250,40 +259,53 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
       finalState: t.finalState,
       attemptOutcome: t.attemptOutcome,
     };
-    // An acceptance while the circuit is closed frees its slot at once and waits for its group.
-    // Any other answer may move the gate (a failure, a refused token, a probe's verdict): it
-    // holds its slot until it is recorded, at the next turn, so that no request starts before
-    // the gate has heard it.
-    if (!probe && gate.mode === 'closed' && c.outcome === 'accepted') queueOutcome({ ...outcome, resolve: noop }, false);
-    else await new Promise<void>((resolve) => queueOutcome({ ...outcome, resolve }, true));
+    // An acceptance while the circuit is closed frees its slot at the end of this turn and waits
+    // for its group. Any other answer may move the gate (a failure, a refused token, a probe's
+    // verdict): it holds its slot until it is recorded.
+    if (!probe && gate.mode === 'closed' && c.outcome === 'accepted')
+      await new Promise<void>((release) => queueOutcome({ ...outcome, resolve: noop }, release));
+    else await new Promise<void>((resolve) => queueOutcome({ ...outcome, resolve }, null));
   }
 
   /**
-   * Queue an answer for recording. Answers are recorded in groups: at the next turn when one
-   * `holds` its slot or `concurrency` answers are queued, otherwise `outcomeWindowMs` after the
-   * first one. Each commit writes its pages to the WAL, so an answer recorded on its own cost
-   * about as much again as its rows (docs/performance.md). Until it is recorded the row stays in
-   * flight in the store, under its lease: a crash meanwhile sends it again under the same key.
+   * Queue an answer for recording; `release` frees an acceptance's slot (null: the answer holds
+   * its slot until it is recorded). Each commit writes its pages to the WAL, so an answer recorded
+   * on its own cost about as much again as its rows (docs/performance.md); answers are recorded in
+   * groups (`endOfTurn`). Until it is recorded the row stays in flight in the store, under its
+   * lease: a crash meanwhile sends it again under the same key.
    */
-  function queueOutcome(outcome: PendingOutcome, holds: boolean): void {
+  function queueOutcome(outcome: PendingOutcome, release: (() => void) | null): void {
     outcomes.push(outcome);
-    if (holds || outcomes.length >= delivery.concurrency) {
-      if (!recordSoon) {
-        recordSoon = true;
-        setImmediate(recordOutcomes);
-      }
-    } else {
-      outcomeTimer ??= setTimeout(recordOutcomes, deps.outcomeWindowMs ?? OUTCOME_WINDOW_MS);
+    if (release) releasing.push(release);
+    else holding += 1;
+    if (!turnEnding) {
+      turnEnding = true;
+      setImmediate(endOfTurn);
     }
+  }
+
+  /**
+   * Once every answer of this turn is queued (as the group of one turn was always recorded): if
+   * one of them may move the gate, or `concurrency` wait, the group is recorded now, so the gate
+   * has heard every answer of the turn before a slot frees; otherwise the acceptances free their
+   * slots and wait up to `outcomeWindowMs` for others to share their commit.
+   */
+  function endOfTurn(): void {
+    turnEnding = false;
+    if (holding > 0 || outcomes.length >= delivery.concurrency) recordOutcomes();
+    else if (outcomes.length > 0) outcomeTimer ??= setTimeout(recordOutcomes, deps.outcomeWindowMs ?? OUTCOME_WINDOW_MS);
+    const ready = releasing;
+    releasing = [];
+    for (const release of ready) release();
   }
 
   /** Record the answers queued so far in one transaction, then log them and move the gate. */
   function recordOutcomes(): void {
-    recordSoon = false;
     if (outcomeTimer) clearTimeout(outcomeTimer);
     outcomeTimer = null;
     const batch = outcomes;
     outcomes = [];
+    holding = 0;
     if (batch.length === 0) return;
     let results: RecordedAttempt[] | null = null;
     try {

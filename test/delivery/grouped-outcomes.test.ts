@@ -1,8 +1,9 @@
 /**
- * Acceptances are recorded in groups (`flow-sender.ts`, `queueOutcome`): an accepted answer frees
- * its slot at once and waits a moment for others to share its commit. What must hold around that:
- * acceptances that arrive a millisecond apart share a commit, a stop records every answer it has,
- * and an answer that moves the gate is still recorded before the next request starts.
+ * Acceptances are recorded in groups (`flow-sender.ts`, `endOfTurn`): an accepted answer frees its
+ * slot at the end of its turn and waits a moment for others to share its commit. What must hold
+ * around that: acceptances of different turns share a commit (when they fill the slots, and when
+ * the window closes), a stop records every answer it has, and an answer that may move the gate is
+ * recorded before any slot of its turn frees, so the gate holds the next request back.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,7 +80,7 @@ describe('acceptances recorded in groups', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('acceptances a millisecond apart share a commit, and every row ends accepted once', () =>
+  it('acceptances that fill the slots share a commit, and every row ends accepted once', () =>
     withTempDir((dir) =>
       withStore(dir, async (db) => {
         const flow = flowConfig(dir);
@@ -93,6 +94,21 @@ describe('acceptances recorded in groups', () => {
         // Each answer recorded in its own turn would make 8 commits of one; the four answers of
         // each round fill the flow's four slots and are recorded together.
         expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4, 4]);
+      }),
+    ));
+
+  it('acceptances that do not fill the slots share a commit once the window closes', () =>
+    withTempDir((dir) =>
+      withStore(dir, async (db) => {
+        const flow = flowConfig(dir);
+        for (let i = 0; i < 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-W${i}`));
+        await withDispatcher(
+          { db, flows: [flow], platform: platformConfig(baseUrl, 'tok'), delivery: fastDelivery({ concurrency: 8 }), outcomeWindowMs: WINDOW_MS },
+          ({ dispatcher }) => dispatcher.drain(),
+        );
+        expect(rowsByState(db, flow.name)).toEqual({ accepted: 4 });
+        // Four answers 5 ms apart, four of eight slots: one commit, when the window closes.
+        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4]);
       }),
     ));
 
@@ -130,6 +146,57 @@ describe('acceptances recorded in groups', () => {
         } finally {
           await dispatcher.stop();
           await client.close();
+        }
+      }),
+    ));
+});
+
+/** Holds POSTs until two have arrived, then answers the first 201 and the second 503, in one turn. */
+function acceptAndFailPlatform(): { server: http.Server; calls: () => number } {
+  let calls = 0;
+  let held: { res: http.ServerResponse; externalId: string }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      calls += 1;
+      const { externalId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { externalId: string };
+      held.push({ res, externalId });
+      if (held.length < 2) return;
+      const [first, second] = held as [(typeof held)[0], (typeof held)[0]];
+      held = [];
+      const body = JSON.stringify({ id: 'PRC-REQ-000001', externalId: first.externalId, status: 'accepted', createdAt: new Date().toISOString() });
+      first.res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+      second.res.writeHead(503, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unavailable', status: 503 }));
+    });
+  });
+  return { server, calls: () => calls };
+}
+
+describe('an acceptance beside a failure', () => {
+  it('starts nothing until the failure is recorded: the circuit it opens holds the next request back', () =>
+    withTempDir((dir) =>
+      withStore(dir, async (db) => {
+        const { server, calls } = acceptAndFailPlatform();
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+          const flow = flowConfig(dir);
+          for (let i = 0; i < 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-F${i}`));
+          const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+          const delivery = fastDelivery({ concurrency: 2, circuit: { failureThreshold: 1, probeIntervalMs: 60_000 } });
+          await withDispatcher({ db, flows: [flow], platform: platformConfig(url, 'tok'), delivery, outcomeWindowMs: WINDOW_MS }, async ({ dispatcher }) => {
+            await waitUntil(
+              () => rowsByState(db, flow.name).accepted === 1 && dispatcher.gate(flow.name)?.mode === 'open',
+              'one accepted, circuit open',
+              10_000,
+            );
+            // Time for a request the freed slot would have started.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            expect(calls()).toBe(2);
+          });
+        } finally {
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
         }
       }),
     ));
