@@ -123,14 +123,26 @@ export type RecordedAttempt = { written: boolean } | { error: unknown };
  * of them fails, the group is rolled back and written again with each attempt in its own
  * savepoint, so the one that fails gets `{ error }` and the others are recorded (as the webhook
  * inbox's `recordEvents` does: a savepoint per attempt on every group cost two statements an
- * attempt for a failure that almost never happens). Throws only when the transaction itself fails.
+ * attempt for a failure that almost never happens). Throws when the transaction itself fails (its
+ * commit), without trying again.
  */
 export function recordAttempts(db: Db, items: readonly AttemptToRecord[]): RecordedAttempt[] {
+  let attemptFailed = false;
   try {
     return db.transaction(() =>
-      items.map((item): RecordedAttempt => ({ written: writeAttempt(db, item.submissionId, item.attempt, item.update, item.ack) })),
+      items.map((item): RecordedAttempt => {
+        try {
+          return { written: writeAttempt(db, item.submissionId, item.attempt, item.update, item.ack) };
+        } catch (error) {
+          attemptFailed = true;
+          throw error;
+        }
+      }),
     )();
-  } catch {
+  } catch (error) {
+    // A failed commit (a full disk, a busy store) would fail again: only one attempt's failure is
+    // worth the savepoints.
+    if (!attemptFailed) throw error;
     return db.transaction(() =>
       items.map((item): RecordedAttempt => {
         try {
