@@ -52,7 +52,7 @@ export interface FlowSenderDeps {
   metrics?: Pick<Metrics, 'submissions' | 'retries'> | undefined;
   /** Called after an outcome enqueued an acknowledgement. */
   onAcknowledged?: (() => void) | undefined;
-  /** How long an acceptance waits for others to share its commit (`queueOutcome`). Default 2 ms. */
+  /** How long an acceptance waits for others to share its commit (`endOfTurn`). Default 2 ms. */
   outcomeWindowMs?: number | undefined;
 }
 
@@ -74,7 +74,7 @@ export interface FlowSender {
 /** Rows one claim takes while the circuit is closed and no rate limit applies. */
 const CLAIM_GROUP = 32;
 
-/** How long an acceptance waits by default for others to share its commit (`queueOutcome`). */
+/** How long an acceptance waits by default for others to share its commit (`endOfTurn`). */
 const OUTCOME_WINDOW_MS = 2;
 
 function noop(): void {}
