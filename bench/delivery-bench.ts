@@ -41,7 +41,7 @@ async function deliverTo(caseName: string, options: DeliveryBenchOptions): Promi
   options.log(
     `  delivery ${caseName}: ${value.data.delivered} requests in ${value.data.seconds.toFixed(2)} s (${Math.round(value.data.delivered / value.data.seconds)}/s), ` +
       `${value.data.unfinished > 0 ? `STOPPED AT THE ${options.deadlineMs / 1000} s DEADLINE with ${value.data.unfinished} undelivered, ` : ''}` +
-      `${value.data.drainReturnedEarly ? 'drain() resolved while rows were still due, ' : ''}CPU ${Math.round((value.data.cpuMs * 1000) / value.data.delivered)} µs per request, client RSS ${value.maxRssMb.toFixed(0)} MB, sandbox RSS ${server.maxRssMb.toFixed(0)} MB, ${server.data.calls} calls`,
+      `${value.data.drainReturnedEarly ? 'drain() resolved while rows were still due, ' : ''}CPU ${Math.round(perRequestUs(value.data))} µs per request, client RSS ${value.maxRssMb.toFixed(0)} MB, sandbox RSS ${server.maxRssMb.toFixed(0)} MB, ${server.data.calls} calls`,
   );
   return value;
 }
@@ -89,6 +89,9 @@ async function endToEnd(
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
 
+/** CPU per request delivered in µs (NaN for a run stopped at its deadline before any). */
+const perRequestUs = (run: DeliveryRun): number => (run.delivered > 0 ? (run.cpuMs * 1000) / run.delivered : Number.NaN);
+
 export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<BenchResult[]> {
   // Alternating rounds (bare, dispatcher, bare, …): a noisy second on this shared machine moves one
   // round, not the median.
@@ -105,8 +108,8 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<B
     bare.push(b.data.delivered / b.data.seconds);
     real.push(r.data.delivered / r.data.seconds);
     ratios.push(real.at(-1)! / bare.at(-1)!);
-    cpu.bare.push((b.data.cpuMs * 1000) / b.data.delivered);
-    cpu.real.push((r.data.cpuMs * 1000) / r.data.delivered);
+    cpu.bare.push(perRequestUs(b.data));
+    cpu.real.push(perRequestUs(r.data));
     cpu.ratios.push(cpu.real.at(-1)! / cpu.bare.at(-1)!);
     rss.push(r.maxRssMb);
     unfinished.push(r.data.unfinished);

@@ -22,7 +22,7 @@ import { createStore, storePath } from '../src/store/open-store.js';
 import type { PreparedSubmission } from '../src/intake/submission-keys.js';
 import { benchFlow, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import { preparePayloads, recordPayloads } from './payloads.js';
-import { cpuMsSince } from './webhook-common.js';
+import { cpuMsSince } from './stats.js';
 
 export interface DeliveryArgs {
   url: string;

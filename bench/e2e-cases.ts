@@ -25,6 +25,7 @@ import { createStore, storePath } from '../src/store/open-store.js';
 import { benchFlow, MAPPING_1C, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import type { DeliveryArgs } from './delivery-cases.js';
 import { writeRequestsCsv } from './generate-csv.js';
+import { cpuMsSince } from './stats.js';
 
 export interface EndToEndRun {
   /** From the rename into the inbox to the last request accepted. */
@@ -95,7 +96,7 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
         await intake.scanNow();
         // A poll every 25 ms: the count is a query on the daemon's own event loop, which it shares.
         await waitFor(`${expected} requests accepted`, () => accepted() >= expected, 120_000, 25);
-        const used = process.cpuUsage(cpu);
+        const cpuMs = cpuMsSince(cpu);
         return {
           seconds: (performance.now() - started) / 1000,
           recordedSeconds: (recordedAt - started) / 1000,
@@ -103,7 +104,7 @@ async function deliveryEndToEnd(args: DeliveryArgs): Promise<EndToEndRun> {
             recording: performance.eventLoopUtilization(recordedLoop, loop).utilization,
             delivering: performance.eventLoopUtilization(recordedLoop).utilization,
           },
-          cpuSeconds: (used.user + used.system) / 1e6,
+          cpuSeconds: cpuMs / 1000,
         };
       };
       await drop(files.warmup, args.warmupRequests);

@@ -1,5 +1,11 @@
 /** Small statistics helpers for the benchmarks. */
 
+/** CPU time of this process (all threads, user + system) since `start`, in ms. */
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 /** The p-th percentile (0..100) of `values`, by the nearest-rank method. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

@@ -15,7 +15,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaseChannel } from './case-channel.js';
 import { withTempRoot } from './bench-env.js';
-import { cpuMsSince, WEBHOOK_PATH } from './webhook-common.js';
+import { cpuMsSince } from './stats.js';
+import { WEBHOOK_PATH } from './webhook-common.js';
 
 const OK = '{"received":true}';
 const REFUSED = '{"received":false}';

@@ -26,9 +26,8 @@ import { createStore, storePath } from '../src/store/open-store.js';
 import { createWebhookListener } from '../src/webhook/index.js';
 import type { CaseChannel } from './case-channel.js';
 import { deferred, REPO_ROOT, withTempRoot } from './bench-env.js';
-import { percentile } from './stats.js';
-import { cpuMsSince, machineTicks, signedEvents, WEBHOOK_PATH, type SignedEvent } from './webhook-common.js';
-export { cpuMsSince, WEBHOOK_PATH };
+import { cpuMsSince, percentile } from './stats.js';
+import { machineTicks, signedEvents, WEBHOOK_PATH, type SignedEvent } from './webhook-common.js';
 import { webhookBare, webhookBareDurable } from './webhook-baselines.js';
 import { webhookOpenLoad } from './webhook-open-load.js';
 

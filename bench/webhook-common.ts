@@ -1,13 +1,8 @@
-/** What the webhook bench's cases share: the path, CPU and machine time, the signed events sent. */
+/** What the webhook bench's cases share: the path, machine time, the signed events sent. */
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 
 export const WEBHOOK_PATH = '/webhooks/service';
-/** CPU time of this process (all threads, user + system) since `start`, in ms. */
-export function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
 
 /** Busy and total jiffies of every core since boot (the `cpu` line of /proc/stat), or null where there is none. */
 export function machineTicks(): { busy: number; total: number } | null {

@@ -16,8 +16,8 @@
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { percentile } from './stats.js';
-import { cpuMsSince, signedEvents } from './webhook-common.js';
+import { cpuMsSince, percentile } from './stats.js';
+import { signedEvents } from './webhook-common.js';
 
 export interface OpenLoadArgs {
   url: string;
