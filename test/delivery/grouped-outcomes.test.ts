@@ -28,6 +28,15 @@ vi.mock('../../src/store/outbox.js', async (importOriginal) => {
  * apart, so that the answers reach the daemon in different turns of its event loop.
  * `onAnswered` hears each answer as it is written.
  */
+/** A platform that hands each POST, with the externalId of its body, to `take`, which answers it when it likes. */
+function holdingPlatform(take: (res: http.ServerResponse, externalId: string) => void): http.Server {
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => take(res, (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { externalId: string }).externalId));
+  });
+}
+
 const GAP_MS = 5;
 /** The tests' window: wide enough that four answers `GAP_MS` apart fit in it on a slow machine. */
 const WINDOW_MS = 1_000;
@@ -48,17 +57,12 @@ function staggeredPlatform(batch: number, onAnswered: () => void = () => undefin
     first.res.writeHead(201, { 'content-type': 'application/json' }).end(body, onAnswered);
     setTimeout(() => answer(others), GAP_MS);
   };
-  return http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { externalId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { externalId: string };
-      held.push({ res, externalId });
-      if (held.length < batch) return;
-      const answering = held;
-      held = [];
-      answer(answering);
-    });
+  return holdingPlatform((res, externalId) => {
+    held.push({ res, externalId });
+    if (held.length < batch) return;
+    const answering = held;
+    held = [];
+    answer(answering);
   });
 }
 
@@ -155,20 +159,15 @@ describe('acceptances recorded in groups', () => {
 function acceptAndFailPlatform(): { server: http.Server; calls: () => number } {
   let calls = 0;
   let held: { res: http.ServerResponse; externalId: string }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      calls += 1;
-      const { externalId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { externalId: string };
-      held.push({ res, externalId });
-      if (held.length < 2) return;
-      const [first, second] = held as [(typeof held)[0], (typeof held)[0]];
-      held = [];
-      const body = JSON.stringify({ id: 'PRC-REQ-000001', externalId: first.externalId, status: 'accepted', createdAt: new Date().toISOString() });
-      first.res.writeHead(201, { 'content-type': 'application/json' }).end(body);
-      second.res.writeHead(503, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unavailable', status: 503 }));
-    });
+  const server = holdingPlatform((res, externalId) => {
+    calls += 1;
+    held.push({ res, externalId });
+    if (held.length < 2) return;
+    const [first, second] = held as [(typeof held)[0], (typeof held)[0]];
+    held = [];
+    const body = JSON.stringify({ id: 'PRC-REQ-000001', externalId: first.externalId, status: 'accepted', createdAt: new Date().toISOString() });
+    first.res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+    second.res.writeHead(503, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unavailable', status: 503 }));
   });
   return { server, calls: () => calls };
 }
