@@ -5,8 +5,9 @@
  *   kernel      errors.ts, log.ts, shared/           imports nothing else of src/
  *   foundation  config/, store/, platform/, metrics/  imports the kernel (metrics also reads the store)
  *   library     mapping/                             imports the kernel and the foundation
+ *               exchange/                            1C's exchange protocol: the kernel, the foundation, mapping
  *   stages      intake/, delivery/, webhook/, export/, schedule/, sandbox/, admin/
- *               import the kernel, the foundation (intake and admin also the mapping library), never each other
+ *               import the kernel, the foundation (intake and admin also the libraries), never each other
  *   root        cli.ts, daemon.ts, signals.ts,       wires everything; nothing imports it
  *               version.ts (cli.ts reads it)
  *
@@ -58,6 +59,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/mapping/' },
       to: { path: '^src/', pathNot: [KERNEL, '^src/(mapping|config|platform)/'] },
+    },
+    {
+      name: 'exchange-is-a-library',
+      comment:
+        "1C's exchange protocol (names, header, decisions, the reply) is pure or reads bytes; it knows the config, the store's rows and the XML reader, not the stages.",
+      severity: 'error',
+      from: { path: '^src/exchange/' },
+      to: { path: '^src/', pathNot: [KERNEL, '^src/(exchange|config|store|mapping)/'] },
+    },
+    {
+      name: 'only-intake-and-admin-use-exchange',
+      comment: 'Intake speaks the exchange protocol; the console shows it with the same code.',
+      severity: 'error',
+      from: { path: STAGES, pathNot: '^src/(intake|admin)/' },
+      to: { path: '^src/exchange/' },
     },
     {
       name: 'no-stage-imports-another-stage',

@@ -81,6 +81,17 @@ export const ERROR_CODES = {
   CONSOLE_ACTION_FAILED: 'An operator action could not be carried out (the file left rejected/, the row is no longer in the state the action needs, …).',
   MAPPING_NOT_WRITABLE:
     "The console cannot write a flow's mapping file: its folder is read-only for the daemon (ProtectSystem=strict without ReadWritePaths=, or permissions); nothing was saved.",
+
+  // zipped XML and 1C's data exchange (EnterpriseData over a folder; appended)
+  ARCHIVE_ENCRYPTED:
+    'A zipped XML file (an exchange message 1C compressed) is encrypted and no password is configured for it, or the configured one does not open it; it was not read.',
+  ARCHIVE_LIMIT_EXCEEDED:
+    'A zipped XML file does not hold exactly one entry, or would inflate past xml.maxUncompressedBytes (a zip bomb, or an entry that lies about its size); refused unread.',
+  EXCHANGE_MESSAGE_INVALID:
+    "A file named as 1C's exchange message is not one (no Message/Header/Confirmation, a format other than EnterpriseData, a message number that is not a number); rejected and not acknowledged, so 1C sends its changes again.",
+  EXCHANGE_NODE_MISMATCH: "An exchange message is from or to other node codes than the flow's enterpriseData.peer and node; rejected and not acknowledged.",
+  EXCHANGE_VERSION_UNSUPPORTED:
+    'A data message is in an EnterpriseData version this flow does not read (enterpriseData.versions); rejected and not acknowledged.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

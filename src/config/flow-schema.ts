@@ -1,6 +1,7 @@
 /** `flows[]`: each ERP folder the daemon serves, with its kind, mapping and results folder. */
 import { z } from 'zod';
 import { pathSchema, positiveMs, nonNegativeMs } from './common.js';
+import { enterpriseDataSchema } from './enterprisedata-schema.js';
 
 export const FLOW_KIND = { requests: 'requests', confirmations: 'confirmations' } as const;
 export type FlowKind = (typeof FLOW_KIND)[keyof typeof FLOW_KIND];
@@ -60,5 +61,14 @@ export const flowSchema = z.strictObject({
   /** Token for this flow, when it differs from `platform.token` (a supplier's token). */
   token: z.string().min(1).optional(),
   intake: flowIntakeSchema.default(flowIntakeSchema.parse({})),
+  /**
+   * The flow is a correspondent of 1C's data synchronization (EnterpriseData through a folder):
+   * `inbox` is the exchange folder, only 1C's messages to `node` are taken from it (`intake.include`
+   * is not used), and each is acknowledged there. Requests flows only; the mapping is usually
+   * `preset: enterprisedata`.
+   */
+  enterpriseData: enterpriseDataSchema
+    .optional()
+    .describe("The flow is a correspondent of 1C's data synchronization through a folder (EnterpriseData): the two node codes entered in 1C."),
 });
 export type FlowConfig = z.infer<typeof flowSchema>;

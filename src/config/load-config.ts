@@ -48,7 +48,13 @@ export function loadConfig(file: string, env: Env): Config {
   }
   const config = parsed.data;
   registerSecret(config.platform.token);
-  for (const flow of config.flows) registerSecret(flow.token);
+  for (const flow of config.flows) {
+    registerSecret(flow.token);
+    // A zip password of a few characters (1C's field takes anything) would scrub those characters
+    // out of every log line; it is never logged by us, so only one long enough to be a secret is registered.
+    const zipPassword = flow.enterpriseData?.password;
+    if (zipPassword !== undefined && zipPassword.length >= 6) registerSecret(zipPassword);
+  }
   for (const secret of config.webhook?.secrets ?? []) registerSecret(secret);
   registerSecret(config.webhook?.tls?.key);
   registerSecret(config.sandbox.supplierToken);

@@ -53,6 +53,12 @@ export const fieldSpecSchema = z
     integer: z.boolean().default(false),
     /** Read as a date in this format (tokens DD MM YYYY YY); `YYYY-MM-DD` values always pass through. */
     date: z.string().min(1).optional(),
+    /**
+     * Read one part out of a one-line address as 1C writes it (`123456, Москва г, Ленина ул, дом № 1`,
+     * `г Москва, ул Ленина, д 1`): `city`, the city or else the settlement. Nothing recognisable reads
+     * as empty, so `default:` applies.
+     */
+    fromAddress: z.enum(['city']).optional(),
     /** Used when the source value is empty. */
     default: z.union([z.string(), z.number()]).optional(),
     /** Replace values (`{ "шт.": "шт" }`); values not listed pass through unchanged. */
@@ -70,6 +76,9 @@ export const fieldSpecSchema = z
       });
     }
     if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });
+    if (field.fromAddress !== undefined && (field.number || field.integer || field.date !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['fromAddress'], message: 'reads text out of an address: it cannot be combined with number, integer or date' });
+    }
     if (field.date !== undefined && (field.number || field.integer)) {
       ctx.addIssue({ code: 'custom', path: ['date'], message: 'cannot be combined with number or integer' });
     }
@@ -135,8 +144,16 @@ const xmlOptionsSchema = z.strictObject({
     .int()
     .positive()
     .default(16 * 1024 * 1024),
+  /** A zipped XML file (1C compresses its exchange messages) whose entry would inflate past this is refused unread. Default 1 GiB. */
+  maxUncompressedBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
 });
 export type XmlOptions = z.infer<typeof xmlOptionsSchema>;
+/** The XML reading options a mapping that sets none has. */
+export const XML_DEFAULTS: XmlOptions = xmlOptionsSchema.parse({});
 
 /** Which rows of a table are not data: blank rows, and totals rows (their first filled cell starts with one of `totals`). */
 const skipRowsSchema = z.strictObject({
@@ -153,8 +170,16 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const TABLE_FORMATS: ReadonlySet<InputFormat> = new Set(['csv', 'xlsx']);
 
 const commonKeys = {
-  /** A shipped base mapping this one adds to (`commerceml`: a CommerceML 2 document export). */
-  preset: z.enum(['commerceml']).optional().describe('A shipped base mapping this one adds to: commerceml (a CommerceML 2 document export).'),
+  /**
+   * A shipped base mapping this one adds to: `commerceml` (a CommerceML 2 document export),
+   * `enterprisedata` (1C's purchase orders, `Документ.ЗаказПоставщику`, in its data synchronization messages).
+   */
+  preset: z
+    .enum(['commerceml', 'enterprisedata'])
+    .optional()
+    .describe(
+      "A shipped base mapping this one adds to: commerceml (a CommerceML 2 document export), enterprisedata (purchase orders in 1C's EnterpriseData exchange messages).",
+    ),
   /** Default: by the file extension (`.json`, `.ndjson`/`.jsonl`, `.xlsx`/`.xlsm`, `.xml`, else csv). */
   format: z.enum(INPUT_FORMATS).optional().describe('csv, json, ndjson, xlsx or xml. Default: by the file extension.'),
   csv: csvOptionsSchema.default(csvOptionsSchema.parse({})).describe('Reading CSV: encoding, delimiter, quote, decimal comma.'),

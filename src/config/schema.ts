@@ -32,7 +32,24 @@ export const configSchema = z
     config.flows.forEach((flow, index) => {
       if (names.has(flow.name)) ctx.addIssue({ code: 'custom', path: ['flows', index, 'name'], message: `duplicate flow name "${flow.name}"` });
       names.add(flow.name);
+      if (flow.enterpriseData && flow.kind !== 'requests') {
+        ctx.addIssue({ code: 'custom', path: ['flows', index, 'enterpriseData'], message: "is for a requests flow (1C's purchase orders become requests)" });
+      }
     });
+    const exchangeFolders = new Map<string, string>();
+    for (const flow of config.flows) {
+      if (!flow.enterpriseData) continue;
+      const other = exchangeFolders.get(flow.inbox);
+      if (other !== undefined) {
+        const index = config.flows.indexOf(flow);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['flows', index, 'inbox'],
+          message: `is the exchange folder of flow "${other}" too: each exchange needs a folder of its own`,
+        });
+      }
+      exchangeFolders.set(flow.inbox, flow.name);
+    }
     if (config.webhook && !config.export) {
       ctx.addIssue({ code: 'custom', path: ['export'], message: 'is required when webhook is configured' });
     }

@@ -15,6 +15,7 @@ import { type Db } from '../store/open-store.js';
 import { isReservedName } from './inbox-names.js';
 import { ensureInboxDirs, inboxDirs, type IntakeContext } from './intake-context.js';
 import { writePendingReports } from './pending-reports.js';
+import { writeDueReply } from './exchange-reply.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
 import { retakeRejectedFile, type RetakeOutcome } from './retake-file.js';
 import { scanInbox } from './scan-inbox.js';
@@ -85,7 +86,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     logger: deps.logger,
     clock,
     durable: deps.durable ?? alreadyDurable,
-    mapItems: (input, fileLabel) => mapFile(input, mapping, { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel }),
+    mapItems: (input, fileLabel) =>
+      mapFile(input, mapping, { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel, archivePassword: flow.enterpriseData?.password }),
     onRecorded: (count) => {
       try {
         deps.onRecorded?.(count);
@@ -134,8 +136,9 @@ export function createIntake(deps: IntakeDeps): Intake {
         recoveryDue = report.failures > 0;
         logger.info({ recovery: report }, 'intake recovery after a failed file done');
       }
-      // Reports that failed before (REPORT_WRITE_FAILED) are kept in the store until written.
+      // Reports that failed before (REPORT_WRITE_FAILED) are kept in the store until written, and so is an exchange's reply.
       await writePendingReports(ctx);
+      await writeDueReply(ctx);
       const result = await scanInbox(ctx, tracker, { shouldStop: () => stopping });
       nextCheckAt = result.nextCheckAt;
       if (result.failed > 0) recoveryDue = true;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { isPeerMessageName, type ExchangeCodes } from '../exchange/message-names.js';
 import { fitFileName, MAX_NAME_BYTES, truncateUtf8, utf8Length } from '../shared/file-name.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import { hasNoControlCharacters, replaceControlCharacters } from '../platform/contract.js';
@@ -28,6 +29,17 @@ export function compileGlob(pattern: string): (name: string) => boolean {
 export interface NameFilter {
   include: readonly string[];
   exclude: readonly string[];
+}
+
+/**
+ * The names a flow takes from its inbox: for an exchange flow (`enterpriseData`), 1C's messages to
+ * it and nothing else (the folder is 1C's too: our reply, 1C's folder test); otherwise its
+ * include/exclude lists.
+ */
+export function flowNameMatcher(flow: { intake: NameFilter; enterpriseData?: ExchangeCodes | undefined }): (name: string) => boolean {
+  const exchange = flow.enterpriseData;
+  if (exchange) return (name) => isPeerMessageName(name, exchange);
+  return createNameMatcher(flow.intake);
 }
 
 /** A matcher for a flow's include/exclude lists: included by one pattern and excluded by none. */

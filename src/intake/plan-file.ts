@@ -148,6 +148,14 @@ export interface OutcomeInput {
   rejectWholeFile: boolean;
   /** Corrections the store could no longer apply: their row left `rejected`/`dead` meanwhile (a `retry`). */
   lapsed?: readonly LapsedCorrection[];
+  /**
+   * A file with no usable record is archived all the same (its problems reported), unless a problem
+   * is file-level: 1C's exchange messages carry whatever changed, often no purchase order at all,
+   * and one read whole is taken (and acknowledged) even when every order in it has a problem.
+   */
+  acceptEmpty?: boolean;
+  /** Notes the stage adds to the report (what an exchange message was taken as). */
+  notes?: readonly ReportNote[];
 }
 
 /** The file's outcome and report, once every chunk is decided. */
@@ -166,14 +174,14 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
     });
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  const notes: ReportNote[] = [...state.duplicateNotes.items];
+  const notes: ReportNote[] = [...(input.notes ?? []), ...state.duplicateNotes.items];
   if (state.duplicateNotes.omitted > 0) {
     notes.push({
       row: state.duplicateNotes.firstOmittedRow,
       message: `${state.duplicateNotes.omitted} more requests from row ${state.duplicateNotes.firstOmittedRow} on are already in the outbox with the same content; not listed, not recorded again`,
     });
   }
-  if (state.submissions === 0 && problems.length === 0) {
+  if (state.submissions === 0 && problems.length === 0 && input.acceptEmpty !== true) {
     problems.push({
       row: null,
       field: null,
@@ -182,7 +190,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
     });
   }
   const fileLevel = problems.some((p) => p.row === null);
-  const reject = fileLevel || usable === 0 || (input.rejectWholeFile && problems.length > 0);
+  const reject = fileLevel || (usable === 0 && input.acceptEmpty !== true) || (input.rejectWholeFile && problems.length > 0);
   if (reject && usable > 0) notes.push({ row: null, message: `The file was rejected as a whole: none of its ${usable} valid record(s) was recorded` });
   const report: FileReport = { file: file.original_name, sha256: file.sha256, problems, notes };
   return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report };

@@ -5,23 +5,14 @@
  * report. The move comes after the commit; if the process dies between the two, `finishMove`
  * completes it on restart from the row alone.
  */
-import fs, { type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-import type { MappedItem } from '../mapping/types.js';
-import { countReadAttempt, FILE_STATE, getFile, type FileRow } from '../store/files.js';
+import type { FileHandle } from 'node:fs/promises';
+import { countReadAttempt, type FileRow } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
-import { recordMappedFile } from './record-mapped-file.js';
-import { archiveDayFolder } from '../shared/inbox-layout.js';
-import type { MappingProblem } from '../shared/types.js';
-import { storedName, uniquePath } from './inbox-names.js';
-import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
-import { writeFileReport } from './pending-reports.js';
+import { processExchangeMessage } from './exchange-message.js';
+import type { IntakeContext } from './intake-context.js';
+import { oneItem, recordAndMove, unlessChanged, type SeenFile } from './record-and-move.js';
 
-/** What the file looked like when it was judged complete and hashed. */
-export interface SeenFile {
-  size: number;
-  mtimeMs: number;
-}
+export type { SeenFile } from './record-and-move.js';
 
 /**
  * Map, record and move one claimed file, read from `handle`: the file the caller opened and found
@@ -33,28 +24,9 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handl
   const expected = seen ?? { size: row.size_bytes, mtimeMs: (await handle.stat()).mtimeMs };
   // Counted before the read: if the daemon dies reading it, recovery knows (`MAX_READ_ATTEMPTS`).
   countReadAttempt(ctx.db, row.id);
+  // An exchange message's header decides first what the message is (`exchange-message.ts`).
+  if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
   return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.original_name }, row.original_name), handle, expected, row.original_name));
-}
-
-/**
- * The mapper's items, then one file-level `FILE_CHANGED` problem when the file's size or mtime is
- * no longer what was hashed: a writer still holding it open (or a hard link) may have appended to
- * it or cut it after the claim, and then what was mapped is not the content the claim's SHA-256
- * names. A file-level problem rejects the whole file, so nothing of such a read is submitted.
- */
-async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: FileHandle, seen: SeenFile, name: string): AsyncGenerator<MappedItem> {
-  yield* items;
-  const now = await handle.stat();
-  if (now.size === seen.size && now.mtimeMs === seen.mtimeMs) return;
-  yield {
-    type: 'problem',
-    problem: {
-      row: null,
-      field: null,
-      code: 'FILE_CHANGED',
-      message: `${name}: changed while it was read (${seen.size} → ${now.size} bytes${now.mtimeMs === seen.mtimeMs ? '' : ', modified again'}); nothing in it was submitted, export it again`,
-    },
-  };
 }
 
 /**
@@ -69,75 +41,4 @@ export async function rejectClaimedUnread(
   code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED' = 'FILE_NOT_REGULAR',
 ): Promise<RecordFileResult> {
   return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code, message } }));
-}
-
-async function* oneItem(item: MappedItem): AsyncGenerator<MappedItem> {
-  yield item;
-}
-
-async function recordAndMove(ctx: IntakeContext, row: FileRow, items: AsyncIterable<MappedItem>): Promise<RecordFileResult> {
-  const log = fileLogger(ctx, row.original_name);
-  const name = storedName(row.id, row.original_name);
-  const result = await recordMappedFile(ctx.db, {
-    flow: ctx.flow.name,
-    fileId: row.id,
-    fileLabel: row.original_name,
-    items,
-    sourceSystem: ctx.sourceSystem,
-    rejectWholeFile: ctx.flow.intake.rejectWholeFile,
-    clock: ctx.clock,
-    destinationFor: (state) => uniquePath(state === 'archived' ? archiveDayFolder(ctx.dirs.inbox, ctx.clock()) : ctx.dirs.rejected, name),
-  });
-  if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
-  else
-    log.info(
-      {
-        fileId: row.id,
-        state: result.state,
-        recorded: result.recorded,
-        corrected: result.corrected,
-        duplicates: result.duplicates,
-        problems: result.report.problems.length,
-        // The first few, each naming its row and its cell (a sheet) or line and column (XML), as the report does.
-        ...(result.report.problems.length > 0 ? { firstProblems: result.report.problems.slice(0, LOGGED_PROBLEMS).map(loggedProblem) } : {}),
-      },
-      result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
-    );
-  await finishMove(ctx, getFile(ctx.db, row.id)!);
-  const count = result.recorded + result.corrected;
-  if (count > 0) ctx.onRecorded?.(count);
-  return result;
-}
-
-/** Problems named in the file's log line; the report has them all. */
-const LOGGED_PROBLEMS = 3;
-
-function loggedProblem(problem: MappingProblem): Record<string, unknown> {
-  const { code, row, cell, line, column, field, message } = problem;
-  return { code, row, ...(cell === undefined ? {} : { cell }), ...(line === undefined ? {} : { line, column }), field, message };
-}
-
-/**
- * Move a recorded file from `processing/` to the place its row names (a rename: whatever is there
- * is moved, never read), and write its report there. Safe to repeat: a file already moved is left
- * alone, its reports are rewritten. A report that cannot be written does not fail the move: the
- * row keeps `report_pending` and the next scan writes it.
- */
-export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void> {
-  if (row.state === FILE_STATE.processing || !row.current_path) return;
-  const log = fileLogger(ctx, row.original_name);
-  const from = processingPathOf(ctx.dirs, row.id, row.original_name);
-  // The row says where the file goes; if the move outran the commit and the power failed, the file
-  // would sit in archive/ while the store still says `processing`: lost. So the commit first.
-  await ctx.durable();
-  await fs.mkdir(path.dirname(row.current_path), { recursive: true });
-  try {
-    await fs.rename(from, row.current_path);
-  } catch (error) {
-    if (!isMissing(error)) throw error;
-    // Already moved by an earlier run (the crash came after the rename): nothing to do but the report.
-  }
-  log.info({ fileId: row.id, to: row.current_path }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
-  ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: row.state });
-  await writeFileReport(ctx, row);
 }

@@ -11,7 +11,7 @@ import type { MappedItem } from '../mapping/types.js';
 import { getFile } from '../store/files.js';
 import { finishRecording, stageChunk, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
-import type { Clock } from '../shared/types.js';
+import type { Clock, ReportNote } from '../shared/types.js';
 import { catchMapperFailure, collectProblems } from './collect-problems.js';
 import { planChunk, planOutcome, startFilePlan } from './plan-file.js';
 import { settleFile, settleUnfinishedRecordings } from './settle-staged.js';
@@ -40,6 +40,16 @@ export interface MappedFileRecord {
   clock: Clock;
   /** Where the file goes for an outcome; called once, inside the last transaction. */
   destinationFor: (state: 'archived' | 'rejected') => string;
+  /** An exchange message's outcome rules and what else its deciding transaction writes (`exchange-message.ts`). */
+  exchange?: MessageOutcome;
+}
+
+/** How an exchange message's file is decided beyond a plain file's rules. */
+export interface MessageOutcome {
+  /** Notes for its report (what the message was taken as). */
+  notes: readonly ReportNote[];
+  /** Written in the transaction that decides the file, with its outcome. */
+  alsoRecord: (state: 'archived' | 'rejected') => void;
 }
 
 /** Map, decide and record one claimed file. Idempotent per file: a file already recorded is not read again. */
@@ -74,8 +84,20 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
   const result = finishRecording(db, {
     fileId,
     now: clock(),
-    plan: (row, lapsed) => planOutcome(plan, { flow, problems: problems.list(), rejectWholeFile: input.rejectWholeFile, lapsed }, row),
+    plan: (row, lapsed) =>
+      planOutcome(
+        plan,
+        {
+          flow,
+          problems: problems.list(),
+          rejectWholeFile: input.rejectWholeFile,
+          lapsed,
+          ...(input.exchange ? { acceptEmpty: true, notes: input.exchange.notes } : {}),
+        },
+        row,
+      ),
     destinationFor: input.destinationFor,
+    ...(input.exchange ? { alsoRecord: input.exchange.alsoRecord } : {}),
   });
   await settleFile(db, { id: fileId, state: result.state }, clock);
   return result;

@@ -18,7 +18,8 @@ import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/fi
 import { settleUnfinishedRecordings } from './settle-staged.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
-import { finishMove, processClaimedFile, rejectClaimedUnread } from './process-file.js';
+import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
+import { finishMove } from './record-and-move.js';
 import { takeFile } from './take-file.js';
 import { hashFile } from './hash-file.js';
 

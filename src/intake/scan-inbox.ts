@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isConnectorError } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
-import { createNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
+import { flowNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { rejectUnclaimed, takeFile, type Candidate } from './take-file.js';
@@ -28,7 +28,7 @@ export interface ScanOptions {
 
 export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   const rules = ctx.flow.intake;
-  const matches = createNameMatcher(rules);
+  const matches = flowNameMatcher(ctx.flow);
   const names = await fs.readdir(ctx.dirs.inbox);
   const present = new Set(names);
   const candidates: Candidate[] = [];

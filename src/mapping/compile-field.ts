@@ -5,6 +5,7 @@
  */
 import type { ErrorCode } from '../errors.js';
 import { DATE_FIELDS, NUMERIC_FIELDS, type FieldSpec } from '../config/mapping-schema.js';
+import { cityOfAddress } from './address-city.js';
 import { compileDateParser } from './parse-date.js';
 import { parseNumber } from './parse-number.js';
 
@@ -49,13 +50,14 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
   const dateFormat = spec.date ?? 'YYYY-MM-DD';
   // ISO 4217 codes are capitals; an ERP writing "rub" means RUB (decision: see docs/assumptions.md).
   const upper = spec.upper || target === 'currency';
-  const { trim, lower, optional, map, decimalComma } = { ...spec, decimalComma: options.decimalComma };
+  const { trim, lower, optional, map, fromAddress, decimalComma } = { ...spec, decimalComma: options.decimalComma };
   const fallback = spec.default;
 
   const convert = (raw: string | number): string | number | typeof OMIT | FieldFailure => {
     let value: string | number = raw;
     if (typeof value === 'string') {
       if (trim) value = value.trim();
+      if (fromAddress === 'city') value = cityOfAddress(value) ?? '';
       if (value === '' && fallback !== undefined) value = fallback;
     }
     // Own keys only: a cell reading `constructor` or `__proto__` must pass unchanged, not become

@@ -35,6 +35,8 @@ export interface MapOptions {
   fileLabel?: string;
   /** Stops reading; the generator then throws the signal's reason. */
   signal?: AbortSignal;
+  /** The password of a zipped XML file (1C's compressed exchange messages). */
+  archivePassword?: string | undefined;
 }
 
 export type { InputFormat };
@@ -76,7 +78,8 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
     const reader = READERS[format];
     if (format !== 'xlsx') {
       const container = await sniffContainer(handle);
-      if (container !== null) {
+      // An XML file may come zipped (1C compresses its exchange messages): the XML reader opens it.
+      if (container !== null && !(format === 'xml' && container === 'zip')) {
         throw new ConnectorError(
           'FILE_FORMAT_UNSUPPORTED',
           `is ${describeContainer(container)}, not ${format.toUpperCase()} as this flow's mapping reads: save the export as ${format.toUpperCase()}, or give the flow a mapping with format: xlsx`,
@@ -88,8 +91,9 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
       const reads = reader.shape === 'table' ? 'paths of a tree (JSON, XML)' : 'columns of a table (CSV, XLSX)';
       throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`);
     }
-    if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
-    else yield* mapTree(reader.open(handle, spec, options.signal), spec, ctx, options.signal);
+    const readOptions = { signal: options.signal, archivePassword: options.archivePassword };
+    if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
+    else yield* mapTree(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
   } catch (error) {
     if (options.signal?.aborted || !isConnectorError(error)) {
       if (!options.signal?.aborted && !isConnectorError(error)) {

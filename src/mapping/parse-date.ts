@@ -7,7 +7,9 @@ import { isCalendarDate } from '../platform/contract.js';
 
 /** A trailing time of day, as 1C writes it (`15.03.2027 0:00:00`) and a sheet's date-time cell reads (`2027-03-15 14:30:00`), is ignored. */
 const TIME_SUFFIX = '(?:[ T]\\d{1,2}:\\d{2}(?::\\d{2})?)?';
-const ISO_DATE = new RegExp(`^\\d{4}-\\d{2}-\\d{2}${TIME_SUFFIX}$`);
+/** An XML Schema date may end in its zone (`2027-03-15+03:00`): the day is the one written. (A timestamp with a zone is not a date.) */
+const DATE_ZONE = '(?:Z|[+-]\\d{2}:\\d{2})';
+const ISO_DATE = new RegExp(`^\\d{4}-\\d{2}-\\d{2}(?:${TIME_SUFFIX}|${DATE_ZONE})$`);
 
 /** Parses one date string; `undefined` when it does not fit the format or names no real day. */
 export type DateParser = (value: string) => string | undefined;

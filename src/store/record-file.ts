@@ -97,6 +97,11 @@ export interface FinishRecordingInput {
   plan: (file: FileRow, lapsed: readonly LapsedCorrection[]) => OutcomePlan;
   /** Where the file goes for an outcome; called inside the transaction, once. */
   destinationFor: (state: 'archived' | 'rejected') => string;
+  /**
+   * What else the file's outcome writes, in the same transaction (an exchange message's number and
+   * acknowledgement, `exchanges.ts`): called once, with the outcome, after the file row is finished.
+   */
+  alsoRecord?: (state: 'archived' | 'rejected') => void;
 }
 
 export interface RecordFileResult {
@@ -200,6 +205,7 @@ export function finishRecording(db: Db, input: FinishRecordingInput): RecordFile
       reportPending: problems.length > 0,
       now,
     });
+    input.alsoRecord?.(plan.state);
     return { state: plan.state, currentPath, recorded, corrected, duplicates: plan.duplicates, report: plan.report, alreadyRecorded: false };
   })();
 }

@@ -71,8 +71,10 @@ describe('config/demo.yaml', () => {
       ['requests', 'requests'],
       ['requests-xlsx', 'requests'],
       ['requests-xml', 'requests'],
+      ['exchange-1c', 'requests'],
       ['confirmations', 'confirmations'],
     ]);
+    expect(config.flows.find((f) => f.enterpriseData)?.enterpriseData).toMatchObject({ node: 'ПК', peer: 'УТ' });
   });
 
   it('has secrets that are not words of its own log (a secret is scrubbed wherever it appears)', () => {

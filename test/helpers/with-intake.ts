@@ -49,6 +49,10 @@ export interface IntakeFixture {
 export interface IntakeSetup {
   /** The clock the intake runs on; a `manualClock()` makes stability waits the test's to decide. Default: the system's. */
   clock?: Clock;
+  /** A mapping file to use instead of the shared requests mapping (a shipped one, by its path). */
+  mappingFile?: string;
+  /** More keys of the flow (`enterpriseData`). */
+  flow?: Record<string, unknown>;
 }
 
 export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn: (f: IntakeFixture) => Promise<T>, setup: IntakeSetup = {}): Promise<T> {
@@ -56,8 +60,8 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
   return withTempDir(async (dir) => {
     const inbox = path.join(dir, 'inbox');
     await fs.mkdir(inbox, { recursive: true });
-    const mappingFile = path.join(dir, 'requests.yaml');
-    await fs.writeFile(mappingFile, REQUESTS_MAPPING_YAML);
+    const mappingFile = setup.mappingFile ?? path.join(dir, 'requests.yaml');
+    if (setup.mappingFile === undefined) await fs.writeFile(mappingFile, REQUESTS_MAPPING_YAML);
     const spec = loadMappingSpec(mappingFile);
     const flow = flowSchema.parse({
       name: 'requests',
@@ -66,6 +70,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
       mapping: mappingFile,
       results: path.join(dir, 'results'),
       intake: { ...FAST_INTAKE, ...intakeOptions },
+      ...setup.flow,
     });
     const recordedCounts: number[] = [];
     const opened: { db: Db; intake: Intake }[] = [];
@@ -101,7 +106,8 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
         flow,
         sourceSystem: SOURCE_SYSTEM,
         dirs: inboxDirs(inbox),
-        mapItems: (input, fileLabel) => mapFile(input, spec, { now: new Date(clock()), rejectPastDates: true, fileLabel }),
+        mapItems: (input, fileLabel) =>
+          mapFile(input, spec, { now: new Date(clock()), rejectPastDates: true, fileLabel, archivePassword: flow.enterpriseData?.password }),
         logger,
         clock,
         durable: alreadyDurable,

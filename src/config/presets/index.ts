@@ -1,12 +1,13 @@
 /**
- * Presets: shipped base mappings that a mapping names (`preset: commerceml`) and adds to. The
+ * Presets: shipped base mappings that a mapping names (`preset: commerceml`, `preset: enterprisedata`) and adds to. The
  * mapping's own keys win: a field with a source of its own (`column`, `path`, `const`, `template`,
  * `counter`) replaces the preset's field, a field with options only (`default:`, `optional:`, `map:`)
  * adds them to the preset's field, and a format section (`xml:`) adds its keys to the preset's.
  */
 import { COMMERCEML_PRESET } from './commerceml.js';
+import { ENTERPRISEDATA_PRESET } from './enterprisedata.js';
 
-export const PRESETS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { commerceml: COMMERCEML_PRESET };
+export const PRESETS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { commerceml: COMMERCEML_PRESET, enterprisedata: ENTERPRISEDATA_PRESET };
 
 const SOURCE_KEYS = ['column', 'path', 'const', 'template', 'counter'];
 const FIELD_SECTIONS = new Set(['request', 'confirmation', 'items']);

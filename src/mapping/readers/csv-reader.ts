@@ -24,7 +24,7 @@ const CSV_READ_BYTES = 16 * 1024;
 
 export const csvReader: TableReader = {
   shape: 'table',
-  open: (handle, spec, signal) => ({ rows: readCsvRows(handle, spec.csv, signal), header: { kind: 'first' }, decimalComma: spec.csv.decimalComma }),
+  open: (handle, spec, options) => ({ rows: readCsvRows(handle, spec.csv, options?.signal), header: { kind: 'first' }, decimalComma: spec.csv.decimalComma }),
 };
 
 /**

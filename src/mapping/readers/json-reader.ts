@@ -14,8 +14,8 @@ import { DecodeStream, decodeBuffer } from '../decode.js';
 import { readChunks, readStreamOf } from '../../shared/input-file.js';
 import type { TreeInput, TreeReader, TreeRecord } from './types.js';
 
-export const jsonReader: TreeReader = { shape: 'tree', open: (handle, spec, signal) => openJson(handle, spec, 'json', signal) };
-export const ndjsonReader: TreeReader = { shape: 'tree', open: (handle, spec, signal) => openJson(handle, spec, 'ndjson', signal) };
+export const jsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'json', options?.signal) };
+export const ndjsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'ndjson', options?.signal) };
 
 function openJson(handle: FileHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal): TreeInput<unknown> {
   return { records: jsonRecords(handle, spec, format, signal), source: jsonPathGetter, decimalComma: spec.json.decimalComma };

@@ -57,9 +57,16 @@ export interface TableInput {
   decimalComma: boolean;
 }
 
+/** What a reader is told besides the file and its mapping. */
+export interface ReadOptions {
+  signal?: AbortSignal | undefined;
+  /** The password of a zipped file (1C's compressed exchange messages), when it has one. */
+  archivePassword?: string | undefined;
+}
+
 export interface TableReader {
   shape: 'table';
-  open(handle: FileHandle, spec: MappingSpec, signal?: AbortSignal): TableInput;
+  open(handle: FileHandle, spec: MappingSpec, options?: ReadOptions): TableInput;
 }
 
 /** One line of a tree record, with its place. */
@@ -85,7 +92,7 @@ export interface TreeInput<N> {
 
 export interface TreeReader<N = unknown> {
   shape: 'tree';
-  open(handle: FileHandle, spec: MappingSpec, signal?: AbortSignal): TreeInput<N>;
+  open(handle: FileHandle, spec: MappingSpec, options?: ReadOptions): TreeInput<N>;
 }
 
 export type Reader = TableReader | TreeReader;

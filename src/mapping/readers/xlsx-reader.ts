@@ -42,7 +42,7 @@ export type { InflateMeter };
 
 export const xlsxReader: TableReader = {
   shape: 'table',
-  open: (handle, spec, signal) => openWorkbook(handle, spec.xlsx, signal),
+  open: (handle, spec, options) => openWorkbook(handle, spec.xlsx, options?.signal),
 };
 
 /**

@@ -13,7 +13,9 @@ import { parseXmlPath, type XmlPath, type XmlPathRole } from '../../config/xml-p
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import { readChunks } from '../../shared/input-file.js';
 import type { SourceGetter } from '../compile-field.js';
-import type { TreeReader, TreeRecord } from './types.js';
+import type { ReadOptions, TreeReader, TreeRecord } from './types.js';
+import { sniffContainer } from './sniff.js';
+import { readZippedXml } from './zip/zipped-xml.js';
 import { XmlDecoder } from './xml/xml-decoder.js';
 import { readPath, selectElements, type XmlNode } from './xml/xml-node.js';
 import { XmlRecordParser } from './xml/record-parser.js';
@@ -22,12 +24,24 @@ export type { XmlNode };
 
 export const xmlReader: TreeReader = {
   shape: 'tree',
-  open: (handle: FileHandle, spec: MappingSpec, signal?: AbortSignal) => ({
-    records: readXmlRecords(readChunks(handle, signal), spec, signal),
+  open: (handle: FileHandle, spec: MappingSpec, options?: ReadOptions) => ({
+    records: readXmlRecords(xmlBytes(handle, spec.xml, options), spec, options?.signal),
     source: xmlPathGetter,
     decimalComma: spec.xml.decimalComma,
   }),
 };
+
+/**
+ * The bytes of an XML file: the file's own, or those of the one XML entry of a ZIP archive (1C
+ * compresses its exchange messages, with a password or without), told apart by the first bytes.
+ */
+export async function* xmlBytes(handle: FileHandle, xml: Pick<XmlOptions, 'maxUncompressedBytes'>, options?: ReadOptions): AsyncGenerator<Buffer> {
+  if ((await sniffContainer(handle)) === 'zip') {
+    yield* readZippedXml(handle, { password: options?.archivePassword, maxUncompressedBytes: xml.maxUncompressedBytes }, options?.signal);
+  } else {
+    yield* readChunks(handle, options?.signal);
+  }
+}
 
 /** What reading records needs of a mapping. */
 export type XmlReadSpec = Pick<MappingSpec, 'record' | 'lines'> & { xml: XmlOptions };

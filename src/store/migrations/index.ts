@@ -6,6 +6,7 @@ import { STAGED_RECORDING_SCHEMA } from './004-staged-recording.js';
 import { CONSOLE_SCHEMA } from './005-console.js';
 import { READ_ATTEMPTS_SCHEMA } from './006-read-attempts.js';
 import { CONSOLE_HISTORY_SCHEMA } from './007-console-history.js';
+import { EXCHANGES_SCHEMA } from './008-exchanges.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly string[] = [
   CONSOLE_SCHEMA,
   READ_ATTEMPTS_SCHEMA,
   CONSOLE_HISTORY_SCHEMA,
+  EXCHANGES_SCHEMA,
 ];

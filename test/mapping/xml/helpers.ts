@@ -14,6 +14,7 @@ export const XML_DEFAULTS: XmlOptions = {
   maxDepth: 64,
   maxTextBytes: 4 * 1024 * 1024,
   maxRecordBytes: 16 * 1024 * 1024,
+  maxUncompressedBytes: 1024 * 1024 * 1024,
 };
 
 export function readSpec(record: string, lines = '.', xml: Partial<XmlOptions> = {}): XmlReadSpec {

@@ -7,13 +7,14 @@
  * part is only ever inflated when asked for (`xl/vbaProject.bin` never is). Limits are checked on
  * the directory before anything inflates: at most 10,000 entries, and declared sizes that add up
  * to at most `maxUncompressedBytes`. Each entry is then held to its declared size while it
- * inflates (an entry that inflates past it is refused, not trusted: `inflate-entry.ts`), and every
+ * inflates (an entry that inflates past it is refused, not trusted: `zip/inflate-entry.ts`), and every
  * inflated byte is counted.
  */
 import type { FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
-import { inflateEntry } from './inflate-entry.js';
+import { HandleReader } from '../zip/handle-reader.js';
+import { inflateEntry } from '../zip/inflate-entry.js';
 
 /** More parts than any workbook has (a large one has a few hundred): a zip bomb of many entries. */
 export const MAX_ENTRIES = 10_000;
@@ -32,28 +33,6 @@ export interface InflateMeter {
 
 export interface ArchiveLimits {
   maxUncompressedBytes: number;
-}
-
-/**
- * yauzl's positional reads of the directory, done on the FileHandle. Closing is the caller's: the
- * handle is theirs. Entries' data is read by `inflateEntry`, not through yauzl's read streams.
- */
-class HandleReader extends yauzl.RandomAccessReader {
-  constructor(private readonly handle: FileHandle) {
-    super();
-  }
-
-  // yauzl reads the directory with many small reads: done directly, not through a stream each.
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
-    this.handle.read(buffer, offset, length, position).then(
-      ({ bytesRead }) => callback(null, bytesRead),
-      (error: unknown) => callback(error as Error),
-    );
-  }
-
-  override close(callback: (err: Error | null) => void): void {
-    setImmediate(() => callback(null));
-  }
 }
 
 /** An opened workbook archive: its directory, and parts opened as inflating streams. */

@@ -170,7 +170,7 @@ export class XmlRecordParser {
       if (!this.roots.has(local)) {
         const expected = [...this.roots].map((root) => `<${root}>`).join(' or ');
         throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `has the root element <${local}>, but this flow's mapping reads records under ${expected}`, {
-          details: { line: this.markLine, column: this.markColumn },
+          details: { line: this.markLine, column: this.markColumn, rootElement: local },
         });
       }
     }

@@ -38,7 +38,7 @@ function tooManyBytes(): Error {
 }
 
 /** Where the entry's data starts: past its local header, whose name and extra field lengths are its own. */
-async function dataStart(handle: FileHandle, entry: EntryLocation): Promise<number> {
+export async function dataStart(handle: FileHandle, entry: EntryLocation): Promise<number> {
   const header = Buffer.alloc(LOCAL_HEADER_BYTES);
   const { bytesRead } = await handle.read(header, 0, LOCAL_HEADER_BYTES, entry.relativeOffsetOfLocalHeader);
   if (bytesRead < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
@@ -47,24 +47,41 @@ async function dataStart(handle: FileHandle, entry: EntryLocation): Promise<numb
   return entry.relativeOffsetOfLocalHeader + LOCAL_HEADER_BYTES + header.readUInt16LE(26) + header.readUInt16LE(28);
 }
 
+/** An encrypted entry's data: `skip` bytes of encryption header first, then bytes `decrypt` turns plain, in order. */
+export interface EntryCipher {
+  skip: number;
+  decrypt(bytes: Buffer): void;
+}
+
 /**
  * The entry's inflated chunks. Nothing is read or inflated ahead of the consumer by more than the
  * inflater's own buffer; leaving the loop early stops both. `count` sees every inflated chunk.
+ * `cipher`, for an encrypted entry, deciphers the compressed bytes as they are read.
  */
-export async function* inflateEntry(handle: FileHandle, entry: EntryLocation, count: (bytes: number) => void, signal: AbortSignal): AsyncGenerator<Buffer> {
+export async function* inflateEntry(
+  handle: FileHandle,
+  entry: EntryLocation,
+  count: (bytes: number) => void,
+  signal: AbortSignal,
+  cipher?: EntryCipher,
+): AsyncGenerator<Buffer> {
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
-  const start = await dataStart(handle, entry);
-  const end = start + entry.compressedSize;
+  const skip = cipher?.skip ?? 0;
+  if (entry.compressedSize < skip) throw new Error('encrypted entry shorter than its encryption header');
+  const start = (await dataStart(handle, entry)) + skip;
+  const end = start + entry.compressedSize - skip;
   if (entry.compressionMethod === 0) {
-    if (entry.compressedSize !== entry.uncompressedSize) throw new Error('stored entry sizes do not match');
+    if (entry.compressedSize - skip !== entry.uncompressedSize) throw new Error('stored entry sizes do not match');
     for (let position = start; position < end;) {
       signal.throwIfAborted();
       const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, end - position));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) throw new Error('unexpected EOF');
       position += bytesRead;
+      const read = chunk.subarray(0, bytesRead);
+      cipher?.decrypt(read);
       count(bytesRead);
-      yield chunk.subarray(0, bytesRead);
+      yield read;
     }
     return;
   }
@@ -84,7 +101,9 @@ export async function* inflateEntry(handle: FileHandle, entry: EntryLocation, co
       const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, end - position), position);
       if (bytesRead === 0) throw new Error('unexpected EOF');
       position += bytesRead;
-      inflate.write(buffer.subarray(0, bytesRead), () => {
+      const read = buffer.subarray(0, bytesRead);
+      cipher?.decrypt(read);
+      inflate.write(read, () => {
         free.push(buffer);
         const wake = waitingForBuffer;
         waitingForBuffer = undefined;

@@ -1,0 +1,110 @@
+/**
+ * The header of one of 1C's exchange messages (`Message/Header`, the `msg:` namespace of 1C's
+ * Standard Subsystems Library), read before anything else of the message: it says whether the
+ * message is the settings handshake or data, who wrote it to whom, and its number.
+ *
+ * Read by the same hardened XML reader as the records (no DOCTYPE, bounded depth, text and
+ * element sizes), and only as far as the header's end: a data message's body is read afterwards,
+ * by the flow's mapping.
+ */
+import type { XmlOptions } from '../config/mapping-schema.js';
+import { ConnectorError, isConnectorError } from '../errors.js';
+import { readXmlRecords, type XmlNode } from '../mapping/readers/xml-reader.js';
+
+/** One object type a side declares: what it sends and receives, `*` (all its versions) or a list of versions. */
+export interface ObjectTypeDeclaration {
+  name: string;
+  sending: string;
+  receiving: string;
+}
+
+export interface MessageHeader {
+  /** `Format`: the EnterpriseData namespace, bare (settings) or with its version (data). */
+  format: string;
+  creationDate: string | null;
+  exchangePlan: string | null;
+  /** The writer's code (`Confirmation/From`), and its new code when 1C renamed it (`NewFrom`). */
+  from: string;
+  newFrom: string | null;
+  /** The addressee's code (`Confirmation/To`). */
+  to: string | null;
+  /** The message's number (0 or absent: not numbered, as the settings message is). */
+  messageNo: number | null;
+  /** The last of our messages the writer accepted. */
+  receivedNo: number | null;
+  availableVersions: string[];
+  /** Null when the header declares none (`xsi:nil`, or absent). */
+  objectTypes: ObjectTypeDeclaration[] | null;
+}
+
+/** A header is small: a few hundred object types at most. */
+const MAX_HEADER_BYTES = 4 * 1024 * 1024;
+/** A message number as 1C writes it (xs:integer, counting up from 1). */
+const NUMBER = /^\d{1,15}$/;
+
+const invalid = (reason: string): ConnectorError => new ConnectorError('EXCHANGE_MESSAGE_INVALID', reason);
+
+/**
+ * The header of the message whose bytes `chunks` are; reading stops at the header's end. Throws
+ * `EXCHANGE_MESSAGE_INVALID` for a document that is not an exchange message, and what the XML
+ * reader throws for one that is not well-formed or breaks its limits.
+ */
+export async function readMessageHeader(chunks: AsyncIterable<Buffer>, xml: XmlOptions, signal?: AbortSignal): Promise<MessageHeader> {
+  const spec = { record: 'Message/Header', lines: '.', xml: { ...xml, maxRecordBytes: Math.min(xml.maxRecordBytes, MAX_HEADER_BYTES) } };
+  try {
+    for await (const record of readXmlRecords(chunks, spec, signal)) {
+      return parseHeader(record.node as XmlNode);
+    }
+  } catch (error) {
+    const root = isConnectorError(error) ? error.details.rootElement : undefined;
+    if (typeof root === 'string') throw invalid(`is not an exchange message of 1C: its root element is <${root}>, not <Message>`);
+    throw error;
+  }
+  throw invalid('is not an exchange message of 1C: it has no Message/Header element');
+}
+
+const childrenNamed = (node: XmlNode, name: string): XmlNode[] => node.children.filter((child) => child.name === name);
+const childNamed = (node: XmlNode, name: string): XmlNode | undefined => node.children.find((child) => child.name === name);
+const textOf = (node: XmlNode | undefined): string | null => {
+  const text = node?.text.trim();
+  return text === undefined || text === '' ? null : text;
+};
+
+function numberOf(confirmation: XmlNode, name: string): number | null {
+  const text = textOf(childNamed(confirmation, name));
+  if (text === null) return null;
+  if (!NUMBER.test(text)) throw invalid(`has Confirmation/${name} "${text.slice(0, 40)}", which is not a message number`);
+  return Number(text);
+}
+
+/** The header element's fields, checked. */
+export function parseHeader(header: XmlNode): MessageHeader {
+  const format = textOf(childNamed(header, 'Format'));
+  if (format === null) throw invalid('has no Header/Format: it is not an exchange message of 1C');
+  const confirmation = childNamed(header, 'Confirmation');
+  if (confirmation === undefined) throw invalid('has no Header/Confirmation (the codes and numbers of the exchange)');
+  const from = textOf(childNamed(confirmation, 'From'));
+  if (from === null) throw invalid('has no Confirmation/From (the code of the program that wrote it)');
+  const types = childNamed(header, 'AvailableObjectTypes');
+  return {
+    format,
+    creationDate: textOf(childNamed(header, 'CreationDate')),
+    exchangePlan: textOf(childNamed(confirmation, 'ExchangePlan')),
+    from,
+    newFrom: textOf(childNamed(header, 'NewFrom')),
+    to: textOf(childNamed(confirmation, 'To')),
+    messageNo: numberOf(confirmation, 'MessageNo'),
+    receivedNo: numberOf(confirmation, 'ReceivedNo'),
+    availableVersions: childrenNamed(header, 'AvailableVersion')
+      .map((node) => textOf(node))
+      .filter((version): version is string => version !== null),
+    objectTypes:
+      types === undefined || types.children.length === 0
+        ? null
+        : childrenNamed(types, 'ObjectType').flatMap((type) => {
+            const name = textOf(childNamed(type, 'Name'));
+            if (name === null) return [];
+            return [{ name, sending: textOf(childNamed(type, 'Sending')) ?? '', receiving: textOf(childNamed(type, 'Receiving')) ?? '' }];
+          }),
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Queries on `exchanges` and `exchange_messages` (migration 8): the state of each of 1C's data
+ * exchanges, and the message files read. The intake stage decides what a message does
+ * (`exchange/decide-message.ts`); these functions write it, inside the transaction that decides
+ * the message's file, so that its requests, its number and what we acknowledge are one commit.
+ */
+import type { Db } from './open-store.js';
+import { statement } from './statement.js';
+
+/** One exchange: a flow with its two node codes. */
+export interface ExchangeKey {
+  flow: string;
+  node: string;
+  peer: string;
+}
+
+export interface ExchangeRow {
+  flow: string;
+  node: string;
+  peer: string;
+  exchange_plan: string | null;
+  /** JSON: the versions 1C declared in its last header. */
+  peer_versions: string | null;
+  /** JSON: the object types 1C declared in its settings. */
+  peer_object_types: string | null;
+  /** The highest version both sides read (from the settings), or the version of the last data message. */
+  agreed_version: string | null;
+  settings_at: number | null;
+  /** The number of the last data message taken (0: none). */
+  last_taken_no: number;
+  last_taken_at: number | null;
+  /** When a message of 1C's was last read, whatever it was taken as. */
+  last_message_at: number | null;
+  /** 1C's `ReceivedNo`: the last of our messages 1C accepted. */
+  peer_received_no: number;
+  /** Our own last message number. */
+  sent_no: number;
+  /** The format of our reply: `settings`, or the version it acknowledges in. */
+  reply_format: string | null;
+  /** The `ReceivedNo` our reply carries. */
+  reply_received_no: number;
+  /** 1 while our reply is still to be written into the folder. */
+  reply_due: number;
+  reply_written_at: number | null;
+}
+
+export const EXCHANGE_MESSAGE_KIND = { settings: 'settings', taken: 'taken', stale: 'stale', refused: 'refused' } as const;
+export type ExchangeMessageKind = (typeof EXCHANGE_MESSAGE_KIND)[keyof typeof EXCHANGE_MESSAGE_KIND];
+
+export interface ExchangeMessageRow {
+  file_id: number;
+  flow: string;
+  kind: ExchangeMessageKind;
+  message_no: number | null;
+  received_no: number | null;
+  format: string | null;
+  recorded_at: number;
+}
+
+export function getExchange(db: Db, key: ExchangeKey): ExchangeRow | undefined {
+  return statement(db, 'SELECT * FROM exchanges WHERE flow = ? AND node = ? AND peer = ?').get(key.flow, key.node, key.peer) as ExchangeRow | undefined;
+}
+
+/** Every exchange of a flow (an earlier pair of codes included), the current one first when it exists. */
+export function listExchanges(db: Db, flow: string): ExchangeRow[] {
+  return statement(db, 'SELECT * FROM exchanges WHERE flow = ? ORDER BY last_message_at DESC').all(flow) as ExchangeRow[];
+}
+
+/** The fields of an exchange a message may change, as its stage decided them (`exchange/next-exchange-state.ts`). */
+export type ExchangePatch = Partial<Omit<ExchangeRow, 'flow' | 'node' | 'peer'>>;
+
+const PATCHABLE: readonly (keyof ExchangePatch)[] = [
+  'exchange_plan',
+  'peer_versions',
+  'peer_object_types',
+  'agreed_version',
+  'settings_at',
+  'last_taken_no',
+  'last_taken_at',
+  'last_message_at',
+  'peer_received_no',
+  'sent_no',
+  'reply_format',
+  'reply_received_no',
+  'reply_due',
+  'reply_written_at',
+];
+
+/** Write what a message changed in its exchange (the row is made if it is the exchange's first message). */
+export function saveExchange(db: Db, key: ExchangeKey, patch: ExchangePatch): void {
+  statement(db, 'INSERT INTO exchanges (flow, node, peer) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(key.flow, key.node, key.peer);
+  const fields = PATCHABLE.filter((field) => patch[field] !== undefined);
+  if (fields.length === 0) return;
+  // Column names come from the list above, never from the caller; values are bound.
+  statement(db, `UPDATE exchanges SET ${fields.map((field) => `${field} = ?`).join(', ')} WHERE flow = ? AND node = ? AND peer = ?`).run(
+    ...fields.map((field) => patch[field] ?? null),
+    key.flow,
+    key.node,
+    key.peer,
+  );
+}
+
+/** One message file as it was read: what it was taken as and the numbers it carried. A file read again replaces its row. */
+export function recordExchangeMessage(
+  db: Db,
+  key: ExchangeKey,
+  message: { fileId: number; kind: ExchangeMessageKind; no: number | null; receivedNo: number | null; format: string | null; now: number },
+): void {
+  statement(
+    db,
+    `INSERT INTO exchange_messages (file_id, flow, node, peer, kind, message_no, received_no, format, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (file_id) DO UPDATE SET kind = excluded.kind, message_no = excluded.message_no, received_no = excluded.received_no,
+         format = excluded.format, recorded_at = excluded.recorded_at`,
+  ).run(message.fileId, key.flow, key.node, key.peer, message.kind, message.no, message.receivedNo, message.format, message.now);
+}
+
+/** Our reply was written as `sentNo`: no longer due, unless a newer one was decided meanwhile. */
+export function markReplyWritten(db: Db, key: ExchangeKey, sentNo: number, now: number): void {
+  statement(db, 'UPDATE exchanges SET reply_due = 0, reply_written_at = ? WHERE flow = ? AND node = ? AND peer = ? AND sent_no = ?').run(
+    now,
+    key.flow,
+    key.node,
+    key.peer,
+    sentNo,
+  );
+}
+
+/** The message file rows of a flow, newest first. */
+export function listExchangeMessages(db: Db, flow: string, limit: number): ExchangeMessageRow[] {
+  return statement(
+    db,
+    'SELECT file_id, flow, kind, message_no, received_no, format, recorded_at FROM exchange_messages WHERE flow = ? ORDER BY file_id DESC LIMIT ?',
+  ).all(flow, limit) as ExchangeMessageRow[];
+}
+
+/** The message a file was read as, if it was one. */
+export function getExchangeMessage(db: Db, fileId: number): ExchangeMessageRow | undefined {
+  return statement(db, 'SELECT file_id, flow, kind, message_no, received_no, format, recorded_at FROM exchange_messages WHERE file_id = ?').get(fileId) as
+    ExchangeMessageRow | undefined;
+}
