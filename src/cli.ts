@@ -119,11 +119,12 @@ program
   .description('Validate the config and every mapping it names; prints OK or lists every error (exit 2).')
   .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
   .action(async (options: { config: string }) => {
-    const { runCheckCommand } = await import('./mapping/run-mapping-commands.js');
+    const { runCheckCommand, checkMappingWarnings } = await import('./mapping/run-mapping-commands.js');
     const output = runCheckCommand(options.config, process.env);
     const { loadConfig } = await import('./config/load-config.js');
     const { configWarnings } = await import('./config/config-warnings.js');
-    for (const warning of configWarnings(loadConfig(options.config, process.env))) process.stderr.write(`warning: ${warning}\n`);
+    const warnings = [...configWarnings(loadConfig(options.config, process.env)), ...checkMappingWarnings(options.config, process.env)];
+    for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
     process.stdout.write(output);
   });
 

@@ -21,6 +21,7 @@ import { createAdminServer } from './admin/admin-server.js';
 import { createConsole, type OperatorActions } from './admin/console/create-console.js';
 import { checkReadiness } from './admin/readiness.js';
 import type { ExportFormat } from './config/export-format-schema.js';
+import { flowMappingProblem, flowMappingWarnings } from './config/flow-mapping-checks.js';
 import { loadMappingSpec } from './config/load-mapping.js';
 import type { MappingSpec } from './config/mapping-schema.js';
 import type { Config, FlowConfig } from './config/schema.js';
@@ -92,7 +93,8 @@ export function loadFlowMappings(flows: readonly FlowConfig[]): Map<string, Mapp
   for (const flow of flows) {
     try {
       const spec = loadMappingSpec(flow.mapping);
-      if (spec.kind !== flow.kind) errors.push(`flow ${flow.name}: kind is ${flow.kind} but ${flow.mapping} is a ${spec.kind} mapping`);
+      const problem = flowMappingProblem(flow, spec);
+      if (problem !== undefined) errors.push(`flow ${flow.name}: ${problem}`);
       mappings.set(flow.name, spec);
     } catch (error) {
       errors.push(`flow ${flow.name}: ${describeError(error)}`);
@@ -144,6 +146,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const initial = readReloadable(false);
+  for (const flow of config.flows) {
+    const spec = initial.mappings.get(flow.name);
+    for (const warning of spec ? flowMappingWarnings(flow, spec) : []) log.warn({ flow: flow.name }, warning);
+  }
   const statusTarget = config.export ? statusExportTarget(config.export) : null;
 
   try {
@@ -237,7 +243,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     await lifecycle.start(dispatcher);
     // What the metrics cannot read from the store: each flow's gate and the readiness verdict.
-    metrics.attach({ flows: config.flows.map((flow) => flow.name), gateMode: (flow) => dispatcher.gate(flow)?.mode, readiness });
+    metrics.attach({
+      flows: config.flows.map((flow) => flow.name),
+      exchangeFlows: config.flows.filter((flow) => flow.enterpriseData).map((flow) => flow.name),
+      gateMode: (flow) => dispatcher.gate(flow)?.mode,
+      readiness,
+    });
 
     const intakes = new Map<string, Intake>();
     for (const flow of config.flows) {

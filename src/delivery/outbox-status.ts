@@ -16,6 +16,7 @@ import {
   type SubmissionBrief,
 } from '../store/outbox.js';
 import { systemClock, type Clock } from '../shared/types.js';
+import { getExchange } from '../store/exchanges.js';
 
 export interface FlowStatus {
   flow: string;
@@ -24,14 +25,58 @@ export interface FlowStatus {
   oldestPendingAgeMs: number | null;
 }
 
+/** A flow's exchange with 1C (EnterpriseData through a folder), as `status` prints it. */
+export interface ExchangeStatus {
+  flow: string;
+  node: string;
+  peer: string;
+  /** The version agreed; null before 1C's settings arrived. */
+  version: string | null;
+  lastTakenNo: number;
+  /** The last of 1C's messages our reply in the folder acknowledges (0: only our settings); null before any reply was written. */
+  acknowledgedNo: number | null;
+  /** Our reply is decided but not yet written into the folder. */
+  replyDue: boolean;
+  /** When 1C last wrote a message (ISO), or null. */
+  lastMessageAt: string | null;
+}
+
 export interface OutboxStatus {
   flows: FlowStatus[];
+  exchanges: ExchangeStatus[];
   lastErrors: SubmissionBrief[];
   deadLetters: SubmissionBrief[];
 }
 
+/** A flow that exchanges with 1C, as the config names its codes. */
+export interface ExchangeFlow {
+  name: string;
+  enterpriseData?: { node: string; peer: string } | undefined;
+}
+
+/** The exchange of each flow that has one, as the store holds it (nothing yet before its first message, or without a store). */
+export function readExchangeStatus(db: Db | null, flows: readonly ExchangeFlow[]): ExchangeStatus[] {
+  return flows.flatMap((flow) => {
+    const codes = flow.enterpriseData;
+    if (!codes) return [];
+    const row = db === null ? undefined : getExchange(db, { flow: flow.name, node: codes.node, peer: codes.peer });
+    return [
+      {
+        flow: flow.name,
+        node: codes.node,
+        peer: codes.peer,
+        version: row?.agreed_version ?? null,
+        lastTakenNo: row?.last_taken_no ?? 0,
+        acknowledgedNo: row?.acknowledged_no ?? null,
+        replyDue: row?.reply_due === 1,
+        lastMessageAt: row?.last_message_at ? new Date(row.last_message_at).toISOString() : null,
+      },
+    ];
+  });
+}
+
 /** Read the summary. `flowNames` lists configured flows so that an empty flow still shows. */
-export function readOutboxStatus(db: Db, now: number, flowNames: readonly string[] = []): OutboxStatus {
+export function readOutboxStatus(db: Db, now: number, flowNames: readonly string[] = [], exchangeFlows: readonly ExchangeFlow[] = []): OutboxStatus {
   const flows = new Map<string, FlowStatus>();
   const flowOf = (name: string) => {
     let f = flows.get(name);
@@ -42,17 +87,29 @@ export function readOutboxStatus(db: Db, now: number, flowNames: readonly string
   for (const c of countSubmissionsByState(db)) flowOf(c.flow).counts[c.state] = c.count;
   for (const o of oldestPendingByFlow(db)) flowOf(o.flow).oldestPendingAgeMs = Math.max(0, now - o.createdAt);
   // Rows written before secrets were scrubbed at the platform boundary may still hold one.
-  return scrubDeep({ flows: [...flows.values()], lastErrors: listLastErrors(db, 10), deadLetters: listDeadLetters(db) });
+  return scrubDeep({
+    flows: [...flows.values()],
+    exchanges: readExchangeStatus(db, exchangeFlows),
+    lastErrors: listLastErrors(db, 10),
+    deadLetters: listDeadLetters(db),
+  });
 }
 
 /** `status` for a config: read-only, and an empty summary when the store does not exist yet. */
 export function statusForConfig(config: Config, clock: Clock = systemClock): OutboxStatus {
   const file = storePath(config.stateDir);
   const names = config.flows.map((f) => f.name);
-  if (!fs.existsSync(file)) return { flows: names.map((flow) => ({ flow, counts: {}, oldestPendingAgeMs: null })), lastErrors: [], deadLetters: [] };
+  if (!fs.existsSync(file)) {
+    return {
+      flows: names.map((flow) => ({ flow, counts: {}, oldestPendingAgeMs: null })),
+      exchanges: readExchangeStatus(null, config.flows),
+      lastErrors: [],
+      deadLetters: [],
+    };
+  }
   const db = openStore(file, { readonly: true });
   try {
-    return readOutboxStatus(db, clock(), names);
+    return readOutboxStatus(db, clock(), names, config.flows);
   } finally {
     db.close();
   }
@@ -77,6 +134,15 @@ export function formatOutboxStatus(status: OutboxStatus): string {
       .join(', ');
     const age = f.oldestPendingAgeMs === null ? '' : `; oldest pending ${formatAge(f.oldestPendingAgeMs)}`;
     lines.push(`  ${f.flow}: ${counts || 'empty'}${age}`);
+  }
+  if (status.exchanges.length > 0) {
+    lines.push('', 'Exchanges with 1C');
+    for (const e of status.exchanges) {
+      const acknowledged = e.acknowledgedNo === null ? 'nothing yet' : e.acknowledgedNo === 0 ? 'our settings' : `message ${e.acknowledgedNo}`;
+      lines.push(
+        `  ${e.flow}: 1C ${e.peer} -> ${e.node}; ${e.version === null ? 'no settings from 1C yet' : `EnterpriseData ${e.version}`}; last taken ${e.lastTakenNo || 'none'}; acknowledged ${acknowledged}${e.replyDue ? ' (reply not yet written)' : ''}; 1C last wrote ${e.lastMessageAt ?? 'never'}`,
+      );
+    }
   }
   lines.push('', `Last errors (${status.lastErrors.length})`);
   for (const e of status.lastErrors)

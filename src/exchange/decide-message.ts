@@ -13,9 +13,9 @@
  *   at all) is taken without changing what is acknowledged, as 1C takes such a message of ours.
  */
 import type { ErrorCode } from '../errors.js';
-import { formatOf, highestCommonVersion } from './format.js';
+import { formatOf, type MessageHeader } from '../mapping/readers/enterprisedata-header.js';
+import { highestCommonVersion } from './versions.js';
 import type { ExchangeCodes } from './message-names.js';
-import type { MessageHeader } from './message-header.js';
 
 /** What the store remembers of the exchange, as the decision needs it. */
 export interface ExchangeMemory {

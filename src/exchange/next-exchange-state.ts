@@ -17,7 +17,7 @@
  */
 import type { ExchangeMessageKind, ExchangePatch, ExchangeRow } from '../store/exchanges.js';
 import type { MessageDecision } from './decide-message.js';
-import type { MessageHeader } from './message-header.js';
+import type { MessageHeader } from '../mapping/readers/enterprisedata-header.js';
 
 export interface ExchangeChange {
   patch: ExchangePatch;

@@ -14,8 +14,11 @@
  *
  * UTF-8 with its declaration, as 1C writes; the creation date in UTC without a zone, as 1C writes it.
  */
-import { DEFAULT_EXCHANGE_PLAN, ENTERPRISEDATA_NAMESPACE, MESSAGE_NAMESPACE } from './format.js';
+import { ENTERPRISEDATA_NAMESPACE, MESSAGE_NAMESPACE } from '../mapping/readers/enterprisedata-header.js';
 import type { ExchangeCodes } from './message-names.js';
+
+/** The exchange plan named in our replies when 1C named none. */
+export const DEFAULT_EXCHANGE_PLAN = 'СинхронизацияДанныхЧерезУниверсальныйФормат';
 
 /** The one object type the connector takes from 1C: buyer's purchase orders. */
 export const RECEIVED_OBJECT_TYPES = ['Документ.ЗаказПоставщику'] as const;

@@ -40,7 +40,7 @@ export interface IntakeDeps {
   /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
   onRecorded?: (count: number) => void;
   /** Prometheus counters (the daemon's); optional. */
-  metrics?: Pick<Metrics, 'files'>;
+  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages'>>;
 }
 
 export interface Intake extends Component, Reloadable<MappingSpec> {

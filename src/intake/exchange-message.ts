@@ -19,7 +19,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { XML_DEFAULTS } from '../config/mapping-schema.js';
 import { describeError, isConnectorError } from '../errors.js';
 import { decideMessage, type MessageDecision } from '../exchange/decide-message.js';
-import { readMessageHeader, type MessageHeader } from '../exchange/message-header.js';
+import { readMessageHeader, type MessageHeader } from '../mapping/readers/enterprisedata-header.js';
 import { nextExchangeState } from '../exchange/next-exchange-state.js';
 import { xmlBytes } from '../mapping/readers/xml-reader.js';
 import type { MappedItem } from '../mapping/types.js';
@@ -60,11 +60,13 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRow, h
     log.warn({ code: error.code, err: error }, `exchange message could not be read: ${describeError(error)}`);
     items = oneItem({ type: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
   }
+  let kind = 'refused';
   const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name), {
     notes,
     alsoRecord: (state) => {
       const now = ctx.clock();
       const change = nextExchangeState(getExchange(ctx.db, key), header, decision, state === 'archived', now);
+      kind = change.kind;
       saveExchange(ctx.db, key, change.patch);
       recordExchangeMessage(ctx.db, key, {
         fileId: row.id,
@@ -76,15 +78,16 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRow, h
       });
     },
   });
+  ctx.metrics?.exchangeMessages?.inc({ flow: ctx.flow.name, kind });
   log.info(
     {
       fileId: row.id,
       messageNo: header?.messageNo ?? null,
       receivedNo: header?.receivedNo ?? null,
-      taken: decision?.kind ?? 'unreadable',
+      kind,
       state: result.state,
     },
-    result.state === 'archived' ? `exchange message read (${decision?.kind})` : 'exchange message rejected; nothing acknowledged',
+    kind === 'refused' ? 'exchange message refused; nothing acknowledged' : `exchange message read: ${kind}`,
   );
   await writeDueReply(ctx);
   return result;

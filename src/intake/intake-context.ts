@@ -33,8 +33,8 @@ export interface IntakeContext {
   onRecorded?: (count: number) => void;
   /** Awaited before a recorded file is moved out of `processing/`: the move must never outrun its commit. */
   durable: WaitDurable;
-  /** Counts files by outcome (archived, rejected, duplicate). */
-  metrics?: Pick<Metrics, 'files'>;
+  /** Counts files by outcome (archived, rejected, duplicate), and exchange messages by what each was taken as. */
+  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages'>>;
 }
 
 export function inboxDirs(inbox: string): InboxDirs {

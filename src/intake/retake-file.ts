@@ -25,9 +25,14 @@ export interface RetakeOutcome {
   inboxName: string;
 }
 
-/** Names tried in the inbox: the original, then `stem-2.ext`, `stem-3.ext`… */
+/**
+ * Names tried in the inbox: the original, then `stem-2.ext`, `stem-3.ext`… An exchange message
+ * keeps a name the exchange takes and 1C never writes over (1C replaces only its own exact name):
+ * `Message_2_<peer>_<node>.xml`, the form 1C itself writes with an infobase prefix.
+ */
 function candidateName(original: string, n: number): string {
   if (n === 1) return original;
+  if (original.startsWith('Message_')) return fitFileName(`Message_${n}${original.slice('Message'.length)}`, MAX_NAME_BYTES);
   const ext = path.extname(original);
   return fitFileName(`${original.slice(0, original.length - ext.length)}-${n}${ext}`, MAX_NAME_BYTES);
 }

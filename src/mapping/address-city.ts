@@ -47,9 +47,10 @@ const typeWord = (word: string): string => word.toLowerCase().replace(/\.$/, '')
 
 /** The name of a part typed with one of `types` (before or after the name), or undefined. */
 function namedAs(part: string, types: ReadonlySet<string>): string | undefined {
-  // `г.Москва`: a type glued to the name by its dot.
+  // `г.Москва`: a type glued to the name by its dot (a capital follows it; `г.о. Химки`, a
+  // municipal district, is one word of its own and no city type).
   const words = part
-    .replace(/^([А-Яа-яЁё-]{1,8})\.(?=\S)/u, '$1. ')
+    .replace(/^([А-Яа-яЁё-]{1,8})\.(?=[А-ЯЁ][а-яё])/u, '$1. ')
     .split(/\s+/)
     .filter((word) => word !== '');
   if (words.length < 2) return undefined;
@@ -58,8 +59,8 @@ function namedAs(part: string, types: ReadonlySet<string>): string | undefined {
   const name = types.has(first) ? words.slice(1) : types.has(last) ? words.slice(0, -1) : undefined;
   if (name === undefined) return undefined;
   const text = name.join(' ').trim();
-  // A house or flat number (`д 1`, `п 12`) is not a settlement.
-  if (text === '' || /\d/.test(text)) return undefined;
+  // A house or flat number (`д 1`, `п 12`, `д б/н`) is not a settlement.
+  if (text === '' || /[\d/№]/.test(text)) return undefined;
   return text;
 }
 

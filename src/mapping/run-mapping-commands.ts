@@ -4,6 +4,7 @@
  */
 import { loadConfig, readYamlFile, type Env } from '../config/load-config.js';
 import { exportFormatSchema } from '../config/export-format-schema.js';
+import { flowMappingProblem, flowMappingWarnings } from '../config/flow-mapping-checks.js';
 import { loadMappingSpec, mappingProblems } from '../config/load-mapping.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
@@ -25,7 +26,7 @@ export async function runPreviewCommand(
   const config = loadConfig(options.config, env);
   const flow = chooseFlow(config, options.flow);
   const spec = loadMappingSpec(flow.mapping);
-  const result = await previewFile(input, spec, { now, rejectPastDates: flow.intake.rejectPastDates });
+  const result = await previewFile(input, spec, { now, rejectPastDates: flow.intake.rejectPastDates, archivePassword: flow.enterpriseData?.password });
   const output = options.json ? `${JSON.stringify(result)}\n` : formatPreview(result);
   return { output, exitCode: result.problems.length > 0 ? 1 : 0 };
 }
@@ -53,9 +54,8 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
   config.flows.forEach((flow, index) => {
     try {
       const spec = loadMappingSpec(flow.mapping);
-      if (spec.kind !== flow.kind) {
-        errors.push(`flows[${index}] (${flow.name}): kind is ${flow.kind} but ${flow.mapping} is a ${spec.kind} mapping`);
-      }
+      const problem = flowMappingProblem(flow, spec);
+      if (problem !== undefined) errors.push(`flows[${index}] (${flow.name}): ${problem}`);
     } catch (error) {
       if (!isConnectorError(error)) throw error;
       errors.push(`flows[${index}] (${flow.name}): ${error.code}: ${error.message}`);
@@ -75,6 +75,17 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
     }
   }
   return errors;
+}
+
+/** What `check` warns about in the flows' mappings (placeholders left in); [] when a mapping cannot be read (its error says why). */
+export function checkMappingWarnings(configFile: string, env: Env): string[] {
+  return loadConfig(configFile, env).flows.flatMap((flow) => {
+    try {
+      return flowMappingWarnings(flow, loadMappingSpec(flow.mapping));
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** `check`: prints OK, or throws `MAPPING_INVALID` listing every error (the CLI exits 2). */

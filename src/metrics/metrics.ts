@@ -10,6 +10,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../store/open-store.js';
 import { countSubmissionsByState, oldestPendingByFlow } from '../store/outbox.js';
+import { latestExchanges } from '../store/exchanges.js';
 import { pendingExportsByChannel } from '../store/stats.js';
 
 export interface Metrics {
@@ -30,6 +31,8 @@ export interface Metrics {
   exportFiles: Counter<'channel'>;
   /** Requests recorded from input files (new ones, and corrections of rejected or dead ones), by flow. */
   requestsRecorded: Counter<'flow'>;
+  /** 1C's exchange messages read, by flow and what each was taken as (settings, taken, stale, refused). */
+  exchangeMessages: Counter<'flow' | 'kind'>;
   /**
    * Add what only the running daemon can answer: each flow's gate and the readiness verdict, read at
    * every scrape; and the configured flows' counter series, at zero from the start. Call it once,
@@ -42,6 +45,8 @@ export interface Metrics {
 export interface LiveState {
   /** Every configured flow's name. */
   flows: readonly string[];
+  /** The flows that exchange with 1C (`enterpriseData`). */
+  exchangeFlows?: readonly string[];
   /** A flow's gate mode (`closed`, `open`, `paused`), undefined when delivery does not know the flow. */
   gateMode(flow: string): string | undefined;
   /** The verdict `/readyz` answers with. */
@@ -57,6 +62,7 @@ export interface LiveState {
 const GATE_MODES = ['closed', 'open', 'paused'] as const;
 const FILE_OUTCOMES = ['archived', 'rejected', 'duplicate'] as const;
 const SUBMISSION_OUTCOMES = ['accepted', 'retry', 'rejected', 'held', 'paused', 'dead'] as const;
+const EXCHANGE_KINDS = ['settings', 'taken', 'stale', 'refused'] as const;
 
 export function createMetrics(options: { db: Db; clock?: () => number; defaultMetrics?: boolean }): Metrics {
   const registry = new Registry();
@@ -96,6 +102,42 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
   });
 
+  const exchangeMessages = new Counter({
+    name: 'connector_exchange_messages_total',
+    help: "1C's exchange messages read, by flow and what each was taken as (settings, taken, stale, refused).",
+    labelNames: ['flow', 'kind'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'connector_exchange_last_message_timestamp_seconds',
+    help: "When 1C last wrote a message into the flow's exchange folder (Unix time), by flow.",
+    labelNames: ['flow'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const row of latestExchanges(options.db)) if (row.last_message_at !== null) this.set({ flow: row.flow }, row.last_message_at / 1000);
+    },
+  });
+  new Gauge({
+    name: 'connector_exchange_last_taken_message',
+    help: "The number of 1C's last exchange message taken, by flow.",
+    labelNames: ['flow'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const row of latestExchanges(options.db)) this.set({ flow: row.flow }, row.last_taken_no);
+    },
+  });
+  new Gauge({
+    name: 'connector_exchange_acknowledged_message',
+    help: "The number of 1C's last message our reply in the folder acknowledges (lags the last taken while the reply is not yet written), by flow.",
+    labelNames: ['flow'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const row of latestExchanges(options.db)) if (row.acknowledged_no !== null) this.set({ flow: row.flow }, row.acknowledged_no);
+    },
+  });
   new Gauge({
     name: 'connector_queue_depth',
     help: 'Submissions in the store, by flow and state.',
@@ -134,6 +176,7 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
       for (const outcome of FILE_OUTCOMES) files.inc({ flow, outcome }, 0);
       for (const outcome of SUBMISSION_OUTCOMES) submissions.inc({ flow, outcome }, 0);
     }
+    for (const flow of live.exchangeFlows ?? []) for (const kind of EXCHANGE_KINDS) exchangeMessages.inc({ flow, kind }, 0);
     new Gauge({
       name: 'connector_flow_gate',
       help: "Each flow's delivery gate: 1 for the mode it is in (closed: sending; open: the platform looks down, probing; paused: the token was refused, probing), 0 for the others.",
@@ -159,5 +202,5 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     });
   };
 
-  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, attach };
+  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, exchangeMessages, attach };
 }

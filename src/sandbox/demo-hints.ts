@@ -19,6 +19,16 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
   const more = config.flows
     .filter((f) => f.kind === 'requests' && f !== requests && SAMPLE_OF[path.basename(f.mapping)] !== undefined)
     .map((f) => `  cp ${SAMPLE_OF[path.basename(f.mapping)]!.padEnd(34)} ${rel(f.inbox)}/   # ${NOTE_OF[path.basename(f.mapping)]}`);
+  // A flow exchanging with 1C: its two sample messages play 1C's side, in turn, under the demo's codes.
+  const exchanges = config.flows.flatMap((f) => {
+    const codes = f.enterpriseData;
+    if (!codes) return [];
+    const name = `Message_${codes.peer}_${codes.node}.xml`;
+    return [
+      `  cp samples/enterprisedata/settings/${name} ${rel(f.inbox)}/   # 1C's synchronization: its settings...`,
+      `  cp samples/enterprisedata/data/${name}     ${rel(f.inbox)}/   # ...then message 1 with two purchase orders`,
+    ];
+  });
   const confirmations = config.flows.find((f) => f.kind === 'confirmations');
   const lines = [
     '',
@@ -34,6 +44,7 @@ export function demoHints(config: Config, urls: { webhook?: string; admin?: stri
           `  cp samples/broken/bad-inn.csv ${rel(requests.inbox)}/          # one bad INN: the rest goes through, a report beside it in archive/`,
           `  cp samples/broken/missing-column.csv ${rel(requests.inbox)}/   # nothing to take: rejected/, with its report`,
           ...more,
+          ...exchanges,
         ]
       : []),
     ...(confirmations ? [`  supplier confirmations go into ${rel(confirmations.inbox)}/ (see samples/README.md)`] : []),

@@ -42,6 +42,8 @@ export interface ExchangeRow {
   /** 1 while our reply is still to be written into the folder. */
   reply_due: number;
   reply_written_at: number | null;
+  /** The `ReceivedNo` of the reply last written into the folder (what 1C reads now); null before any. */
+  acknowledged_no: number | null;
 }
 
 export const EXCHANGE_MESSAGE_KIND = { settings: 'settings', taken: 'taken', stale: 'stale', refused: 'refused' } as const;
@@ -84,6 +86,7 @@ const PATCHABLE: readonly (keyof ExchangePatch)[] = [
   'reply_received_no',
   'reply_due',
   'reply_written_at',
+  'acknowledged_no',
 ];
 
 /** Write what a message changed in its exchange (the row is made if it is the exchange's first message). */
@@ -116,13 +119,10 @@ export function recordExchangeMessage(
 
 /** Our reply was written as `sentNo`: no longer due, unless a newer one was decided meanwhile. */
 export function markReplyWritten(db: Db, key: ExchangeKey, sentNo: number, now: number): void {
-  statement(db, 'UPDATE exchanges SET reply_due = 0, reply_written_at = ? WHERE flow = ? AND node = ? AND peer = ? AND sent_no = ?').run(
-    now,
-    key.flow,
-    key.node,
-    key.peer,
-    sentNo,
-  );
+  statement(
+    db,
+    'UPDATE exchanges SET reply_due = 0, reply_written_at = ?, acknowledged_no = reply_received_no WHERE flow = ? AND node = ? AND peer = ? AND sent_no = ?',
+  ).run(now, key.flow, key.node, key.peer, sentNo);
 }
 
 /** The message file rows of a flow, newest first. */
@@ -137,4 +137,32 @@ export function listExchangeMessages(db: Db, flow: string, limit: number): Excha
 export function getExchangeMessage(db: Db, fileId: number): ExchangeMessageRow | undefined {
   return statement(db, 'SELECT file_id, flow, kind, message_no, received_no, format, recorded_at FROM exchange_messages WHERE file_id = ?').get(fileId) as
     ExchangeMessageRow | undefined;
+}
+
+/** A message file of a flow with what its file became: its state, requests recorded and problems. */
+export interface ExchangeMessageFile extends ExchangeMessageRow {
+  original_name: string;
+  state: string;
+  request_count: number;
+  problem_count: number;
+}
+
+/** The message files of a flow with their files' outcome, newest first. */
+export function listExchangeMessageFiles(db: Db, flow: string, limit: number): ExchangeMessageFile[] {
+  return statement(
+    db,
+    `SELECT m.file_id, m.flow, m.kind, m.message_no, m.received_no, m.format, m.recorded_at,
+            f.original_name, f.state, f.request_count, f.problem_count
+       FROM exchange_messages m JOIN files f ON f.id = m.file_id
+      WHERE m.flow = ? ORDER BY m.file_id DESC LIMIT ?`,
+  ).all(flow, limit) as ExchangeMessageFile[];
+}
+
+/** Per flow, its exchange that 1C wrote to last (the current one: an earlier pair of codes stops being written). */
+export function latestExchanges(db: Db): ExchangeRow[] {
+  return statement(
+    db,
+    `SELECT e.* FROM exchanges e
+      WHERE NOT EXISTS (SELECT 1 FROM exchanges o WHERE o.flow = e.flow AND COALESCE(o.last_message_at, 0) > COALESCE(e.last_message_at, 0))`,
+  ).all() as ExchangeRow[];
 }

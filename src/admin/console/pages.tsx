@@ -4,6 +4,7 @@ import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
 import { scrubDeep } from '../../log.js';
 import { getFile, readFileReport } from '../../store/files.js';
 import { attentionData } from './data/attention.js';
+import { exchangeData } from './data/exchange.js';
 import { auditData, eventsData, orderData } from './data/events.js';
 import { fileData, filesData } from './data/files.js';
 import { overviewData } from './data/overview.js';
@@ -13,6 +14,7 @@ import { notFound, page, signInFirst } from './respond.js';
 import { checkAccess, viewContext, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
 import { AttentionPage } from './views/attention.js';
 import { AuditPage, EventsPage, OrderPage } from './views/events.js';
+import { ExchangePage } from './views/exchange.js';
 import { FilePage, FilesPage } from './views/files.js';
 import { OverviewPage } from './views/overview.js';
 import { RequestPage, SearchPage } from './views/requests.js';
@@ -59,6 +61,15 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const data = requestData(deps, flow, externalId);
     if (!data) return notFound(rt, c, t('request.notFound', { flow, id: externalId }));
     return page(c, data, (d) => <RequestPage ctx={viewContext(rt, c)} data={d} />);
+  });
+
+  app.get('/flows/:flow/exchange', async (c) => {
+    const flow = c.req.param('flow');
+    const refusal = await guard(c, flow);
+    if (refusal) return refusal;
+    const data = exchangeData(deps, flow);
+    if (!data) return notFound(rt, c, t('error.noExchange', { flow }));
+    return page(c, data, (d) => <ExchangePage ctx={viewContext(rt, c)} data={d} />);
   });
 
   app.get('/flows/:flow/files', async (c) => {

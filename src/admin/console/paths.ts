@@ -14,6 +14,7 @@ export const paths = {
     return `/flows/${enc(flow)}/files${query ? `?${query}` : ''}`;
   },
   file: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}`,
+  exchange: (flow: string) => `/flows/${enc(flow)}/exchange`,
   retryRequest: (flow: string, externalId: string) => `/flows/${enc(flow)}/requests/${enc(externalId)}/retry`,
   retryDead: (flow: string) => `/flows/${enc(flow)}/dead/retry`,
   retakeFile: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}/retake`,

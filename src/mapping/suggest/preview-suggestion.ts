@@ -115,9 +115,7 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
     if (suggestion.fillDown) lines.push(`  Fill-down: ${suggestion.fillDown.reason}`);
   } else if (sample.format === 'xml') {
-    const what =
-      'preset' in suggestion.mapping ? `a CommerceML document export, ${plural(sample.rowCount, 'order document')} (preset commerceml)` : 'not CommerceML';
-    lines.push(`  Sample: XML, ${what}`);
+    lines.push(`  Sample: XML, ${sample.document ?? plural(sample.rowCount, 'document')}`);
   } else {
     const at = sample.jsonPath?.value === undefined ? '' : ` at ${shown(sample.jsonPath.value)}`;
     lines.push(
@@ -149,12 +147,20 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
   const look = fieldsToLookAt(suggestion, preview);
   if (look.length > 0) lines.push('Look at:', ...look.map((line) => `  - ${line}`));
   if (suggestion.warnings.length > 0) lines.push('Warnings:', ...suggestion.warnings.map((line) => `  - ${line}`));
-  lines.push(
-    suggestExitCode(suggestion, preview) === 0
-      ? `Every required field has a column (guesses under ${CONFIDENCE_THRESHOLD} are TODOs). Check the "Look at" list, then point a flow at the mapping.`
-      : 'Incomplete: fill in the TODO lines (or fix what the preview reports) and run `preview`.',
-  );
+  if (suggestion.notes !== undefined && suggestion.notes.length > 0) lines.push('Notes:', ...suggestion.notes.map((line) => `  - ${line}`));
+  lines.push(finalLine(suggestion, preview));
   return `${lines.join('\n')}\n`;
+}
+
+function finalLine(suggestion: MappingSuggestion, preview: SuggestionPreview): string {
+  if (suggestExitCode(suggestion, preview) === 0) {
+    return `Every required field has a column (guesses under ${CONFIDENCE_THRESHOLD} are TODOs). Check the "Look at" list, then point a flow at the mapping.`;
+  }
+  // A sample with nothing to map (1C's settings message): the mapping is whole, the sample says nothing of it.
+  if (suggestion.complete && preview.ran && preview.submissions === 0 && sum(preview.problemsByCode) === 0) {
+    return 'The mapping loads, but the sample holds nothing to map: run `preview` on a sample with data before a flow uses it.';
+  }
+  return 'Incomplete: fill in the TODO lines (or fix what the preview reports) and run `preview`.';
 }
 
 function sum(counts: Record<string, number>): number {

@@ -1,7 +1,8 @@
 /**
  * `mapping suggest` on a file, whatever its format: a workbook's first rows are read through the
  * daemon's own XLSX reader (with every limit it keeps: a zip bomb is refused here as in the inbox),
- * an XML file is tried as CommerceML, and anything else is suggested from its first bytes.
+ * an XML file (or a `.zip` holding one, as 1C compresses its exchange messages) is tried as an
+ * EnterpriseData message, then as CommerceML, and anything else is suggested from its first bytes.
  */
 import path from 'node:path';
 import { xlsxOptionsSchema, type MappingKind } from '../../config/mapping-schema.js';
@@ -13,6 +14,7 @@ import { MAX_JSON_BYTES } from '../readers/json-reader.js';
 import { readSheetSample } from './read-sheet-sample.js';
 import { MAX_CSV_SAMPLE_BYTES } from './read-sample.js';
 import { suggestCommerceMl } from './suggest-commerceml.js';
+import { suggestEnterpriseData } from './suggest-enterprisedata.js';
 import { suggestFromTable, suggestMapping } from './suggest-mapping.js';
 import type { MappingSuggestion } from './types.js';
 
@@ -21,7 +23,7 @@ export const MAX_SHEET_SAMPLE_ROWS = 2_000;
 
 export interface SuggestFileOptions {
   kind: MappingKind;
-  /** The clock, for the CommerceML preview. */
+  /** The clock, for the preview of an XML preset (CommerceML, EnterpriseData). */
   now: Date;
 }
 
@@ -30,10 +32,12 @@ export async function suggestMappingForFile(input: OpenedInput, options: Suggest
   const fileName = path.basename(input.name);
   const ext = path.extname(fileName).toLowerCase();
   const container = await sniffContainer(input.handle);
-  if (container !== null || ext === '.xlsx' || ext === '.xlsm') return suggestFromWorkbook(input, fileName, options.kind);
-  if (ext === '.xml') {
-    const commerceMl = await suggestCommerceMl(input, fileName, options);
-    if (commerceMl !== undefined) return commerceMl;
+  // A ZIP named .zip is 1C's compressed exchange message (one XML entry), not a workbook.
+  const zippedXml = container === 'zip' && ext === '.zip';
+  if (!zippedXml && (container !== null || ext === '.xlsx' || ext === '.xlsm')) return suggestFromWorkbook(input, fileName, options.kind);
+  if (ext === '.xml' || zippedXml) {
+    const xml = (await suggestEnterpriseData(input, fileName, options)) ?? (await suggestCommerceMl(input, fileName, options));
+    if (xml !== undefined) return xml;
   }
   const limit = /\.(json|ndjson|jsonl)$/i.test(fileName) ? MAX_JSON_BYTES : MAX_CSV_SAMPLE_BYTES;
   const { bytes, truncated } = await readStart(input, limit);

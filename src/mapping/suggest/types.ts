@@ -45,14 +45,16 @@ export interface SampleTable {
   /** JSON only: the path of each record's lines array. */
   itemsPath?: Detected<string | undefined>;
   columns: SampleColumn[];
+  /** XML only: what the document is, as the summary names it (`a CommerceML document export, 3 order documents`). */
+  document?: string;
   /** Data rows (CSV) or records (JSON). */
   rowCount: number;
   /** What the user must know that no field carries (a title above the header, a cut sample). */
   warnings: string[];
 }
 
-/** Where a suggested field reads from. */
-export type SuggestedSource = { column: string } | { path: string } | { counter: true };
+/** Where a suggested field reads from (`const`: a value the site gives, as a preset's shipped mapping does). */
+export type SuggestedSource = { column: string } | { path: string } | { counter: true } | { const: string };
 
 /** One target field of the mapping, matched or left as a TODO. */
 export interface FieldSuggestion {
@@ -95,6 +97,8 @@ export interface MappingSuggestion {
   fields: FieldSuggestion[];
   unusedColumns: string[];
   warnings: string[];
+  /** What else the flow needs or the user should know, that is not wrong with the sample (the daemon config an exchange flow needs). */
+  notes?: string[];
   /** Every required field has a source: the YAML loads as a mapping. */
   complete: boolean;
 }

@@ -77,7 +77,7 @@ export function buildMapping(parts: MappingParts): Record<string, unknown> {
 const comment = (confidence: number, reason: string) => ` ${confidence.toFixed(2)}: ${reason}`;
 
 /** A field spec in flow style, as it reads in a TODO line: `{ column: "Город", optional: true }`. */
-function inline(spec: Record<string, unknown>): string {
+export function inline(spec: Record<string, unknown>): string {
   const body = Object.entries(spec)
     .map(
       ([key, value]) =>

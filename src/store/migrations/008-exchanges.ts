@@ -25,6 +25,7 @@ CREATE TABLE exchanges (
   reply_received_no INTEGER NOT NULL DEFAULT 0,
   reply_due INTEGER NOT NULL DEFAULT 0,
   reply_written_at INTEGER,
+  acknowledged_no INTEGER,
   PRIMARY KEY (flow, node, peer)
 ) WITHOUT ROWID;
 CREATE TABLE exchange_messages (

@@ -51,6 +51,8 @@ export interface ConfigOverrides {
   export?: Record<string, unknown>;
   /** Merged over `webhook:`. */
   webhook?: Record<string, unknown>;
+  /** More keys of the flow (`enterpriseData`). */
+  flow?: Record<string, unknown>;
 }
 
 /** Create the folders and write the config of one daemon pointed at `platformUrl`. */
@@ -85,6 +87,7 @@ export async function prepareDaemon(root: string, platformUrl: string, overrides
         mapping: overrides.mapping ?? path.resolve('config/mappings/1c-requests.yaml'),
         results: layout.results,
         intake: { stableForMs: 200, minAgeMs: 200, rescanIntervalMs: 500, ...overrides.intake },
+        ...overrides.flow,
       },
     ],
     delivery: {

@@ -3,12 +3,14 @@
  * 24 hours by outcome; the webhook listener with its last 24 hours, the exporter, readiness.
  */
 import { countFilesSince } from '../../../store/console-files.js';
+import { getExchange } from '../../../store/exchanges.js';
 import { countEventsSince, lastWrittenExport, setAsideExports, recentEvents } from '../../../store/console-events.js';
 import { lastErrorOfFlow } from '../../../store/console-submissions.js';
 import { countSubmissionsByState, oldestPendingByFlow } from '../../../store/outbox.js';
 import { pendingExportsByChannel } from '../../../store/stats.js';
 import type { ConsoleDeps, FlowGateView } from '../context.js';
 import { iso, startOfLocalDay } from '../format.js';
+import { exchangeSummary, type ExchangeSummary } from './exchange.js';
 import { eventHistory, requestHistory, type EventOutcome, type HourlyHistory, type RequestOutcome } from './history.js';
 
 /** Webhook outcomes that stored an event; every other outcome is a refusal (its error code). */
@@ -26,6 +28,8 @@ export interface FlowOverview {
   gate: FlowGateView | null;
   /** Per hour of the last 24, how many submissions had an attempt end in each outcome (`history.ts`). */
   lastDay: HourlyHistory<RequestOutcome>;
+  /** The flow's exchange with 1C, when it has one (`enterpriseData`). */
+  exchange: ExchangeSummary | null;
 }
 
 export interface OverviewData {
@@ -71,6 +75,9 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       oldestPendingAgeMs: oldestAt === undefined ? null : Math.max(0, now - oldestAt),
       gate: deps.operator.flowGate(flow.name) ?? null,
       lastDay: lastDay.get(flow.name)!,
+      exchange: flow.enterpriseData
+        ? exchangeSummary(flow, getExchange(db, { flow: flow.name, node: flow.enterpriseData.node, peer: flow.enterpriseData.peer }))
+        : null,
     };
   });
 

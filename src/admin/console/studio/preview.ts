@@ -75,7 +75,8 @@ export async function previewMapping(
   const signal = AbortSignal.timeout(PREVIEW_TIMEOUT_MS);
   try {
     await withSampleFile(sample, async (input) => {
-      for await (const item of mapFile(input, spec, { now, rejectPastDates: flow.intake.rejectPastDates, fileLabel: sample.name, signal })) {
+      const options = { now, rejectPastDates: flow.intake.rejectPastDates, fileLabel: sample.name, signal, archivePassword: flow.enterpriseData?.password };
+      for await (const item of mapFile(input, spec, options)) {
         if (item.type === 'submission') {
           result.submissions += 1;
           const { submission } = item;

@@ -6,6 +6,7 @@ import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { HourlyChart, type SeriesLook } from './chart.js';
 import { DataTable } from './data-table.js';
+import { acknowledgement } from './exchange.js';
 import { Layout } from './layout.js';
 import { State, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
@@ -79,6 +80,23 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
                 <dd>
                   <span class={`gate g-${flow.gate?.mode ?? 'closed'}`}>{translateOr(t, `gate.${flow.gate?.mode ?? 'closed'}`, '')}</span>
                 </dd>
+                {flow.exchange ? (
+                  <>
+                    <dt>
+                      <a href={paths.exchange(flow.name)}>{t('exchange.link')}</a>
+                    </dt>
+                    <dd>
+                      {flow.exchange.agreedVersion === null ? (
+                        <span class="warn">{t('exchange.notAgreed')}</span>
+                      ) : (
+                        <span>
+                          {`${t('exchange.lastTaken')}: ${flow.exchange.lastTakenNo > 0 ? t('exchange.lastTakenValue', { no: flow.exchange.lastTakenNo }) : t('exchange.noneTaken')}; ${t('exchange.acknowledged')}: ${acknowledgement(t, flow.exchange)}; ${t('exchange.lastWrote')}: `}
+                          {flow.exchange.lastMessageAt ? <Time at={flow.exchange.lastMessageAt} /> : t('exchange.never')}
+                        </span>
+                      )}
+                    </dd>
+                  </>
+                ) : null}
                 <dt>{t('overview.lastError')}</dt>
                 <dd>
                   {flow.lastError ? (

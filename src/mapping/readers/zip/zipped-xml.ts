@@ -6,6 +6,7 @@
  * inflates, and an entry that inflates past it is refused.
  */
 import type { FileHandle } from 'node:fs/promises';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
 import { HandleReader } from './handle-reader.js';
@@ -42,8 +43,10 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
   const stop = new AbortController();
   const abort = () => stop.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
+  let encrypted = false;
   try {
     const entry = await theOneEntry(zip);
+    encrypted = entry.isEncrypted();
     if (entry.uncompressedSize > options.maxUncompressedBytes) {
       throw new ConnectorError(
         'ARCHIVE_LIMIT_EXCEEDED',
@@ -51,9 +54,34 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
       );
     }
     const cipher = entry.isEncrypted() ? await cipherFor(handle, entry, options.password) : undefined;
-    yield* inflateEntry(handle, entry, () => undefined, stop.signal, cipher);
+    // The entry's CRC-32 is checked as it inflates: ZipCrypto's one check byte lets 1 wrong password
+    // in 256 through (its bytes then decipher to garbage that may still inflate, or not be deflated
+    // at all), and a stored entry has no other check against damage.
+    let crc = 0;
+    for await (const chunk of inflateEntry(handle, entry, () => undefined, stop.signal, cipher)) {
+      crc = zlib.crc32(chunk, crc);
+      yield chunk;
+    }
+    if (crc !== entry.crc32) {
+      throw cipher
+        ? new ConnectorError(
+            'ARCHIVE_ENCRYPTED',
+            "cannot be opened with the configured password (its content fails its checksum): check the flow's enterpriseData.password",
+          )
+        : new ConnectorError('FILE_UNREADABLE', `is a damaged ZIP archive: ${entry.fileName} fails its checksum`);
+    }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    // Deciphered with a wrong password that passed the check byte, the data is not deflate.
+    if (encrypted && String((error as NodeJS.ErrnoException).code).startsWith('Z_')) {
+      throw new ConnectorError(
+        'ARCHIVE_ENCRYPTED',
+        "cannot be opened with the configured password (its content does not inflate): check the flow's enterpriseData.password",
+        {
+          cause: error,
+        },
+      );
+    }
     throw zipError(error);
   } finally {
     signal?.removeEventListener('abort', abort);

@@ -1,15 +1,39 @@
 /**
- * The header of one of 1C's exchange messages (`Message/Header`, the `msg:` namespace of 1C's
- * Standard Subsystems Library), read before anything else of the message: it says whether the
- * message is the settings handshake or data, who wrote it to whom, and its number.
+ * The header of one of 1C's EnterpriseData exchange messages (`Message/Header`, the `msg:`
+ * namespace of 1C's Standard Subsystems Library), read before anything else of the message: it
+ * says whether the message is the settings handshake or data, who wrote it to whom, and its number.
+ * The exchange (`exchange/`) acts on it; `mapping suggest` recognises a message by it.
  *
  * Read by the same hardened XML reader as the records (no DOCTYPE, bounded depth, text and
  * element sizes), and only as far as the header's end: a data message's body is read afterwards,
  * by the flow's mapping.
  */
-import type { XmlOptions } from '../config/mapping-schema.js';
-import { ConnectorError, isConnectorError } from '../errors.js';
-import { readXmlRecords, type XmlNode } from '../mapping/readers/xml-reader.js';
+import type { XmlOptions } from '../../config/mapping-schema.js';
+import { ConnectorError, isConnectorError } from '../../errors.js';
+import { readXmlRecords, type XmlNode } from './xml-reader.js';
+
+export const ENTERPRISEDATA_NAMESPACE = 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData';
+/** The namespace of the message's envelope (`msg:Header`). */
+export const MESSAGE_NAMESPACE = 'http://www.1c.ru/SSL/Exchange/Message';
+
+/**
+ * What a header's `Format` says: the settings message (the bare namespace), a data message's
+ * version (`…/EnterpriseData/1.8`, optionally followed by a space and an extension's URI), or
+ * another format.
+ */
+export type FormatOf = { kind: 'settings' } | { kind: 'data'; version: string } | { kind: 'other'; uri: string };
+
+const VERSION = /^\d{1,4}\.\d{1,4}(?:\.\d{1,4})?$/;
+
+export function formatOf(format: string): FormatOf {
+  const uri = format.trim().split(/\s+/)[0] ?? '';
+  if (uri === ENTERPRISEDATA_NAMESPACE) return { kind: 'settings' };
+  if (uri.startsWith(`${ENTERPRISEDATA_NAMESPACE}/`)) {
+    const version = uri.slice(ENTERPRISEDATA_NAMESPACE.length + 1);
+    if (VERSION.test(version)) return { kind: 'data', version };
+  }
+  return { kind: 'other', uri };
+}
 
 /** One object type a side declares: what it sends and receives, `*` (all its versions) or a list of versions. */
 export interface ObjectTypeDeclaration {

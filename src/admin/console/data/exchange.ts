@@ -1,0 +1,125 @@
+/**
+ * `/flows/<flow>/exchange`: a flow's exchange with 1C (EnterpriseData through a folder), as the
+ * store holds it: the codes and file names, what 1C declared and the version agreed, the last
+ * message taken and what our reply acknowledges, when 1C last wrote, the requests still waiting,
+ * and the last messages read with what each became.
+ */
+import type { FlowConfig } from '../../../config/flow-schema.js';
+import { replyName } from '../../../exchange/message-names.js';
+import { getExchange, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeRow } from '../../../store/exchanges.js';
+import { countSubmissionsByState } from '../../../store/outbox.js';
+import type { ConsoleDeps } from '../context.js';
+import { iso } from '../format.js';
+
+/** Messages listed on the page. */
+export const EXCHANGE_MESSAGES_SHOWN = 20;
+
+export interface ExchangeSummary {
+  node: string;
+  peer: string;
+  /** The name 1C writes its messages under, and the name of our reply. */
+  peerMessageName: string;
+  replyName: string;
+  /** The version both sides read (settings), or the version of the last data message; null before the handshake. */
+  agreedVersion: string | null;
+  /** Settings received (the handshake is done). */
+  settingsAt: string | null;
+  lastTakenNo: number;
+  lastTakenAt: string | null;
+  lastMessageAt: string | null;
+  /** What our reply in the folder says: the last of 1C's messages received; null before any reply. */
+  acknowledgedNo: number | null;
+  /** Our reply is decided but not yet in the folder (it is written again at each scan). */
+  replyDue: boolean;
+  replyWrittenAt: string | null;
+  /** Our own last message number, and the last of ours 1C says it accepted. */
+  ourMessageNo: number;
+  peerAcceptedNo: number;
+}
+
+export interface ExchangeMessageItem {
+  fileId: number;
+  fileName: string;
+  kind: ExchangeMessageKind;
+  messageNo: number | null;
+  receivedNo: number | null;
+  version: string | null;
+  at: string | null;
+  fileState: string;
+  requests: number;
+  problems: number;
+}
+
+export interface ExchangeData {
+  page: 'exchange';
+  flow: string;
+  exchange: ExchangeSummary;
+  ourVersions: readonly string[];
+  /** The versions and object types 1C declared; null before its settings arrived. */
+  peerVersions: string[] | null;
+  peerObjectTypes: { name: string; sending: string; receiving: string }[] | null;
+  /** Requests of the flow not yet delivered (pending or in flight). */
+  waiting: number;
+  /** Problems in the messages listed (bad documents, refused messages). */
+  problems: number;
+  messages: ExchangeMessageItem[];
+}
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+/** The summary of a flow's exchange, for the overview's card and the exchange page. */
+export function exchangeSummary(flow: FlowConfig, row: ExchangeRow | undefined): ExchangeSummary | null {
+  const exchange = flow.enterpriseData;
+  if (!exchange) return null;
+  const peerMessageName = `Message_${exchange.peer}_${exchange.node}.xml`;
+  return {
+    node: exchange.node,
+    peer: exchange.peer,
+    peerMessageName,
+    replyName: replyName(exchange, exchange.transliterateFileNames),
+    agreedVersion: row?.agreed_version ?? null,
+    settingsAt: iso(row?.settings_at ?? null),
+    lastTakenNo: row?.last_taken_no ?? 0,
+    lastTakenAt: iso(row?.last_taken_at ?? null),
+    lastMessageAt: iso(row?.last_message_at ?? null),
+    acknowledgedNo: row?.acknowledged_no ?? null,
+    replyDue: row?.reply_due === 1,
+    replyWrittenAt: iso(row?.reply_written_at ?? null),
+    ourMessageNo: row?.sent_no ?? 0,
+    peerAcceptedNo: row?.peer_received_no ?? 0,
+  };
+}
+
+/** The exchange page's data, or null when the flow has no exchange. */
+export function exchangeData(deps: ConsoleDeps, flowName: string): ExchangeData | null {
+  const flow = deps.flows.find((f) => f.name === flowName);
+  const exchange = flow?.enterpriseData;
+  if (!flow || !exchange) return null;
+  const row = getExchange(deps.db, { flow: flow.name, node: exchange.node, peer: exchange.peer });
+  const messages = listExchangeMessageFiles(deps.db, flow.name, EXCHANGE_MESSAGES_SHOWN).map((m): ExchangeMessageItem => ({
+    fileId: m.file_id,
+    fileName: m.original_name,
+    kind: m.kind,
+    messageNo: m.message_no,
+    receivedNo: m.received_no,
+    version: m.format === null ? null : (/\/EnterpriseData\/([\d.]+)/.exec(m.format)?.[1] ?? null),
+    at: iso(m.recorded_at),
+    fileState: m.state,
+    requests: m.request_count,
+    problems: m.problem_count,
+  }));
+  const waiting = countSubmissionsByState(deps.db)
+    .filter((c) => c.flow === flow.name && (c.state === 'pending' || c.state === 'in_flight'))
+    .reduce((sum, c) => sum + c.count, 0);
+  return {
+    page: 'exchange',
+    flow: flow.name,
+    exchange: exchangeSummary(flow, row)!,
+    ourVersions: exchange.versions,
+    peerVersions: json<string[]>(row?.peer_versions ?? null),
+    peerObjectTypes: json<{ name: string; sending: string; receiving: string }[]>(row?.peer_object_types ?? null),
+    waiting,
+    problems: messages.reduce((sum, m) => sum + m.problems, 0),
+    messages,
+  };
+}

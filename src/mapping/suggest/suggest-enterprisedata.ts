@@ -1,0 +1,185 @@
+/**
+ * `mapping suggest` on one of 1C's EnterpriseData exchange messages (`Message`, its `Header`'s
+ * `Format` the EnterpriseData namespace; plain or zipped, as 1C writes it): `preset: enterprisedata`,
+ * which reads every field of a purchase order (`Документ.ЗаказПоставщику`) the format carries, with
+ * what it does not carry given as the shipped `enterprisedata-orders.yaml` gives it (SITE
+ * placeholders). The preset is tried on the whole sample, so the summary says how many purchase
+ * orders it holds and which fields the placeholders stand in for; a field the preset reads but the
+ * sample leaves empty is a TODO line. A settings message (the handshake) holds no order: the preset
+ * is proposed all the same, with nothing to preview.
+ *
+ * The mapping alone does not make an exchange flow: the flow's `enterpriseData` names the two codes
+ * the header carries, which the notes print.
+ */
+import { parseMappingSpec } from '../../config/load-mapping.js';
+import { ENTERPRISEDATA_VERSIONS } from '../../config/enterprisedata-schema.js';
+import type { MappingKind } from '../../config/mapping-schema.js';
+import { ENTERPRISEDATA_PRESET } from '../../config/presets/enterprisedata.js';
+import { schemaModeline, shippedSchemaPath } from '../../config/schema-files.js';
+import { ConnectorError } from '../../errors.js';
+import type { OpenedInput } from '../../shared/input-file.js';
+import { sniffContainer } from '../readers/sniff.js';
+import { ENTERPRISEDATA_SITE_DEFAULTS, type SiteDefault } from '../../config/presets/enterprisedata-site-defaults.js';
+import { readExchangeHeader, type ExchangeHeader } from './read-exchange-header.js';
+import { quoted, shown } from './shown.js';
+import { targetsOf } from './targets.js';
+import { tryPreset } from './try-preset.js';
+import type { FieldSuggestion, MappingSuggestion } from './types.js';
+import { inline } from './write-yaml.js';
+import { xmlSkeleton, xmlSuggestion } from './xml-suggestion.js';
+
+const ORDER = 'Документ.ЗаказПоставщику';
+
+const PRESET_FIELDS: Record<string, string | undefined> = Object.fromEntries([
+  ...Object.entries(ENTERPRISEDATA_PRESET.request).map(([name, field]) => [`request.${name}`, field.path]),
+  ...Object.entries(ENTERPRISEDATA_PRESET.items).map(([name, field]) => [`items.${name}`, field.path]),
+]);
+const SITE = new Map(ENTERPRISEDATA_SITE_DEFAULTS.map((site) => [`request.${site.name}`, site]));
+
+/** The suggestion for an EnterpriseData message; undefined when the sample is no such message. */
+export async function suggestEnterpriseData(
+  input: OpenedInput,
+  fileName: string,
+  options: { kind: MappingKind; now: Date },
+): Promise<MappingSuggestion | undefined> {
+  const header = await readExchangeHeader(input, fileName);
+  if (header === undefined) return undefined;
+  if (options.kind !== 'requests') {
+    return xmlSkeleton(fileName, options.kind, [
+      `an EnterpriseData exchange message: the enterprisedata preset reads its purchase orders as buyer requests; a ${options.kind} flow cannot read it`,
+    ]);
+  }
+  // The site's phone, so that no order fails for want of a phone or an e-mail; no defaults, so that an empty field shows.
+  const phone = SITE.get('request.contact.phone')!.spec;
+  const spec = parseMappingSpec({ kind: 'requests', preset: 'enterprisedata', request: { 'contact.phone': phone } }, 'preset enterprisedata');
+  const run = await tryPreset(input, spec, fileName, options.now);
+  if ('unsupported' in run) throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', run.unsupported);
+  const { documents: orders, empty } = run;
+  const fields = targetsOf('requests').map((target) => fieldOf(target.key, target.required, orders, empty.get(target.key) ?? 0));
+  const todo = fields.filter((field) => field.source === undefined && field.reason.startsWith('empty'));
+  const warnings = warningsOf(header, orders);
+  const notes = [
+    ...exchangeNotes(header, (await sniffContainer(input.handle)) === 'zip'),
+    `${ENTERPRISEDATA_SITE_DEFAULTS.map((site) => site.name).join(', ')}: placeholders (SITE in the YAML), as the shipped enterprisedata-orders.yaml gives them; put your purchasing department's own before the requests go to the real platform`,
+  ];
+  return xmlSuggestion({
+    fileName,
+    kind: 'requests',
+    mapping: { preset: 'enterprisedata', request: Object.fromEntries(ENTERPRISEDATA_SITE_DEFAULTS.map((site) => [site.name, site.spec])) },
+    yaml: yamlOf(fileName, header, orders, empty, todo, warnings),
+    fields,
+    documents: orders,
+    document: `${describeMessage(header)}, ${ordersText(orders)} (${ORDER}; preset enterprisedata)`,
+    warnings,
+    notes,
+    complete: todo.every((field) => !field.required),
+  });
+}
+
+function fieldOf(key: string, required: boolean, orders: number, missing: number): FieldSuggestion {
+  const path = PRESET_FIELDS[key];
+  const site = SITE.get(key);
+  const base = { key, required, confidence: 1 };
+  if (site !== undefined && 'const' in site.spec) {
+    return { ...base, source: { const: site.spec.const }, options: {}, reason: 'SITE placeholder: EnterpriseData carries no phone or e-mail of the contact' };
+  }
+  if (path === undefined) return { ...base, required: false, source: undefined, options: {}, confidence: 0, reason: 'EnterpriseData carries no such field' };
+  if (site !== undefined) {
+    const standsIn = missing > 0 ? `stands in for ${missing} of ${ordersText(orders)} in the sample` : 'no order of the sample needs it';
+    return { ...base, source: { path }, options: site.spec, reason: `preset enterprisedata; the SITE default ${standsIn}` };
+  }
+  if (missing > 0) {
+    return {
+      ...base,
+      source: undefined,
+      options: { default: '?' },
+      confidence: 0,
+      reason: `empty in ${missing} of ${ordersText(orders)}: the message does not carry it here, give a default`,
+    };
+  }
+  return { ...base, source: { path }, options: {}, reason: 'preset enterprisedata' };
+}
+
+const ordersText = (orders: number) => (orders === 0 ? 'no purchase order' : `${orders} purchase order${orders === 1 ? '' : 's'}`);
+
+function describeMessage(header: ExchangeHeader): string {
+  const what = header.version === null ? 'an EnterpriseData settings message (the handshake)' : `an EnterpriseData ${header.version} data message`;
+  return `${what} from ${header.from === null ? 'an unnamed node' : shown(header.from)} to ${header.to === null ? 'an unnamed node' : shown(header.to)}`;
+}
+
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+function warningsOf(header: ExchangeHeader, orders: number): string[] {
+  const warnings: string[] = [];
+  if (header.version !== null && !(ENTERPRISEDATA_VERSIONS as readonly string[]).includes(header.version)) {
+    warnings.push(
+      `the message is in EnterpriseData ${header.version}, which the preset does not read (it reads ${ENTERPRISEDATA_VERSIONS.join(', ')}); 1C writes in the highest version both sides declare`,
+    );
+  }
+  if (orders === 0) {
+    warnings.push(
+      header.version === null
+        ? `a settings message (the handshake) has no Body: the sample has no purchase order (${ORDER}) to preview; the preset is proposed all the same, try it on a data message`
+        : `the message holds no purchase order (${ORDER}), only other objects: the sample has nothing to preview; the preset is proposed all the same`,
+    );
+  }
+  return warnings;
+}
+
+/** What the flow needs besides the mapping: the codes of the exchange, and the archive's password if 1C sets one. */
+function exchangeNotes(header: ExchangeHeader, zipped: boolean): string[] {
+  const code = (value: string | null) => (value === null ? '"?"' : quoted(value));
+  const missing = [header.to === null ? 'names no addressee (Confirmation/To)' : '', header.from === null ? 'names no sender (Confirmation/From)' : ''].filter(
+    (text) => text !== '',
+  );
+  return [
+    `the flow reading these messages also needs, in the daemon config, enterpriseData: { node: ${code(header.to)}, peer: ${code(header.from)} } ` +
+      "(node: Header/Confirmation/To, the code 1C gave this program; peer: Header/Confirmation/From, 1C's own code)" +
+      (missing.length > 0 ? `; the header ${missing.join(' and ')}: take the codes from 1C's synchronization settings` : ''),
+    ...(zipped ? ['1C compresses its messages: if it sets an archive password ("Пароль архива"), give it as enterpriseData.password'] : []),
+  ];
+}
+
+function yamlOf(
+  fileName: string,
+  header: ExchangeHeader,
+  orders: number,
+  empty: ReadonlyMap<string, number>,
+  todo: readonly FieldSuggestion[],
+  warnings: readonly string[],
+): string {
+  const code = (value: string | null) => (value === null ? '"?"' : quoted(value));
+  const lines = [
+    schemaModeline(shippedSchemaPath('mapping-requests')),
+    `# Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(fileName)} (requests).`,
+    `# ${capitalized(describeMessage(header))}, with ${ordersText(orders)} (${ORDER}):`,
+    '# `preset: enterprisedata` reads every field EnterpriseData carries (docs/enterprisedata.md lists them);',
+    '# below is what it does not carry, as the shipped config/mappings/enterprisedata-orders.yaml gives it.',
+    '# Then run `preview`.',
+    '#',
+    "# The flow reading these messages also needs, in the daemon config, the codes of this message's header",
+    "# (node: Header/Confirmation/To, the code 1C gave this program; peer: Header/Confirmation/From, 1C's own):",
+    `#   enterpriseData: { node: ${code(header.to)}, peer: ${code(header.from)} }`,
+    '#',
+    "# SITE: the four values marked SITE are placeholders. Put your purchasing department's own here before",
+    '# the requests go to the real platform.',
+    ...warnings.map((warning) => `# WARNING: ${warning}`),
+    'kind: requests',
+    'preset: enterprisedata',
+    'request:',
+    ...ENTERPRISEDATA_SITE_DEFAULTS.flatMap((site) => siteLines(site, orders, empty.get(`request.${site.name}`) ?? 0)),
+    ...todo.filter((field) => field.key.startsWith('request.')).map((field) => `  # TODO ${todoLine(field, 'request')}`),
+  ];
+  const items = todo.filter((field) => field.key.startsWith('items.'));
+  if (items.length > 0) lines.push('# TODO items:', ...items.map((field) => `#   ${todoLine(field, 'items')}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function siteLines(site: SiteDefault, orders: number, missing: number): string[] {
+  const inSample = 'default' in site.spec && missing > 0 ? [`(In the sample, it stands in for ${missing} of ${ordersText(orders)}.)`] : [];
+  return [...[...site.comment, ...inSample].map((line) => `  # ${line}`), `  ${site.name}: ${inline(site.spec)}`];
+}
+
+function todoLine(field: FieldSuggestion, section: string): string {
+  return `${field.key.slice(section.length + 1)}: { default: "?" }  # ${field.required ? 'required' : 'optional'}; ${field.reason}`;
+}
