@@ -213,6 +213,12 @@ describe('EnterpriseData exchange: data messages', () => {
     ['without a header', '<?xml version="1.0"?><КоммерческаяИнформация/>', 'EXCHANGE_MESSAGE_INVALID'],
     ['with a number that is not one', edMessage().replace('<msg:MessageNo>1<', '<msg:MessageNo>один<'), 'EXCHANGE_MESSAGE_INVALID'],
     ['with a DOCTYPE', edMessage().replace('<Message ', '<!DOCTYPE Message [<!ENTITY x "xx">]><Message '), 'XML_DTD_REFUSED'],
+    ['nested past the depth limit in its body', edMessage({ body: [`${'<a>'.repeat(100)}${'</a>'.repeat(100)}`] }), 'XML_LIMIT_EXCEEDED'],
+    [
+      'with a text past the 4 MiB limit in its header',
+      edMessage().replace('<msg:CreationDate>', `<msg:CreationDate>${'1'.repeat(5 * 1024 * 1024)}`),
+      'XML_LIMIT_EXCEEDED',
+    ],
   ])('refuses a message %s (%s) and acknowledges nothing', async (_what, content, code) => {
     await withExchange(async (f) => {
       await started(f);
