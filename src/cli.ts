@@ -102,13 +102,22 @@ program
 // mapping: `preview` and `check` (src/mapping/run-mapping-commands.ts)
 program
   .command('preview')
-  .description('Map an input file as a flow would and print the payloads and every problem; touches no store or folder.')
-  .requiredOption('-c, --config <file>', 'the daemon config (YAML)')
-  .option('--flow <name>', 'the flow whose mapping to use (needed when the config has several)')
+  .description(
+    "Map an input file as a flow would (--config: the flow's mapping and rules) or as a mapping alone would (--mapping), and print the payloads and every problem; touches no store or folder. Exit 0 clean, 1 problems, 2 a config, mapping or argument error.",
+  )
+  .usage('(--config <file> [--flow <name>] | --mapping <file>) [--json] <input-file>')
+  .option('-c, --config <file>', "the daemon config (YAML): the flow's mapping and rules")
+  .option('--flow <name>', 'with --config: the flow whose mapping and rules to use (needed when the config has several)')
+  .option(
+    '-m, --mapping <file>',
+    "a mapping file (one `mapping suggest` wrote, say): alone, it maps with a flow's default rules (dates in the past rejected); with --config, it replaces the flow's mapping",
+  )
   .option('--json', 'print one JSON object { "requests": [...], "problems": [...] }')
-  .argument('<input-file>', 'the CSV, JSON or NDJSON file to preview')
-  .action(async (input: string, options: { config: string; flow?: string; json?: boolean }) => {
-    const { runPreviewCommand } = await import('./mapping/run-mapping-commands.js');
+  .argument('<input-file>', "the file to preview: CSV, JSON, NDJSON, XLSX or XML (CommerceML, 1C's EnterpriseData messages, zipped too)")
+  .action(async (input: string, options: { config?: string; flow?: string; mapping?: string; json?: boolean }, command: Command) => {
+    const { previewUsageProblem, runPreviewCommand } = await import('./mapping/run-mapping-commands.js');
+    const usage = previewUsageProblem(options);
+    if (usage !== undefined) command.error(`error: ${usage}`, { exitCode: 2, code: 'preview.usage' });
     const { output, exitCode } = await runPreviewCommand(input, options, process.env);
     process.stdout.write(output);
     process.exitCode = exitCode;

@@ -36,6 +36,7 @@ export function collectProblems(fileLabel: string): ProblemCollector {
         field: null,
         code: 'MAPPING_FAILED',
         message: `${fileLabel}: more than ${MAX_PROBLEMS} problems; the file was not read further and nothing in it was submitted (check that the mapping fits this export)`,
+        text: { key: 'tooManyProblems', params: { n: MAX_PROBLEMS } },
       });
       return false;
     },
@@ -48,6 +49,7 @@ export function collectProblems(fileLabel: string): ProblemCollector {
           field: null,
           code: 'MAPPING_FAILED',
           message: `${fileLabel}: ${total - MAX_LISTED_PROBLEMS} more problems from row ${firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_PROBLEMS})`,
+          text: { key: 'moreProblems', params: { n: total - MAX_LISTED_PROBLEMS, row: firstOmittedRow ?? 0, shown: MAX_LISTED_PROBLEMS } },
         },
       ];
     },

@@ -116,6 +116,10 @@ function itemsOf(
     case 'settings':
       notes.push({
         row: null,
+        text:
+          decision.agreedVersion === null
+            ? { key: 'exchangeNoVersion', params: { theirs: header.availableVersions.join(', ') || '—', ours: exchange.versions.join(', ') } }
+            : { key: 'exchangeSettings', params: { theirs: header.availableVersions.join(', '), agreed: decision.agreedVersion } },
         message:
           decision.agreedVersion === null
             ? `1C's settings: it reads EnterpriseData ${header.availableVersions.join(', ') || '(no version)'}, none of which this flow reads (${exchange.versions.join(', ')}); answered with this program's settings, but 1C cannot exchange until a version is shared`
@@ -125,12 +129,17 @@ function itemsOf(
     case 'stale':
       notes.push({
         row: null,
+        text: { key: 'exchangeStale', params: { no: decision.messageNo, last: decision.lastTakenNo } },
         message: `Message ${decision.messageNo} was taken before (the last one taken is ${decision.lastTakenNo}): 1C wrote it again after a failure of its own; its documents are not read again`,
       });
       return nothing();
     case 'data':
       notes.push({
         row: null,
+        text:
+          decision.messageNo === null
+            ? { key: 'exchangeUnnumbered', params: { version: decision.version } }
+            : { key: 'exchangeData', params: { no: decision.messageNo, version: decision.version } },
         message:
           decision.messageNo === null
             ? `A message without a number (EnterpriseData ${decision.version}): its documents are read; nothing is acknowledged for it`

@@ -171,6 +171,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       field: 'externalId',
       code: 'EXTERNAL_ID_CONFLICT',
       message: `${file.original_name}: ${state.conflicts.omitted} more externalId conflicts from row ${state.conflicts.firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_CONFLICTS})`,
+      text: { key: 'moreConflicts', params: { n: state.conflicts.omitted, row: state.conflicts.firstOmittedRow ?? 0, shown: MAX_LISTED_CONFLICTS } },
     });
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
@@ -179,6 +180,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
     notes.push({
       row: state.duplicateNotes.firstOmittedRow,
       message: `${state.duplicateNotes.omitted} more requests from row ${state.duplicateNotes.firstOmittedRow} on are already in the outbox with the same content; not listed, not recorded again`,
+      text: { key: 'moreDuplicates', params: { n: state.duplicateNotes.omitted, row: state.duplicateNotes.firstOmittedRow ?? 0 } },
     });
   }
   if (state.submissions === 0 && problems.length === 0 && input.acceptEmpty !== true) {
@@ -187,11 +189,18 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       field: null,
       code: 'MAPPING_FAILED',
       message: `${file.original_name} holds no ${input.flow} records (only a header, or nothing)`,
+      text: { key: 'noRecords' },
     });
   }
   const fileLevel = problems.some((p) => p.row === null);
   const reject = fileLevel || (usable === 0 && input.acceptEmpty !== true) || (input.rejectWholeFile && problems.length > 0);
-  if (reject && usable > 0) notes.push({ row: null, message: `The file was rejected as a whole: none of its ${usable} valid record(s) was recorded` });
+  if (reject && usable > 0) {
+    notes.push({
+      row: null,
+      message: `The file was rejected as a whole: none of its ${usable} valid record(s) was recorded`,
+      text: { key: 'rejectedWhole', params: { n: usable } },
+    });
+  }
   const report: FileReport = { file: file.original_name, sha256: file.sha256, problems, notes };
   return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report };
 }
@@ -213,6 +222,7 @@ export function conflictProblem(s: Pick<PreparedSubmission, 'firstRow' | 'extern
     message: `Row ${s.firstRow}: externalId "${s.externalId}" was recorded before (${where}) with a different payload; not submitted`,
     externalId: s.externalId,
     value: s.externalId,
+    text: { key: 'externalIdConflict' },
   };
 }
 
@@ -221,5 +231,6 @@ export function duplicateNote(s: PreparedSubmission): ReportNote {
     row: s.firstRow,
     externalId: s.externalId,
     message: `Row ${s.firstRow}: "${s.externalId}" is already in the outbox with the same content; not recorded again`,
+    text: { key: 'duplicate', params: { externalId: s.externalId } },
   };
 }

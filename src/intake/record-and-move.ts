@@ -40,6 +40,7 @@ export async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: F
       field: null,
       code: 'FILE_CHANGED',
       message: `${name}: changed while it was read (${seen.size} → ${now.size} bytes${now.mtimeMs === seen.mtimeMs ? '' : ', modified again'}); nothing in it was submitted, export it again`,
+      text: { key: 'fileChanged', params: { before: seen.size, after: now.size } },
     },
   };
 }
@@ -65,7 +66,8 @@ export async function recordAndMove(ctx: IntakeContext, row: FileRow, items: Asy
   });
   if (result.alreadyRecorded) log.info({ fileId: row.id }, 'file was recorded before; finishing its move');
   else
-    log.info(
+    // A rejected file is something to fix (in the export or the mapping): a warning, as every other rejection is.
+    log[result.state === FILE_STATE.archived ? 'info' : 'warn'](
       {
         fileId: row.id,
         state: result.state,

@@ -12,6 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError } from '../errors.js';
+import type { MessageText } from '../shared/types.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { fitFileName, MAX_NAME_BYTES } from '../shared/file-name.js';
 import { getFile, markReportWritten } from '../store/files.js';
@@ -39,29 +40,56 @@ function candidateName(original: string, n: number): string {
 
 const MAX_NAME_TRIES = 100;
 
-function refused(message: string, details: Record<string, unknown>): ConnectorError {
-  return new ConnectorError('CONSOLE_ACTION_FAILED', message, { details });
+/** A refusal: the sentence for the log, and its key for the console (`details.text`). */
+function refused(message: string, details: Record<string, unknown>, text: MessageText): ConnectorError {
+  return new ConnectorError('CONSOLE_ACTION_FAILED', message, { details: { ...details, text } });
 }
 
 /** Move rejected file `fileId` of this flow back into the inbox. Throws `CONSOLE_ACTION_FAILED` saying why it cannot. */
 export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Promise<RetakeOutcome> {
   const row = getFile(ctx.db, fileId);
-  if (!row || row.flow !== ctx.flow.name) throw refused(`File ${fileId} is not a file of flow ${ctx.flow.name}`, { fileId });
+  if (!row || row.flow !== ctx.flow.name)
+    throw refused(`File ${fileId} is not a file of flow ${ctx.flow.name}`, { fileId }, { key: 'retakeNoFile', params: { id: fileId } });
   if (row.state !== 'rejected')
-    throw refused(`File ${fileId} (${row.original_name}) is ${row.state}, not rejected: there is nothing to take again`, { fileId });
+    throw refused(
+      `File ${fileId} (${row.original_name}) is ${row.state}, not rejected: there is nothing to take again`,
+      { fileId },
+      { key: 'retakeNotRejected', params: { name: row.original_name } },
+    );
   const from = row.current_path;
   if (!from || path.dirname(from) !== ctx.dirs.rejected) {
-    throw refused(`File ${fileId} (${row.original_name}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`, { fileId, path: from });
+    throw refused(
+      `File ${fileId} (${row.original_name}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`,
+      { fileId, path: from },
+      { key: 'retakeGone', params: { name: row.original_name } },
+    );
   }
-  if (isUnsafeName(row.original_name)) throw refused(`File ${fileId} has an unsafe name "${escapeControlCharacters(row.original_name)}"`, { fileId });
+  if (isUnsafeName(row.original_name)) {
+    throw refused(
+      `File ${fileId} has an unsafe name "${escapeControlCharacters(row.original_name)}"`,
+      { fileId },
+      { key: 'retakeUnsafeName', params: { id: fileId } },
+    );
+  }
   let stat;
   try {
     stat = await fs.lstat(from);
   } catch (error) {
-    if (isMissing(error)) throw refused(`File ${fileId} (${row.original_name}) is no longer in rejected/ (${from})`, { fileId, path: from });
+    if (isMissing(error)) {
+      throw refused(
+        `File ${fileId} (${row.original_name}) is no longer in rejected/ (${from})`,
+        { fileId, path: from },
+        { key: 'retakeGone', params: { name: row.original_name } },
+      );
+    }
     throw error;
   }
-  if (!stat.isFile()) throw refused(`${from} is not a regular file any more; it was not moved`, { fileId, path: from });
+  if (!stat.isFile())
+    throw refused(
+      `${from} is not a regular file any more; it was not moved`,
+      { fileId, path: from },
+      { key: 'retakeNotRegular', params: { name: row.original_name } },
+    );
 
   const inboxName = await moveIntoInbox(ctx, from, row.original_name);
   const log = fileLogger(ctx, row.original_name);
@@ -96,5 +124,9 @@ async function moveIntoInbox(ctx: IntakeContext, from: string, originalName: str
     await fs.unlink(from);
     return name;
   }
-  throw refused(`No free name for ${originalName} in ${ctx.dirs.inbox} after ${MAX_NAME_TRIES} tries`, { path: from });
+  throw refused(
+    `No free name for ${originalName} in ${ctx.dirs.inbox} after ${MAX_NAME_TRIES} tries`,
+    { path: from },
+    { key: 'retakeNoName', params: { name: originalName } },
+  );
 }

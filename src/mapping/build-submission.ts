@@ -52,7 +52,7 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
     field !== undefined && group.locate !== undefined ? group.locate(field, item) : item === null ? group.first : (group.items[item]?.place ?? group.first);
   const fail = (place: Place, field: string, raw: string | number, failure: FieldFailure) => {
     failed.add(field);
-    problems.push(makeProblem(ctx.fileLabel, { ...place, field, code: failure.code, reason: failure.reason, value: raw, externalId }));
+    problems.push(makeProblem(ctx.fileLabel, { ...place, field, code: failure.code, reason: failure.reason, text: failure.text, value: raw, externalId }));
   };
 
   const payload: Record<string, unknown> = {};
@@ -88,6 +88,7 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
         field: issue.field,
         code: issue.code,
         reason: issue.reason,
+        text: issue.text,
         value: rawValueOf(mapping, group, issue.field, keyRaw),
         externalId,
       }),

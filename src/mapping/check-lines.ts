@@ -15,7 +15,13 @@ export function findDuplicateLines(payload: unknown): FieldIssue[] {
     if (typeof lineId !== 'string') return;
     const earlier = firstIndex.get(lineId);
     if (earlier === undefined) firstIndex.set(lineId, index);
-    else issues.push({ field: `items[${index}].lineId`, code: 'LINE_DUPLICATE', reason: `repeats the lineId of items[${earlier}]` });
+    else
+      issues.push({
+        field: `items[${index}].lineId`,
+        code: 'LINE_DUPLICATE',
+        reason: `repeats the lineId of items[${earlier}]`,
+        text: { key: 'lineDuplicate', params: { earlier: `items[${earlier}]` } },
+      });
   });
   return issues;
 }

@@ -4,6 +4,7 @@
  * then runs no regex construction, no zod and no spec lookups.
  */
 import type { ErrorCode } from '../errors.js';
+import type { MessageText } from '../shared/types.js';
 import { DATE_FIELDS, NUMERIC_FIELDS, type FieldSpec } from '../config/mapping-schema.js';
 import { cityOfAddress } from './address-city.js';
 import { compileDateParser } from './parse-date.js';
@@ -14,8 +15,14 @@ export class FieldFailure {
   constructor(
     readonly code: ErrorCode,
     readonly reason: string,
+    /** The reason for the console, as a catalogue key. */
+    readonly text: MessageText,
   ) {}
 }
+
+const EMPTY = new FieldFailure('FIELD_REQUIRED', 'is empty', { key: 'empty' });
+const NOT_A_NUMBER = new FieldFailure('FIELD_INVALID', 'is not a number', { key: 'notANumber' });
+const NOT_WHOLE = new FieldFailure('FIELD_INVALID', 'is not a whole number', { key: 'notWholeNumber' });
 
 /** An empty optional field: left out of the payload. */
 export const OMIT = Symbol('omit');
@@ -67,20 +74,21 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
       if (mapped !== undefined) value = mapped;
     }
     if (typeof value === 'string') {
-      if (value === '') return optional ? OMIT : new FieldFailure('FIELD_REQUIRED', 'is empty');
+      if (value === '') return optional ? OMIT : EMPTY;
       if (upper) value = value.toUpperCase();
       else if (lower) value = value.toLowerCase();
     }
     if (numeric) {
       const number = typeof value === 'number' ? value : parseNumber(value, decimalComma);
-      if (number === undefined) return new FieldFailure('FIELD_INVALID', 'is not a number');
-      if (integer && !Number.isInteger(number)) return new FieldFailure('FIELD_INVALID', 'is not a whole number');
+      if (number === undefined) return NOT_A_NUMBER;
+      if (integer && !Number.isInteger(number)) return NOT_WHOLE;
       return number;
     }
     const text = typeof value === 'number' ? numberAsText(value, target) : value;
     if (parseDate) {
       const iso = parseDate(text);
-      if (iso === undefined) return new FieldFailure('FIELD_INVALID', `is not a real date in the form ${dateFormat}`);
+      if (iso === undefined)
+        return new FieldFailure('FIELD_INVALID', `is not a real date in the form ${dateFormat}`, { key: 'notADate', params: { format: dateFormat } });
       return iso;
     }
     return text;

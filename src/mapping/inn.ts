@@ -21,9 +21,10 @@ export function isValidInn(inn: string): boolean {
   return checkDigit(digits, WEIGHTS_11) === digits[10] && checkDigit(digits, WEIGHTS_12) === digits[11];
 }
 
-/** Why `inn` is not valid, for a problem message; `undefined` when it is. */
-export function explainInn(inn: string): string | undefined {
-  if (!/^\d+$/.test(inn)) return 'must hold digits only';
-  if (inn.length !== 10 && inn.length !== 12) return `must be 10 or 12 digits (has ${inn.length})`;
-  return isValidInn(inn) ? undefined : 'fails the INN check digit';
+/** Why `inn` is not valid, in words and as a catalogue key; `undefined` when it is. */
+export function explainInn(inn: string): { reason: string; text: { key: string; params?: Record<string, number> } } | undefined {
+  if (!/^\d+$/.test(inn)) return { reason: 'must hold digits only', text: { key: 'innDigits' } };
+  if (inn.length !== 10 && inn.length !== 12)
+    return { reason: `must be 10 or 12 digits (has ${inn.length})`, text: { key: 'innLength', params: { n: inn.length } } };
+  return isValidInn(inn) ? undefined : { reason: 'fails the INN check digit', text: { key: 'innCheck' } };
 }

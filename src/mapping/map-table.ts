@@ -65,6 +65,7 @@ export async function* mapTable(input: TableInput, spec: MappingSpec, ctx: Build
           field: null,
           code: 'COLUMN_MISSING',
           reason: `column "${column}" (named by ${key}) is not in the header${found.where === undefined ? '' : ` (${found.where})`}`,
+          text: { key: 'columnMissing', params: { column, key } },
         });
         yield { type: 'problem', problem: { ...problem, field: column } };
       }
@@ -128,6 +129,7 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
           field: keyTarget,
           code: 'FIELD_REQUIRED',
           reason: `is empty (column "${groupColumn}" groups the rows)`,
+          text: { key: 'groupEmpty', params: { column: groupColumn } },
         }),
       };
       continue;
@@ -158,6 +160,7 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
               field: check.field,
               code: 'FIELD_INVALID',
               reason: `disagrees with row ${group.first.row} ("${there}") of the same ${keyTarget} in column "${check.column}"`,
+              text: { key: 'groupDisagrees', params: { row: group.first.row, value: there, column: check.column } },
               value: here,
               externalId: key,
             }),
@@ -175,6 +178,7 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
           field: keyTarget,
           code: 'MAPPING_FAILED',
           reason: `appears again after its rows ended: rows of one ${keyTarget} must be adjacent`,
+          text: { key: 'groupNotAdjacent' },
           value: key,
           externalId: key,
         }),

@@ -1,6 +1,6 @@
 /** Building `MappingProblem`s with messages that name the file, the row and the field. */
 import type { ErrorCode } from '../errors.js';
-import { problemPlace, type MappingProblem } from '../shared/types.js';
+import { problemPlace, type MappingProblem, type MessageText } from '../shared/types.js';
 
 /** Longest source value quoted in a message. */
 const MAX_SHOWN_VALUE = 120;
@@ -18,6 +18,8 @@ export interface ProblemInput {
   reason: string;
   value?: string | number | undefined;
   externalId?: string | undefined;
+  /** The reason as a catalogue key and parameters, for the console. */
+  text?: MessageText | undefined;
 }
 
 /**
@@ -38,5 +40,6 @@ export function makeProblem(fileLabel: string, input: ProblemInput): MappingProb
   if (input.column !== undefined) problem.column = input.column;
   if (input.externalId !== undefined && input.externalId !== '') problem.externalId = input.externalId;
   if (shown !== undefined && shown.length <= MAX_SHOWN_VALUE) problem.value = shown;
+  if (input.text !== undefined) problem.text = input.text;
   return problem;
 }

@@ -2,33 +2,74 @@
  * The `preview` and `check` commands' bodies, kept out of `cli.ts`: they load the config and the
  * mappings, and never touch the store or the folders.
  */
-import { loadConfig, readYamlFile, type Env } from '../config/load-config.js';
+import path from 'node:path';
+import { configError, loadConfig, readYamlSource, type Env } from '../config/load-config.js';
 import { exportFormatSchema } from '../config/export-format-schema.js';
 import { flowMappingProblem, flowMappingWarnings } from '../config/flow-mapping-checks.js';
-import { loadMappingSpec, mappingProblems } from '../config/load-mapping.js';
+import { flowIntakeSchema } from '../config/flow-schema.js';
+import { issueProblems } from '../config/key-problems.js';
+import { loadMappingSpec } from '../config/load-mapping.js';
+import type { MappingSpec } from '../config/mapping-schema.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
 import { formatPreview, previewFile } from './preview-file.js';
+import type { MapOptions } from './map-file.js';
 
 export interface PreviewCommandOptions {
-  config: string;
+  /** The daemon config: the flow's mapping and rules (`rejectPastDates`, the archive password). */
+  config?: string | undefined;
+  /** With `config`: which flow (needed when it has several). */
   flow?: string | undefined;
+  /** A mapping file: alone, with a flow's default rules; with `config`, in place of the flow's mapping. */
+  mapping?: string | undefined;
   json?: boolean | undefined;
 }
 
-/** Map `input` as the flow would; returns the text to print and the exit code (0 clean, 1 problems). */
+/** What is wrong with the options of `preview` (an argument error, exit 2), or undefined. */
+export function previewUsageProblem(options: PreviewCommandOptions): string | undefined {
+  if (options.config === undefined && options.mapping === undefined) {
+    return "preview needs --config FILE (a flow's mapping and rules) or --mapping FILE (a mapping alone, say one `mapping suggest` wrote)";
+  }
+  if (options.flow !== undefined && options.config === undefined) return '--flow chooses a flow of --config FILE; without --config there is none to choose';
+  return undefined;
+}
+
+/** Map `input` as the flow (or the mapping alone) would; returns the text to print and the exit code (0 clean, 1 problems). */
 export async function runPreviewCommand(
   input: string,
   options: PreviewCommandOptions,
   env: Env,
   now = new Date(),
 ): Promise<{ output: string; exitCode: number }> {
-  const config = loadConfig(options.config, env);
-  const flow = chooseFlow(config, options.flow);
-  const spec = loadMappingSpec(flow.mapping);
-  const result = await previewFile(input, spec, { now, rejectPastDates: flow.intake.rejectPastDates, archivePassword: flow.enterpriseData?.password });
+  const usage = previewUsageProblem(options);
+  if (usage !== undefined) throw new TypeError(usage);
+  const { spec, rules } = previewMapping(options, env);
+  const result = await previewFile(input, spec, { now, ...rules });
   const output = options.json ? `${JSON.stringify(result)}\n` : formatPreview(result);
   return { output, exitCode: result.problems.length > 0 ? 1 : 0 };
+}
+
+type PreviewRules = Pick<MapOptions, 'rejectPastDates' | 'archivePassword'>;
+
+/**
+ * The mapping and the rules a preview maps with: a flow's (its mapping replaced by `--mapping`,
+ * whose kind must then be the flow's), or `--mapping` alone with the rules a flow has by default
+ * (dates in the past rejected, no archive password).
+ */
+function previewMapping(options: PreviewCommandOptions, env: Env): { spec: MappingSpec; rules: PreviewRules } {
+  if (options.config === undefined) {
+    const spec = loadMappingSpec(options.mapping!);
+    return { spec, rules: { rejectPastDates: flowIntakeSchema.parse({}).rejectPastDates } };
+  }
+  const config = loadConfig(options.config, env);
+  let flow = chooseFlow(config, options.flow);
+  if (options.mapping !== undefined) flow = { ...flow, mapping: path.resolve(options.mapping) };
+  const spec = loadMappingSpec(flow.mapping);
+  if (options.mapping !== undefined) {
+    const problem = flowMappingProblem(flow, spec);
+    if (problem !== undefined) throw new ConnectorError('MAPPING_INVALID', `flow ${flow.name}: ${problem}`);
+  }
+  return { spec, rules: { rejectPastDates: flow.intake.rejectPastDates, archivePassword: flow.enterpriseData?.password } };
 }
 
 function chooseFlow(config: Config, name: string | undefined): FlowConfig {
@@ -64,10 +105,11 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
   if (config.export) {
     const file = config.export.mapping;
     try {
-      const parsed = exportFormatSchema.safeParse(readYamlFile(file, 'export mapping'));
+      const source = readYamlSource(file, 'export mapping');
+      const parsed = exportFormatSchema.safeParse(source.data);
       if (!parsed.success) {
-        const lines = mappingProblems(parsed.error.issues).map((p) => `  ${p.path || '(file)'}: ${p.message}`);
-        errors.push(`export.mapping: MAPPING_INVALID: ${file} is invalid:\n${lines.join('\n')}`);
+        const invalid = configError(file, issueProblems(parsed.error.issues, { schema: exportFormatSchema, data: source.data, source }), 'MAPPING_INVALID');
+        errors.push(`export.mapping: ${invalid.code}: ${invalid.message}`);
       }
     } catch (error) {
       if (!isConnectorError(error)) throw error;

@@ -11,7 +11,7 @@ import { dedupeByField, zodIssues, type FieldIssue } from './field-issues.js';
 export function validateConfirmation(orderId: string | undefined, payload: unknown): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (orderId !== undefined && !ORDER_ID_PATTERN.test(orderId)) {
-    issues.push({ field: 'orderId', code: 'FIELD_INVALID', reason: 'must look like ORD-2026-000123' });
+    issues.push({ field: 'orderId', code: 'FIELD_INVALID', reason: 'must look like ORD-2026-000123', text: { key: 'orderIdShape' } });
   }
   issues.push(...findDuplicateLines(payload));
   const parsed = confirmOrderSchema.safeParse(payload);

@@ -21,12 +21,18 @@ export function validateRequest(payload: unknown, rules: RequestRules): FieldIss
   const request = payload as { customer?: { inn?: unknown }; delivery?: { desiredDate?: unknown } };
   const inn = request.customer?.inn;
   if (typeof inn === 'string') {
-    const reason = explainInn(inn);
-    if (reason) issues.push({ field: 'customer.inn', code: 'INN_INVALID', reason });
+    const why = explainInn(inn);
+    if (why) issues.push({ field: 'customer.inn', code: 'INN_INVALID', ...why });
   }
   const date = request.delivery?.desiredDate;
   if (rules.rejectPastDates && typeof date === 'string' && isCalendarDate(date) && date < localDate(rules.now.getTime())) {
-    issues.push({ field: 'delivery.desiredDate', code: 'DATE_IN_PAST', reason: `lies in the past (today is ${localDate(rules.now.getTime())})` });
+    const today = localDate(rules.now.getTime());
+    issues.push({
+      field: 'delivery.desiredDate',
+      code: 'DATE_IN_PAST',
+      reason: `lies in the past (today is ${today})`,
+      text: { key: 'pastDate', params: { today } },
+    });
   }
   issues.push(...findDuplicateLines(payload));
   // The schema runs only for a request the quick check refuses: its issues are what a user reads.

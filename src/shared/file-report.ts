@@ -26,7 +26,9 @@ export function renderJsonReport(report: FileReport): string {
     externalId: p.externalId ?? null,
     value: p.value ?? null,
   }));
-  return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes: report.notes }, null, 2)}\n`;
+  // The console's catalogue keys (`text`) stay in the store: the report speaks the one language of the log.
+  const notes = report.notes.map(({ text: _text, ...note }) => note);
+  return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes }, null, 2)}\n`;
 }
 
 /**

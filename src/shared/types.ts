@@ -19,6 +19,17 @@ export const alreadyDurable: WaitDurable = () => Promise.resolve();
 export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
 
+/**
+ * What a problem or a note says, as a key of the console's catalogue and its parameters: the
+ * console words it in its own language from these (`admin/console/texts.ts`), while `message`
+ * keeps the English sentence the report files and the log carry. Parameters are values of the
+ * data (a column's name, a date, a count), never words of ours.
+ */
+export interface MessageText {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
 /** One problem, by row and field. `row: null` is a file-level problem (unreadable, missing column). */
 export interface MappingProblem {
   row: number | null;
@@ -35,6 +46,8 @@ export interface MappingProblem {
   externalId?: string;
   /** The offending source value, when short enough to show. */
   value?: string;
+  /** What is wrong, for the console to word (the code's own text when absent). */
+  text?: MessageText;
 }
 
 /** Where a problem stands beyond its row, in words: the cell (`Заявки!C7`) or `line 40, column 7`; null when only the row is known. */
@@ -49,6 +62,8 @@ export interface ReportNote {
   row: number | null;
   externalId?: string;
   message: string;
+  /** The note, for the console to word in its language. */
+  text?: MessageText;
 }
 
 /** What `files.report` holds (JSON) and what the `<name>.errors.json` report file shows. */

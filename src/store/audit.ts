@@ -17,7 +17,10 @@ export interface NewAuditEntry {
   flow: string | null;
   target: string | null;
   result: AuditResult;
+  /** The English sentence the log carries. */
   detail: string | null;
+  /** The detail as a catalogue key and parameters (JSON), for the console's language (migration 9). */
+  detail_text: string | null;
 }
 
 export interface AuditEntry extends NewAuditEntry {
@@ -27,8 +30,8 @@ export interface AuditEntry extends NewAuditEntry {
 export function recordAudit(db: Db, e: NewAuditEntry): number {
   const info = statement(
     db,
-    `INSERT INTO audit (at, actor, address, action, flow, target, result, detail)
-       VALUES (@at, @actor, @address, @action, @flow, @target, @result, @detail)`,
+    `INSERT INTO audit (at, actor, address, action, flow, target, result, detail, detail_text)
+       VALUES (@at, @actor, @address, @action, @flow, @target, @result, @detail, @detail_text)`,
   ).run(e);
   return Number(info.lastInsertRowid);
 }

@@ -21,6 +21,8 @@ export interface SubmissionListItem {
   lastStatus: number | null;
   errorCode: string | null;
   message: string | null;
+  /** The platform's last answer (JSON text): its problem details, or the accepted result. */
+  result: string | null;
   fileId: number | null;
   sourceRow: number | null;
   createdAt: number;
@@ -28,7 +30,7 @@ export interface SubmissionListItem {
 }
 
 const ITEM_COLUMNS = `id, flow, kind, external_id AS externalId, order_id AS orderId, platform_id AS platformId, state, attempts,
-  last_status AS lastStatus, last_error_code AS errorCode, last_error AS message, file_id AS fileId, source_row AS sourceRow,
+  last_status AS lastStatus, last_error_code AS errorCode, last_error AS message, result, file_id AS fileId, source_row AS sourceRow,
   created_at AS createdAt, updated_at AS updatedAt`;
 
 /** The most recently updated row of a flow that carries an error, if any. */
@@ -136,4 +138,16 @@ export function acknowledgementsOf(db: Db, channel: string, submissionId: number
     `${submissionId}:`,
     `${submissionId};`,
   ) as ExportRow[];
+}
+
+/** The SQL of `latestSubmissionsOfFlows` (its query plan is tested). */
+export const LATEST_OF_FLOWS_SQL = `SELECT ${ITEM_COLUMNS} FROM submissions WHERE +flow IN (SELECT value FROM json_each(@flows)) ORDER BY id DESC LIMIT @limit`;
+
+/**
+ * The latest rows of the given flows together, newest first (the console's `/requests`). The walk
+ * goes down the primary key and stops after `limit` rows of those flows: `+flow` keeps SQLite off
+ * the (flow, external_id) index, which would sort every row of the flows to find the newest.
+ */
+export function latestSubmissionsOfFlows(db: Db, flows: readonly string[], limit: number): SubmissionListItem[] {
+  return statement(db, LATEST_OF_FLOWS_SQL).all({ flows: JSON.stringify(flows), limit }) as SubmissionListItem[];
 }

@@ -116,11 +116,38 @@ describe('intake: the log line of a recorded file', () => {
       await waitUntil(() => f.logs().some((line) => line.msg === 'file recorded'), 'the file recorded');
       const line = f.logs().find((l) => l.msg === 'file recorded')!;
       expect(line).toMatchObject({
+        level: 'info',
         problems: 1,
         firstProblems: [
           { code: 'INN_INVALID', row: 2, field: 'customer.inn', message: expect.stringMatching(/^Row 2 of mixed\.csv: customer\.inn "7707083894"/) },
         ],
       });
+    });
+  });
+});
+
+describe('intake: the log line of a rejected file', () => {
+  it('is a warning: a CSV saved as UTF-16 (Excel\'s "Unicode Text") is rejected saying what to save it as', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      await f.intake.start();
+      const text = requestCsv([requestRow('R-1')]).replaceAll(';', '\t');
+      await fs.writeFile(path.join(f.inbox, 'unicode.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+      await f.intake.scanNow();
+      await waitUntil(() => f.logs().some((line) => line.msg === 'file rejected'), 'the file rejected');
+      const line = f.logs().find((l) => l.msg === 'file rejected')!;
+      expect(line).toMatchObject({
+        level: 'warn',
+        state: 'rejected',
+        firstProblems: [
+          {
+            code: 'FILE_UNREADABLE',
+            row: null,
+            message: expect.stringContaining('is UTF-16 (it starts with a UTF-16 byte order mark): save it as windows-1251 or UTF-8'),
+          },
+        ],
+      });
+      expect(f.submissions()).toEqual([]);
+      expect((await f.rejectedReport('unicode.csv')).problems).toEqual([expect.objectContaining({ code: 'FILE_UNREADABLE' })]);
     });
   });
 });

@@ -87,7 +87,7 @@ describe('planFile', () => {
       'The file was rejected as a whole: none of its 2 valid record(s) was recorded',
     ]);
     expect(planFile(input([]), FILE, new Map()).report.problems).toEqual([
-      { row: null, field: null, code: 'MAPPING_FAILED', message: 'a.csv holds no requests records (only a header, or nothing)' },
+      { row: null, field: null, code: 'MAPPING_FAILED', message: 'a.csv holds no requests records (only a header, or nothing)', text: { key: 'noRecords' } },
     ]);
   });
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkConfigFiles, runCheckCommand, runPreviewCommand } from '../../src/mapping/run-mapping-commands.js';
+import { checkConfigFiles, previewUsageProblem, runCheckCommand, runPreviewCommand } from '../../src/mapping/run-mapping-commands.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { NOW, ROOT } from './fixtures.js';
 
@@ -50,6 +50,67 @@ describe('preview command', () => {
       expect(result.exitCode).toBe(0);
       expect((JSON.parse(result.output) as { requests: unknown[] }).requests).toHaveLength(2);
     });
+  });
+});
+
+describe('preview --mapping', () => {
+  const sample = path.join(ROOT, 'samples/requests-1c-windows1251.csv');
+  const mapping = `${mappings}/1c-requests.yaml`;
+
+  it('alone: maps with the mapping and a flow’s default rules, no config needed', async () => {
+    const result = await runPreviewCommand(sample, { mapping }, {}, NOW);
+    expect(result).toMatchObject({ exitCode: 0, output: expect.stringContaining('3 submissions, 0 problems') });
+    // The default rules reject a date in the past, as a flow that sets none does.
+    const later = await runPreviewCommand(sample, { mapping, json: true }, {}, new Date(2030, 0, 1));
+    expect(later.exitCode).toBe(1);
+    expect((JSON.parse(later.output) as { problems: { code: string }[] }).problems.map((p) => p.code)).toEqual([
+      'DATE_IN_PAST',
+      'DATE_IN_PAST',
+      'DATE_IN_PAST',
+    ]);
+  });
+
+  it('with --config: replaces the flow’s mapping, and the flow’s rules apply', async () => {
+    await withTempDir(async (dir) => {
+      // The flow reads JSON and lets past dates through; the CSV mapping replaces its mapping, not its rules.
+      const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping: `${mappings}/requests-json.yaml` }]);
+      fs.appendFileSync(config, '    intake:\n      rejectPastDates: false\n');
+      const result = await runPreviewCommand(sample, { config, mapping }, {}, new Date(2030, 0, 1));
+      expect(result).toMatchObject({ exitCode: 0, output: expect.stringContaining('3 submissions, 0 problems') });
+    });
+  });
+
+  it('with --config: a mapping of the other kind than the flow’s is MAPPING_INVALID', async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping }]);
+      await expect(runPreviewCommand(sample, { config, mapping: `${mappings}/supplier-confirmations.yaml` }, {}, NOW)).rejects.toMatchObject({
+        code: 'MAPPING_INVALID',
+        message: expect.stringMatching(/^flow requests: kind is requests but .*supplier-confirmations\.yaml is a confirmations mapping$/),
+      });
+    });
+  });
+
+  it('a mapping file with a mistake is MAPPING_INVALID naming it', async () => {
+    await withTempDir(async (dir) => {
+      const broken = path.join(dir, 'broken.yaml');
+      fs.writeFileSync(broken, fs.readFileSync(mapping, 'utf8').replace('integer: true', 'integr: true'));
+      await expect(runPreviewCommand(sample, { mapping: broken }, {}, NOW)).rejects.toMatchObject({ code: 'MAPPING_INVALID' });
+    });
+  });
+
+  it.each([
+    [{}, /^preview needs --config FILE .* or --mapping FILE/],
+    [{ json: true }, /^preview needs --config FILE/],
+    [{ mapping, flow: 'requests' }, /^--flow chooses a flow of --config FILE/],
+    [{ mapping }, undefined],
+    [{ config: 'c.yaml' }, undefined],
+    [{ config: 'c.yaml', flow: 'requests', mapping }, undefined],
+  ])('the options %j: %s', async (options, problem) => {
+    if (problem === undefined) expect(previewUsageProblem(options)).toBeUndefined();
+    else {
+      expect(previewUsageProblem(options)).toMatch(problem);
+      await expect(runPreviewCommand(sample, options, {}, NOW)).rejects.toThrow(problem);
+    }
   });
 });
 

@@ -23,9 +23,9 @@ describe('isValidInn', () => {
   });
 
   it('explains why an INN is wrong', () => {
-    expect(explainInn('7707083894')).toBe('fails the INN check digit');
-    expect(explainInn('770708389')).toBe('must be 10 or 12 digits (has 9)');
-    expect(explainInn('77-0708389')).toBe('must hold digits only');
+    expect(explainInn('7707083894')).toEqual({ reason: 'fails the INN check digit', text: { key: 'innCheck' } });
+    expect(explainInn('770708389')).toEqual({ reason: 'must be 10 or 12 digits (has 9)', text: { key: 'innLength', params: { n: 9 } } });
+    expect(explainInn('77-0708389')).toEqual({ reason: 'must hold digits only', text: { key: 'innDigits' } });
     expect(explainInn('7707083893')).toBeUndefined();
   });
 });

@@ -129,6 +129,7 @@ describe('broken samples', () => {
         value: '0274062112',
         externalId: 'ЗК-000102',
         message: 'Row 4 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit',
+        text: { key: 'innCheck' },
       },
     ]);
   });
@@ -143,6 +144,7 @@ describe('broken samples', () => {
           field: 'Количество',
           code: 'COLUMN_MISSING',
           message: 'missing-column.csv: column "Количество" (named by items.quantity) is not in the header',
+          text: { key: 'columnMissing', params: { column: 'Количество', key: 'items.quantity' } },
         },
       },
     ]);

@@ -12,6 +12,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { describeError, isConnectorError } from '../../errors.js';
+import type { MessageText } from '../../shared/types.js';
 import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../../store/audit.js';
 import { submissionsInState } from '../../store/console-submissions.js';
 import { getFile } from '../../store/files.js';
@@ -35,7 +36,10 @@ export type ConsoleAction = (typeof CONSOLE_ACTION)[keyof typeof CONSOLE_ACTION]
 
 interface ActionOutcome {
   result: AuditResult;
+  /** For the log. */
   detail: string;
+  /** For the console, in its language. */
+  text: MessageText;
 }
 
 /** One action: its address, what the confirmation asks, what it does, and the page it touched. */
@@ -60,8 +64,8 @@ const ROUTES: ActionRoute[] = [
       if (count > 0) rt.deps.operator.wakeDelivery();
       return Promise.resolve(
         count > 0
-          ? { result: AUDIT_RESULT.ok, detail: `${count} submission(s) requeued with their Idempotency-Key` }
-          : { result: AUDIT_RESULT.nothing, detail: 'nothing was rejected, held or dead' },
+          ? { result: AUDIT_RESULT.ok, detail: `${count} submission(s) requeued with their Idempotency-Key`, text: { key: 'requeued', params: { n: count } } }
+          : { result: AUDIT_RESULT.nothing, detail: 'nothing was rejected, held or dead', text: { key: 'nothingToRetry' } },
       );
     },
     back: (flow, target) => paths.request(flow, target),
@@ -75,7 +79,9 @@ const ROUTES: ActionRoute[] = [
       const count = requeueSubmissions(rt.deps.db, { dead: true }, rt.deps.clock(), flow);
       if (count > 0) rt.deps.operator.wakeDelivery();
       return Promise.resolve(
-        count > 0 ? { result: AUDIT_RESULT.ok, detail: `${count} dead letter(s) requeued` } : { result: AUDIT_RESULT.nothing, detail: 'no dead letters' },
+        count > 0
+          ? { result: AUDIT_RESULT.ok, detail: `${count} dead letter(s) requeued`, text: { key: 'deadRequeued', params: { n: count } } }
+          : { result: AUDIT_RESULT.nothing, detail: 'no dead letters', text: { key: 'noDeadLetters' } },
       );
     },
     back: () => paths.attention(),
@@ -87,7 +93,7 @@ const ROUTES: ActionRoute[] = [
     question: (rt, flow, target) => rt.t('confirm.retake-file', { flow, target, name: getFile(rt.deps.db, Number(target))?.original_name ?? '—' }),
     perform: async (rt, flow, target) => {
       const { inboxName } = await rt.deps.operator.retakeFile(flow, Number(target));
-      return { result: AUDIT_RESULT.ok, detail: `moved back into the inbox as ${inboxName}` };
+      return { result: AUDIT_RESULT.ok, detail: `moved back into the inbox as ${inboxName}`, text: { key: 'retaken', params: { name: inboxName } } };
     },
     back: (flow, target) => paths.file(flow, Number(target)),
   },
@@ -102,8 +108,8 @@ const ROUTES: ActionRoute[] = [
     perform: (rt, flow) =>
       Promise.resolve(
         rt.deps.operator.resumeFlow(flow)
-          ? { result: AUDIT_RESULT.ok, detail: 'a probe is sent now' }
-          : { result: AUDIT_RESULT.nothing, detail: 'the flow was sending already' },
+          ? { result: AUDIT_RESULT.ok, detail: 'a probe is sent now', text: { key: 'probeSent' } }
+          : { result: AUDIT_RESULT.nothing, detail: 'the flow was sending already', text: { key: 'alreadySending' } },
       ),
     back: () => paths.attention(),
   },
@@ -161,7 +167,14 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
         outcome = await route.perform(rt, flow, target);
       } catch (error) {
         if (!isConnectorError(error, 'CONSOLE_ACTION_FAILED')) rt.log.error({ err: error, action: route.action, flow, target }, 'console action failed');
-        outcome = { result: AUDIT_RESULT.failed, detail: describeError(error) };
+        // The reason of a refusal (a file gone from rejected/) is the intake's English sentence: the
+        // console names its code in words; the log keeps the sentence.
+        const said = isConnectorError(error) ? (error.details.text as MessageText | undefined) : undefined;
+        outcome = {
+          result: AUDIT_RESULT.failed,
+          detail: describeError(error),
+          text: said ?? { key: 'actionFailed', params: { code: isConnectorError(error) ? error.code : 'INTERNAL_ERROR' } },
+        };
       }
       const entry = {
         at,
@@ -172,6 +185,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
         target,
         result: outcome.result,
         detail: outcome.detail,
+        detail_text: JSON.stringify(outcome.text),
       };
       const id = recordAudit(rt.deps.db, entry);
       // One fsync makes the action's own commit (a requeue) and its audit entry durable before the answer.

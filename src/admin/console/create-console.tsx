@@ -58,7 +58,8 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   addActions(app, rt);
   addMappingStudio(app, rt);
 
-  app.notFound((c) => notFound(rt, c, rt.t('error.notFound')));
+  // The page's title says "not found"; its text says what was not found, in the words typed.
+  app.notFound((c) => notFound(rt, c, rt.t('error.noPage', { path: readablePath(c.req.url) })));
   app.onError((error, c) => {
     rt.log.error({ err: error, path: new URL(c.req.url).pathname }, 'console request failed');
     if (wantsJson(c)) return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
@@ -67,4 +68,14 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
 
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
   return (req, res) => listener(req, res);
+}
+
+/** A request's path as typed (`/заявки`, not `/%D0%B7…`), or as sent when it is not valid UTF-8. */
+function readablePath(url: string): string {
+  const { pathname } = new URL(url);
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }

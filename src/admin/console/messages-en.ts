@@ -1,4 +1,6 @@
 /** The console's English text; `messages-ru.ts` has the same keys. `{name}` placeholders are filled by `translator`. */
+import type { Entry } from './i18n-entry.js';
+
 export const en = {
   'app.title': 'procurement-connector',
   'nav.overview': 'Overview',
@@ -29,6 +31,22 @@ export const en = {
   'state.archived': 'archived',
   'state.written': 'written',
   'state.set_aside': 'set aside',
+  'state.confirmation.pending': 'pending',
+  'state.confirmation.in_flight': 'in flight',
+  'state.confirmation.accepted': 'accepted',
+  'state.confirmation.rejected': 'rejected',
+  'state.confirmation.held': 'held',
+  'state.confirmation.dead': 'dead',
+  'state.file.processing': 'processing',
+  'state.file.archived': 'archived',
+  'state.file.rejected': 'rejected',
+  'kind.requests': 'purchase requests',
+  'kind.confirmations': 'supplier confirmations',
+  'hint.confirmation.PLATFORM_REJECTED':
+    'The platform refused the confirmation for good: read its reasons, correct it in the ERP and export it again, or retry after a fix on the platform.',
+  'hint.confirmation.PLATFORM_CONFLICT': 'Check the order on the platform (it may be shipped already); then retry the confirmation or leave it.',
+  'hint.confirmation.PLATFORM_RESPONSE_INVALID': 'The platform probably confirmed the order: check there, then retry (safe, same key).',
+  'request.keyAsSent': 'sent in the header as',
   'gate.closed': 'sending',
   'gate.open': 'platform down: one probe per interval',
   'gate.paused': 'paused: the platform refuses the token',
@@ -272,7 +290,14 @@ export const en = {
   'mapping.payload': '{key} (row {row})',
   'mapping.previewFailed': 'The preview could not be updated; reload the page',
   'mapping.chooseSample': 'Choose a sample from the archive, or upload one, to see the payloads.',
+  'lists.requestsTitle': 'Requests of every flow',
+  'lists.filesTitle': 'Files of every flow',
+  'lists.flows': 'Each flow’s own page:',
+  'lists.latest': 'The latest requests of every flow.',
+  'col.flow': 'Flow',
+  'error.noPage': 'There is no page at {path}. The menu above leads to every page.',
+  'mapping.uploadFormats': 'or upload a sample ({formats}; up to {size})',
 } as const;
 
 export type MessageKey = keyof typeof en;
-export type Messages = Record<MessageKey, string>;
+export type Messages = Record<MessageKey, Entry>;

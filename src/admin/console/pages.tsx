@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
 import { scrubDeep } from '../../log.js';
 import { getFile, readFileReport } from '../../store/files.js';
+import { allFilesData, allRequestsData } from './data/all-lists.js';
 import { attentionData } from './data/attention.js';
 import { exchangeData } from './data/exchange.js';
 import { auditData, eventsData, orderData } from './data/events.js';
@@ -16,6 +17,7 @@ import { AttentionPage } from './views/attention.js';
 import { AuditPage, EventsPage, OrderPage } from './views/events.js';
 import { ExchangePage } from './views/exchange.js';
 import { FilePage, FilesPage } from './views/files.js';
+import { AllFilesPage, AllRequestsPage } from './views/lists.js';
 import { OverviewPage } from './views/overview.js';
 import { RequestPage, SearchPage } from './views/requests.js';
 
@@ -39,6 +41,18 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
   );
 
   app.get('/audit', async (c) => (await guard(c)) ?? page(c, auditData(deps), (data) => <AuditPage ctx={viewContext(rt, c)} data={data} />));
+
+  app.get(
+    '/requests',
+    async (c) => (await guard(c)) ?? page(c, allRequestsData(deps, c.req.query('q') ?? ''), (data) => <AllRequestsPage ctx={viewContext(rt, c)} data={data} />),
+  );
+
+  app.get(
+    '/files',
+    async (c) =>
+      (await guard(c)) ??
+      page(c, allFilesData(deps, c.req.query('state'), c.req.query('before')), (data) => <AllFilesPage ctx={viewContext(rt, c)} data={data} />),
+  );
 
   app.get('/orders/:orderId', async (c) => {
     const refusal = await guard(c);

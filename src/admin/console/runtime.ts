@@ -15,6 +15,7 @@ import type { ConsoleDeps } from './context.js';
 import { translator, type Translate } from './i18n.js';
 import { createLoginLimiter, type LoginLimiter } from './login-limiter.js';
 import { createSessionStore, SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
+import { auditDetail } from './views/parts.js';
 import type { ViewContext } from './views/view-context.js';
 
 export type ConsoleEnv = { Bindings: HttpBindings; Variables: { session: Session | undefined } };
@@ -101,7 +102,7 @@ function flashOf(rt: Runtime, c: Ctx): ViewContext['flash'] {
   if (!done || !/^\d{1,15}$/.test(done)) return null;
   const entry = getAuditEntry(rt.deps.db, Number(done));
   if (!entry || rt.deps.clock() - entry.at > 10 * 60_000) return null;
-  return { action: entry.action, result: entry.result, detail: entry.detail };
+  return { action: entry.action, result: entry.result, detail: auditDetail(rt.t, entry) };
 }
 
 /** Log a refused request with its code (never a password or a token) and answer it. */

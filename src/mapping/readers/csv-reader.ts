@@ -1,8 +1,9 @@
 /**
  * The CSV reader (a table): opened file → decode (encoding) → csv-parse, streaming. Memory stays
  * flat whatever the file size; a broken file (unclosed quote at the end, invalid bytes) fails with
- * `FILE_UNREADABLE`. The first record is the header; data rows are numbered from 1 after it, as
- * every CSV message has always counted them.
+ * `FILE_UNREADABLE`, and so does a UTF-16 file, refused before it is decoded (`utf16.ts`). The
+ * first record is the header; data rows are numbered from 1 after it, as every CSV message has
+ * always counted them.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
@@ -12,6 +13,7 @@ import type { CsvOptions } from '../../config/mapping-schema.js';
 import { DecodeStream } from '../decode.js';
 import { readStreamOf } from '../../shared/input-file.js';
 import type { TableReader, TableRow } from './types.js';
+import { refuseUtf16 } from './utf16.js';
 
 /**
  * Bytes per read (256 KiB are read ahead all the same). csv-parse turns what it is given into
@@ -21,6 +23,9 @@ import type { TableReader, TableRow } from './types.js';
  * recording a million-row file: 154 to 180 MB of RSS, against 143 to 162 MB with 16 KiB reads).
  */
 const CSV_READ_BYTES = 16 * 1024;
+
+/** What a UTF-16 CSV is to be saved as instead: Excel's "Unicode Text" is the usual way to get one. */
+const UTF16_ADVICE = '(from Excel: "CSV UTF-8", not "Unicode Text")';
 
 export const csvReader: TableReader = {
   shape: 'table',
@@ -32,6 +37,11 @@ export const csvReader: TableReader = {
  * read from byte 0 of `handle` (which the caller closes). Throws `FILE_UNREADABLE`.
  */
 async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
+  try {
+    await refuseUtf16(handle, UTF16_ADVICE);
+  } catch (error) {
+    throw toFileError(error, signal);
+  }
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
   const parser = parse({

@@ -13,6 +13,7 @@ import type { SourceGetter } from '../compile-field.js';
 import { DecodeStream, decodeBuffer } from '../decode.js';
 import { readChunks, readStreamOf } from '../../shared/input-file.js';
 import type { TreeInput, TreeReader, TreeRecord } from './types.js';
+import { UTF16_HEAD_BYTES, refuseUtf16, utf16Refusal } from './utf16.js';
 
 export const jsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'json', options?.signal) };
 export const ndjsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'ndjson', options?.signal) };
@@ -86,6 +87,8 @@ export async function readJsonRecords(handle: FileHandle, options: JsonOptions, 
     if (signal?.aborted) throw signal.reason ?? error;
     throw isConnectorError(error) ? error : unreadable(error);
   }
+  const utf16 = utf16Refusal(bytes.subarray(0, UTF16_HEAD_BYTES));
+  if (utf16) throw utf16;
   const text = decodeBuffer(bytes, options.encoding);
   let root: unknown;
   try {
@@ -102,6 +105,11 @@ export async function readJsonRecords(handle: FileHandle, options: JsonOptions, 
 
 /** The records of an NDJSON file (from byte 0 of `handle`), one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
 export async function* readNdjsonRecords(handle: FileHandle, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
+  try {
+    await refuseUtf16(handle);
+  } catch (error) {
+    throw isConnectorError(error) ? error : unreadable(error);
+  }
   const source = readStreamOf(handle, signal);
   const decode = new DecodeStream(options.encoding);
   let failure: unknown;

@@ -6,7 +6,7 @@
  */
 import YAML, { Scalar, isMap, isPair, isScalar, type YAMLMap } from 'yaml';
 import type { MappingKind } from '../../config/mapping-schema.js';
-import { schemaModeline, shippedSchemaPath } from '../../config/schema-files.js';
+import { schemaFileName, schemaModeline, shippedSchemaPath } from '../../config/schema-files.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type FieldSuggestion, type SampleTable, type SuggestedSource } from './types.js';
 import { quoted, shown } from './shown.js';
 
@@ -98,12 +98,20 @@ function todoLine(field: FieldSuggestion, json: boolean): string {
 export function writeSuggestionYaml(parts: MappingParts): string {
   const doc = new YAML.Document(buildMapping(parts));
   const json = isJson(parts);
+  const schema = `mapping-${parts.kind}` as const;
   doc.commentBefore = [
-    // An editor with the YAML language server checks the mapping against its kind's schema as it is edited.
-    schemaModeline(shippedSchemaPath(`mapping-${parts.kind}`)).slice(1),
+    // An editor with the YAML language server checks the mapping against its kind's schema as it is
+    // edited. The schema named is the one of the program that runs (`shippedSchemaPath`: the schemas/
+    // folder beside its own package.json, /opt/procurement-connector/schemas/ once installed), the
+    // same file the installers point the shipped mappings at, and the same text `schema` prints.
+    schemaModeline(shippedSchemaPath(schema)).slice(1),
     ` Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(parts.fileName)} (${parts.kind}).`,
     ' A start to edit, not a finished mapping: each field says where its value comes from, why, and how',
-    ` sure the guess is (0..1). Guesses under ${CONFIDENCE_THRESHOLD} are TODO lines: fill them in, then run \`preview\`.`,
+    ` sure the guess is (0..1). Guesses under ${CONFIDENCE_THRESHOLD} are TODO lines: fill them in, then try it on the`,
+    ' sample: `procurement-connector preview --mapping <this file> <sample>`.',
+    ' The first line points an editor at the schema of this installation. To edit on another machine,',
+    ` write it there with \`procurement-connector schema ${schema} > ${schemaFileName(schema)}\``,
+    ' and point the line at that file.',
     ...parts.warnings.map((warning) => ` WARNING: ${warning}`),
   ].join('\n');
 

@@ -7,6 +7,7 @@ import { CONSOLE_SCHEMA } from './005-console.js';
 import { READ_ATTEMPTS_SCHEMA } from './006-read-attempts.js';
 import { CONSOLE_HISTORY_SCHEMA } from './007-console-history.js';
 import { EXCHANGES_SCHEMA } from './008-exchanges.js';
+import { AUDIT_TEXT_SCHEMA } from './009-audit-text.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly string[] = [
   READ_ATTEMPTS_SCHEMA,
   CONSOLE_HISTORY_SCHEMA,
   EXCHANGES_SCHEMA,
+  AUDIT_TEXT_SCHEMA,
 ];

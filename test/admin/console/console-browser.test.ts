@@ -84,7 +84,8 @@ describe('the console in Chromium', () => {
         await page.reload();
         expect(await page.textContent('.cards')).toContain('ack-');
 
-        await page.click('header nav a[href="/flows/requests/requests"]');
+        // The menu's Requests are every flow's: the search there looks in each.
+        await page.click('header nav a[href="/requests"]');
         await page.fill('input[name=q]', 'ЗК-000102');
         await page.click('form.search button');
         await page.click(`a[href="${request('ЗК-000102')}"]`);
@@ -219,7 +220,7 @@ describe('the console in Chromium', () => {
         await signIn(page, 'Анна', PASSWORD);
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000101'));
-        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
+        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission requeued with its Idempotency-Key');
         await waitUntil(async () => (await page.textContent('.story .badge')) === 'accepted', 'the live state accepted', 20_000);
         const timeline = await page.textContent('ol.timeline');
         expect(timeline).toContain('Анна: retry a request (done)');
@@ -245,7 +246,9 @@ describe('the console in Chromium', () => {
       await withBrowser(async (open) => {
         const { page } = await open({ javaScript: false });
         await page.goto(`${url}/`);
-        await page.click('header nav a[href="/flows/requests/requests"]');
+        // Every flow's requests, then the flow's own page from the flow chooser.
+        await page.click('header nav a[href="/requests"]');
+        await page.click('.flow-chooser a[href="/flows/requests/requests"]');
         await page.fill('input[name=q]', 'ЗК-000103');
         await page.click('form.search button');
         expect(new URL(page.url()).search).toBe(`?q=${encodeURIComponent('ЗК-000103')}`);
@@ -256,7 +259,7 @@ describe('the console in Chromium', () => {
         await signIn(page, 'Олег', PASSWORD);
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000103'));
-        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission(s) requeued');
+        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission requeued with its Idempotency-Key');
         await waitUntil(() => daemon.sandbox!.requests().length === 1, 'the retried request accepted', 20_000);
         // No script refreshes the page: a reload shows the new state.
         await page.reload();

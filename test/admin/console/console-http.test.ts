@@ -156,7 +156,7 @@ describe('console pages', () => {
         await waitUntil(async () => (await files()).some((f) => f.state === 'archived'), 'the workbook archived');
         const id = (await files())[0]!.id;
         const file = (await send(`${url}/flows/workbooks/files/${id}`, { headers: JSON_ACCEPT })).json<Data>();
-        expect(file.problems).toMatchObject([{ row: 10, cell: 'Заявки!A10', place: 'Заявки!A10', field: 'externalId', code: 'FIELD_REQUIRED' }]);
+        expect(file.problems).toMatchObject([{ row: 10, cell: 'Заявки!A10', field: 'externalId', code: 'FIELD_REQUIRED', text: { key: 'groupEmpty' } }]);
         const html = (await send(`${url}/flows/workbooks/files/${id}`)).body;
         expect(html).toMatch(/<td class="num">10 <span class="muted">Заявки!A10<\/span><\/td>/);
         const recorded = lines.find((line) => line.msg === 'file recorded' && line.flow === 'workbooks');

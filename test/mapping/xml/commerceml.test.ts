@@ -158,6 +158,7 @@ describe('problems in a CommerceML export', () => {
           code: 'FIELD_REQUIRED',
           externalId: 'ЗК-000302',
           message: 'Row 2 (line 141, column 2) of orders.xml: customer.inn is empty',
+          text: { key: 'empty' },
         },
       ]);
     });
@@ -177,6 +178,7 @@ describe('problems in a CommerceML export', () => {
           value: 'триста',
           externalId: 'ЗК-000302',
           message: 'Row 2 (line 188, column 4) of orders.xml: items[1].quantity "триста" is not a number',
+          text: { key: 'notANumber' },
         },
       ]);
     });

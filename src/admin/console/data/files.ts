@@ -4,7 +4,7 @@ import { listFilesOfFlow } from '../../../store/console-files.js';
 import { type SubmissionListItem } from '../../../store/console-submissions.js';
 import { FILE_STATE, getFile, readFileReport, type FileState } from '../../../store/files.js';
 import { listSubmissionsOfFile } from '../../../store/submissions.js';
-import { problemPlace, type MappingProblem, type ReportNote } from '../../../shared/types.js';
+import type { MappingProblem, ReportNote } from '../../../shared/types.js';
 import type { ConsoleDeps } from '../context.js';
 import { auditItem, fileItem, fileRowItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
@@ -33,7 +33,7 @@ export interface FileData {
   flow: string;
   file: FileItem & { sha256: string; path: string | null };
   /** The file's problems as its report lists them: row (and cell or line), field, code, message, value, externalId. */
-  problems: (Omit<MappingProblem, 'externalId' | 'value'> & { externalId: string | null; value: string | null; place: string | null })[];
+  problems: (Omit<MappingProblem, 'externalId' | 'value' | 'column'> & { externalId: string | null; value: string | null; lineColumn: number | null })[];
   notes: ReportNote[];
   /** Submissions recorded (or last corrected) from it, in file order. */
   submissions: SubmissionItem[];
@@ -48,7 +48,12 @@ export function fileData(deps: ConsoleDeps, flow: string, fileId: number, base: 
   const row = getFile(deps.db, fileId);
   if (!row || row.flow !== flow) return null;
   const report = readFileReport(row);
-  const problems = (report?.problems ?? []).map((p) => ({ ...p, externalId: p.externalId ?? null, value: p.value ?? null, place: problemPlace(p) }));
+  const problems = (report?.problems ?? []).map(({ column, ...p }) => ({
+    ...p,
+    externalId: p.externalId ?? null,
+    value: p.value ?? null,
+    lineColumn: column ?? null,
+  }));
   const submissions = listSubmissionsOfFile(deps.db, row.id).map((s): SubmissionListItem => ({
     id: s.id,
     flow: s.flow,
@@ -61,6 +66,7 @@ export function fileData(deps: ConsoleDeps, flow: string, fileId: number, base: 
     lastStatus: s.last_status,
     errorCode: s.last_error_code,
     message: s.last_error,
+    result: s.result,
     fileId: s.file_id,
     sourceRow: s.source_row,
     createdAt: s.created_at,

@@ -23,7 +23,15 @@ export interface FlowOverview {
   counts: Record<string, number>;
   /** Files taken since local midnight, by state. */
   filesToday: Record<string, number>;
-  lastError: { externalId: string; code: string | null; message: string | null; at: string | null } | null;
+  lastError: {
+    externalId: string;
+    code: string | null;
+    message: string | null;
+    status: number | null;
+    result: string | null;
+    attempts: number;
+    at: string | null;
+  } | null;
   oldestPendingAgeMs: number | null;
   gate: FlowGateView | null;
   /** Per hour of the last 24, how many submissions had an attempt end in each outcome (`history.ts`). */
@@ -71,7 +79,17 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       kind: flow.kind,
       counts: Object.fromEntries(counts.filter((c) => c.flow === flow.name).map((c) => [c.state, c.count])),
       filesToday: Object.fromEntries(countFilesSince(db, flow.name, today).map((c) => [c.state, c.count])),
-      lastError: lastError ? { externalId: lastError.externalId, code: lastError.errorCode, message: lastError.message, at: iso(lastError.updatedAt) } : null,
+      lastError: lastError
+        ? {
+            externalId: lastError.externalId,
+            code: lastError.errorCode,
+            message: lastError.message,
+            status: lastError.lastStatus,
+            result: lastError.result,
+            attempts: lastError.attempts,
+            at: iso(lastError.updatedAt),
+          }
+        : null,
       oldestPendingAgeMs: oldestAt === undefined ? null : Math.max(0, now - oldestAt),
       gate: deps.operator.flowGate(flow.name) ?? null,
       lastDay: lastDay.get(flow.name)!,

@@ -66,10 +66,22 @@ export type TimelineEntry =
       /** The platform's answer: its problem details, or the accepted result. */
       answer: unknown;
     }
-  | { type: 'outcome'; at: string | null; state: SubmissionState; platformId: string | null; errorCode: string | null; message: string | null }
+  | {
+      type: 'outcome';
+      at: string | null;
+      state: SubmissionState;
+      platformId: string | null;
+      errorCode: string | null;
+      /** The English sentence of the log and the acknowledgement. */
+      message: string | null;
+      status: number | null;
+      /** The platform's last answer, parsed. */
+      answer: unknown;
+      attempts: number;
+    }
   | { type: 'acknowledgement'; at: string | null; fileName: string | null; state: string; writtenAt: string | null; error: string | null }
   | { type: 'event'; at: string | null; eventId: string; eventType: string; status: string | null; eventDate: string; applied: boolean }
-  | { type: 'action'; at: string | null; actor: string; action: string; result: string; detail: string | null };
+  | { type: 'action'; at: string | null; actor: string; action: string; result: string; detail: string | null; detail_text: string | null };
 
 export interface SubmissionStory {
   id: number;
@@ -149,6 +161,9 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
       platformId: row.platform_id,
       errorCode: row.last_error_code,
       message: row.last_error,
+      status: row.last_status,
+      answer: parseJson(row.result),
+      attempts: row.attempts,
     });
   }
   for (const ack of acknowledgementsOf(deps.db, ackChannel(flow), row.id)) {
@@ -175,7 +190,15 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
     }
   }
   for (const entry of audit)
-    timeline.push({ type: 'action', at: entry.at, actor: entry.actor, action: entry.action, result: entry.result, detail: entry.detail });
+    timeline.push({
+      type: 'action',
+      at: entry.at,
+      actor: entry.actor,
+      action: entry.action,
+      result: entry.result,
+      detail: entry.detail,
+      detail_text: entry.detail_text,
+    });
   // Within one millisecond the story's order holds: an operator's action comes before the attempt it caused.
   timeline.sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '') || STORY_ORDER[a.type] - STORY_ORDER[b.type]);
   return {

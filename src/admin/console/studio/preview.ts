@@ -7,6 +7,7 @@
  */
 import type { FlowConfig, FlowKind } from '../../../config/flow-schema.js';
 import { describeError, isConnectorError } from '../../../errors.js';
+import type { MessageText } from '../../../shared/types.js';
 import { formatOf, mapFile, type InputFormat } from '../../../mapping/index.js';
 import { checkMappingText, sourceOfProblem, type YamlProblem } from './check-mapping.js';
 import { PREVIEW_TIMEOUT_MS, SHOWN_PAYLOADS, SHOWN_PROBLEMS } from './limits.js';
@@ -21,7 +22,14 @@ export interface ProblemRow {
   /** The column (JSON path, template) the field reads, from the mapping being previewed. */
   column: string | null;
   code: string;
+  /** The English sentence (the page words it from `text` and `code`). */
   message: string;
+  /** What is wrong, for the page to word in its language. */
+  text: MessageText | null;
+  /** A sheet's cell, or an XML element's line and column. */
+  cell: string | null;
+  line: number | null;
+  lineColumn: number | null;
   /** The cell's value, when short enough to show. */
   value: string | null;
   externalId: string | null;
@@ -93,6 +101,10 @@ export async function previewMapping(
           column: sourceOfProblem(spec, problem.code, problem.field),
           code: problem.code,
           message: problem.message,
+          text: problem.text ?? null,
+          cell: problem.cell ?? null,
+          line: problem.line ?? null,
+          lineColumn: problem.column ?? null,
           value: problem.value ?? null,
           externalId: problem.externalId ?? null,
         });

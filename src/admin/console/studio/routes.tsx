@@ -38,6 +38,7 @@ import { saveAndReload } from './save-and-reload.js';
 import { withSampleFile } from './sample-file.js';
 import { listArchiveSamples, readArchiveSample, tooLarge, type Sample } from './samples.js';
 import { studioData, type StudioParts } from './studio-data.js';
+import { uploadFormatsOf } from './upload-formats.js';
 import { createUploadStore, isUploadId } from './uploads.js';
 
 export const SAVE_MAPPING_ACTION = 'save-mapping';
@@ -76,8 +77,10 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     }
   };
 
-  const renderPage = async (c: Ctx, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) =>
-    html(c, <MappingPage ctx={viewContext(rt, c)} data={scrubDeep(await studioData(deps, flow, parts))} />, status);
+  const renderPage = async (c: Ctx, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
+    const data = scrubDeep(await studioData(deps, flow, parts));
+    return html(c, <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />, status);
+  };
 
   /** Same origin, a form body, the session's CSRF token when there is a session, a known flow. */
   const readForm = async (c: Ctx): Promise<{ form: Form; flow: FlowConfig } | Response> => {
@@ -111,7 +114,9 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const { sample, error } = await choose(flow, asked, null);
     const file = await readMappingText(flow);
     const preview = await previewMapping(file.text, flow, sample, error, now());
-    return page(c, await studioData(deps, flow, { preview }), (data) => <MappingPage ctx={viewContext(rt, c)} data={data} />);
+    return page(c, await studioData(deps, flow, { preview }), (data) => (
+      <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />
+    ));
   });
 
   app.get('/mapping/schema.json', async (c) => {
@@ -197,6 +202,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
       target: flow.mapping,
       result: outcome.result,
       detail: outcome.detail,
+      detail_text: JSON.stringify(outcome.text),
     };
     const id = recordAudit(deps.db, entry);
     await rt.durable();

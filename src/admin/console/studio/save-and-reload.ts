@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { isConnectorError } from '../../../errors.js';
 import { AUDIT_RESULT, type AuditResult } from '../../../store/audit.js';
+import type { MessageText } from '../../../shared/types.js';
 import type { OperatorActions } from '../context.js';
 import type { YamlProblem } from './check-mapping.js';
 import { saveMappingFile } from './mapping-file.js';
@@ -15,7 +16,10 @@ import { saveMappingFile } from './mapping-file.js';
 /** How a save ended, for the audit, the log and the answer. */
 export interface SaveOutcome {
   result: AuditResult;
+  /** For the log. */
   detail: string;
+  /** For the console, in its language. */
+  text: MessageText;
   status: 200 | 409 | 422;
   saved: boolean;
   file: string;
@@ -46,6 +50,7 @@ export async function saveAndReload(
       result: AUDIT_RESULT.failed,
       status: 409,
       detail: cut(`${error.code}: ${error.message}`),
+      text: { key: 'mappingNotSaved', params: { code: error.code } },
       error: { code: error.code, message: error.message },
     };
   }
@@ -56,11 +61,19 @@ export async function saveAndReload(
         result: AUDIT_RESULT.failed,
         status: 409,
         detail: cut(`not saved: ${written.message}`),
+        text: { key: 'mappingChangedOnDisk' },
         error: { code: 'CONSOLE_ACTION_FAILED', message: written.message },
       };
     }
     const { message, problems, code } = written.check;
-    return { ...none, result: AUDIT_RESULT.failed, status: 422, detail: cut(`not saved: ${code}: ${message}`), error: { code, message, problems } };
+    return {
+      ...none,
+      result: AUDIT_RESULT.failed,
+      status: 422,
+      detail: cut(`not saved: ${code}: ${message}`),
+      text: { key: 'mappingNotSaved', params: { code } },
+      error: { code, message, problems },
+    };
   }
   const where = written.unchanged
     ? `${written.file} already held this YAML`
@@ -69,9 +82,19 @@ export async function saveAndReload(
   const base = { saved: true, file: written.file, backup: written.backup, reload };
   if (!reload.ok) {
     const message = `${where}, but the reload failed and the daemon keeps the mappings it had: ${reload.errors.join('; ')}`;
-    return { ...base, result: AUDIT_RESULT.failed, status: 409, detail: cut(message), error: { code: 'MAPPING_INVALID', message } };
+    return {
+      ...base,
+      result: AUDIT_RESULT.failed,
+      status: 409,
+      detail: cut(message),
+      text: { key: 'mappingSavedNotReloaded', params: { file: path.basename(written.file) } },
+      error: { code: 'MAPPING_INVALID', message },
+    };
   }
-  return { ...base, result: AUDIT_RESULT.ok, status: 200, detail: `${where}; mappings reloaded`, error: null };
+  const text: MessageText = written.unchanged
+    ? { key: 'mappingUnchanged', params: { file: path.basename(written.file) } }
+    : { key: 'mappingSaved', params: { file: path.basename(written.file), backup: written.backup ? path.basename(written.backup) : '—' } };
+  return { ...base, result: AUDIT_RESULT.ok, status: 200, detail: `${where}; mappings reloaded`, text, error: null };
 }
 
 function cut(detail: string): string {

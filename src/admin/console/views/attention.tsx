@@ -6,7 +6,8 @@ import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
 import { DataTable } from './data-table.js';
-import { ActionLink, AuditTable, ErrorCell, FileTable, hintFor, Time } from './parts.js';
+import { exportErrorWords } from './error-words.js';
+import { ActionLink, AuditTable, ErrorCell, FileTable, hintFor, submissionErrorWords, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) {
@@ -30,7 +31,7 @@ export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) 
               columns={[
                 { head: 'col.channel', cell: (row) => row.channel },
                 { head: 'col.file', cell: (row) => row.fileName ?? '—' },
-                { head: 'col.error', cell: (row) => row.error ?? '', class: 'message' },
+                { head: 'col.error', cell: (row) => <ErrorCell t={t} code="EXPORT_SET_ASIDE" words={exportErrorWords(t, row.error)} />, class: 'message' },
                 { head: 'col.time', cell: (row) => <Time at={row.createdAt} /> },
               ]}
             />
@@ -101,8 +102,8 @@ function Rows(props: { t: Translate; flow: string; title: string; listed: { tota
         rows={props.listed.rows}
         columns={[
           { head: 'col.externalId', cell: (row) => <a href={paths.request(props.flow, row.externalId)}>{row.externalId}</a> },
-          { head: 'col.error', cell: (row) => <ErrorCell code={row.errorCode} message={row.message} /> },
-          { head: 'col.whatToDo', cell: (row) => hintFor(t, row.errorCode), class: 'hint' },
+          { head: 'col.error', cell: (row) => <ErrorCell t={t} code={row.errorCode} words={submissionErrorWords(t, row)} /> },
+          { head: 'col.whatToDo', cell: (row) => hintFor(t, row.errorCode, row.kind), class: 'hint' },
           { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
         ]}
       />

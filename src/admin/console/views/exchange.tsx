@@ -75,7 +75,7 @@ export function ExchangePage(props: { ctx: ViewContext; data: ExchangeData }) {
               { head: 'col.kind', cell: (m) => t(`exchange.kind.${m.kind}`) },
               { head: 'col.version', cell: (m) => m.version ?? '—' },
               { head: 'col.receivedNo', class: 'num', cell: (m) => (m.receivedNo === null ? '—' : m.receivedNo) },
-              { head: 'col.state', cell: (m) => <State t={t} state={m.fileState} /> },
+              { head: 'col.state', cell: (m) => <State t={t} state={m.fileState} of="file" /> },
               { head: 'col.requests', class: 'num', cell: (m) => m.requests },
               { head: 'col.problems', class: 'num', cell: (m) => m.problems },
               { head: 'col.time', cell: (m) => <Time at={m.at} /> },

@@ -20,7 +20,7 @@ export function FilesPage(props: { ctx: ViewContext; data: FilesData }) {
         </a>
         {FILE_STATES.map((state) => (
           <a class={data.state === state ? 'current' : ''} href={paths.files(data.flow, state)}>
-            <State t={t} state={state} />
+            <State t={t} state={state} of="file" />
           </a>
         ))}
       </p>
@@ -43,7 +43,7 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
       <dl class="facts">
         <dt>{t('col.state')}</dt>
         <dd>
-          <State t={t} state={file.state} />
+          <State t={t} state={file.state} of="file" />
         </dd>
         <dt>{t('col.taken')}</dt>
         <dd>
@@ -75,11 +75,7 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             </a>
           </p>
         ) : null}
-        {data.problems.length === 0 ? (
-          <p class="muted">{t('file.noProblems')}</p>
-        ) : (
-          <ProblemTable t={t} rows={data.problems.map(({ column: _column, ...problem }) => problem)} />
-        )}
+        {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}
         {file.state === 'rejected' ? <p class="hint">{t('hint.file')}</p> : null}
       </section>
       {data.notes.length > 0 ? (
@@ -89,7 +85,7 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             {data.notes.map((note) => (
               <li>
                 {note.row !== null ? `${t('col.row')} ${note.row}: ` : ''}
-                {note.message}
+                {(note.text ? t.text(note.text) : undefined) ?? note.message}
               </li>
             ))}
           </ul>

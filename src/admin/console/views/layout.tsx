@@ -1,4 +1,8 @@
-/** The page frame: header with the menu and the sign-in state, the flash of a done action, the live-refresh script (and a page's own). */
+/**
+ * The page frame: header with the menu and the sign-in state, the flash of a done action, the
+ * live-refresh script (and a page's own). The menu's Requests and Files are every flow's
+ * (`/requests`, `/files`); each flow's own page is chosen there.
+ */
 import type { Child } from 'hono/jsx';
 import { translateOr } from '../i18n.js';
 import { paths } from '../paths.js';
@@ -29,12 +33,9 @@ export function Layout(props: { ctx: ViewContext; title: string; script?: string
             <a href={paths.attention()}>{t('nav.attention')}</a>
             <a href={paths.events()}>{t('nav.events')}</a>
             <a href={paths.audit()}>{t('nav.audit')}</a>
+            <a href={paths.allRequests()}>{t('nav.requests')}</a>
+            <a href={paths.allFiles()}>{t('nav.files')}</a>
             <a href={paths.mapping()}>{t('nav.mapping')}</a>
-            {ctx.flows.map((flow) => (
-              <span class="flow-nav">
-                <b>{flow}</b> <a href={paths.search(flow)}>{t('nav.requests')}</a> <a href={paths.files(flow)}>{t('nav.files')}</a>
-              </span>
-            ))}
           </nav>
           <div class="who">
             {ctx.session ? (

@@ -8,6 +8,7 @@
 import type { PreviewData } from '../studio/preview.js';
 import type { SampleInfo } from '../studio/samples.js';
 import type { StudioData } from '../studio/studio-data.js';
+import type { UploadFormats } from '../studio/upload-formats.js';
 import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
 import { formatBytes } from '../format.js';
 import type { Translate } from '../i18n.js';
@@ -16,8 +17,9 @@ import { Layout } from './layout.js';
 import { AuditTable, hintFor, Json, ProblemTable } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
-export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
-  const { ctx, data } = props;
+/** `upload`: the formats the flow reads (`uploadFormatsOf`), named on the upload's label and offered by its file picker. */
+export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload: UploadFormats }) {
+  const { ctx, data, upload } = props;
   const { t } = ctx;
   const title = t('mapping.title', { flow: data.flow });
   return (
@@ -74,8 +76,8 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData }) {
             </select>
           </label>
           <label>
-            {t('mapping.upload', { size: formatBytes(MAX_SAMPLE_BYTES) })}
-            <input type="file" name="upload" id="upload" accept=".csv,.tsv,.txt,.json,.ndjson,.jsonl,.xlsx,.xlsm,.xml" />
+            {t('mapping.uploadFormats', { formats: upload.names, size: formatBytes(MAX_SAMPLE_BYTES) })}
+            <input type="file" name="upload" id="upload" accept={upload.accept} />
           </label>
           <label for="yaml">{t('mapping.editor')}</label>
           <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34} data-schema={paths.mappingSchema(data.flow)}>
@@ -183,7 +185,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
           </p>
           {result.stopped ? <p class="warn">{t('mapping.stopped', { reason: result.stopped })}</p> : null}
           {result.problems > 0 ? (
-            <div>
+            <div class="problems-block">
               <h3>{t('mapping.problems')}</h3>
               {result.problemRows.length < result.problems ? (
                 <p class="muted">{t('common.more', { shown: result.problemRows.length, total: result.problems })}</p>

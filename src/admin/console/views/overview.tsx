@@ -8,7 +8,7 @@ import { HourlyChart, type SeriesLook } from './chart.js';
 import { DataTable } from './data-table.js';
 import { acknowledgement } from './exchange.js';
 import { Layout } from './layout.js';
-import { State, Time } from './parts.js';
+import { ErrorCell, State, Time, submissionErrorWords } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const SUBMISSION_STATES = ['pending', 'in_flight', 'accepted', 'rejected', 'held', 'dead'] as const;
@@ -49,14 +49,14 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
           {data.flows.map((flow, index) => (
             <section class="card flow">
               <h2>
-                <a href={paths.search(flow.name)}>{t('overview.flow', { name: flow.name })}</a> <span class="muted">({flow.kind})</span>
+                <a href={paths.search(flow.name)}>{flow.name}</a> <span class="muted">{translateOr(t, `kind.${flow.kind}`, flow.kind)}</span>
               </h2>
               <table class="counts">
                 <tbody>
                   {SUBMISSION_STATES.map((state) => (
                     <tr>
                       <td>
-                        <State t={t} state={state} />
+                        <State t={t} state={state} of={flow.kind === 'confirmations' ? 'confirmation' : 'request'} />
                       </td>
                       <td class="num">{flow.counts[state] ?? 0}</td>
                     </tr>
@@ -101,8 +101,13 @@ export function OverviewPage(props: { ctx: ViewContext; data: OverviewData }) {
                 <dd>
                   {flow.lastError ? (
                     <span>
-                      <a href={paths.request(flow.name, flow.lastError.externalId)}>{flow.lastError.externalId}</a> <code>{flow.lastError.code ?? ''}</code>{' '}
-                      <span class="message">{flow.lastError.message ?? ''}</span> <Time at={flow.lastError.at} />
+                      <a href={paths.request(flow.name, flow.lastError.externalId)}>{flow.lastError.externalId}</a>{' '}
+                      <ErrorCell
+                        t={t}
+                        code={flow.lastError.code}
+                        words={submissionErrorWords(t, { errorCode: flow.lastError.code, lastStatus: flow.lastError.status, ...flow.lastError })}
+                      />{' '}
+                      <Time at={flow.lastError.at} />
                     </span>
                   ) : (
                     '—'

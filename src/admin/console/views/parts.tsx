@@ -1,17 +1,30 @@
 /** Small pieces shared by the pages: times, state badges, the tables of submissions, files, problems and actions, action buttons. */
 import type { ConsoleLanguage } from '../../../config/console-schema.js';
+import type { MessageText } from '../../../shared/types.js';
 import type { AuditItem, FileItem, SubmissionItem } from '../data/shapes.js';
 import { formatBytes, formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { DataTable } from './data-table.js';
+import { errorWords, type ErrorWords } from './error-words.js';
+import { parseJson } from '../data/shapes.js';
 
 export function Time(props: { at: string | null | undefined }) {
   return props.at ? <time datetime={props.at}>{formatTime(props.at)}</time> : <span>—</span>;
 }
 
-export function State(props: { t: Translate; state: string }) {
-  return <span class={`badge s-${props.state}`}>{translateOr(props.t, `state.${props.state}`, props.state)}</span>;
+/**
+ * A state's badge, worded for what is in that state: Russian agrees the word with its noun (a
+ * request is «отклонена», a file «отклонён», a confirmation «отклонено»).
+ */
+export function State(props: { t: Translate; state: string; of?: 'request' | 'confirmation' | 'file' }) {
+  return <span class={`badge s-${props.state}`}>{stateWord(props.t, props.state, props.of)}</span>;
+}
+
+/** A state in words, agreed with what it is the state of. */
+export function stateWord(t: Translate, state: string, of?: 'request' | 'confirmation' | 'file'): string {
+  const plain = translateOr(t, `state.${state}`, state);
+  return of === undefined || of === 'request' ? plain : translateOr(t, `state.${of}.${state}`, plain);
 }
 
 /** A link styled as a button to an action's confirmation page (GET; the POST is made from there). */
@@ -31,23 +44,37 @@ export function SubmissionTable(props: { t: Translate; flow: string; rows: reado
       rows={props.rows}
       columns={[
         { head: 'col.externalId', cell: (row) => <a href={paths.request(row.flow, row.externalId)}>{row.externalId}</a> },
-        { head: 'col.state', cell: (row) => <State t={t} state={row.state} /> },
+        { head: 'col.state', cell: (row) => <State t={t} state={row.state} of={row.kind} /> },
         { head: 'col.attempts', cell: (row) => row.attempts, class: 'num' },
         { head: 'col.platformId', cell: (row) => row.platformId ?? (row.orderId ? <a href={paths.order(row.orderId)}>{row.orderId}</a> : '—') },
-        { head: 'col.error', cell: (row) => <ErrorCell code={row.errorCode} message={row.message} /> },
+        { head: 'col.error', cell: (row) => <ErrorCell t={t} code={row.errorCode} words={submissionErrorWords(t, row)} /> },
         { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
       ]}
     />
   );
 }
 
-/** An error's code and message, side by side. */
-export function ErrorCell(props: { code: string | null; message: string | null }) {
+/** An error's code and what it means in the console's language, with the platform's (or the system's) own words quoted. */
+export function ErrorCell(props: { t: Translate; code: string | null; words: ErrorWords | null }) {
   return (
     <>
-      {props.code ? <code>{props.code}</code> : null} <span class="message">{props.message ?? ''}</span>
+      {props.code ? <code>{props.code}</code> : null} <span class="message">{props.words?.text ?? ''}</span>
+      {props.words?.quoted ? (
+        <>
+          {' '}
+          <q class="said">{props.words.quoted}</q>
+        </>
+      ) : null}
     </>
   );
+}
+
+/** A submission row's error in words. */
+export function submissionErrorWords(
+  t: Translate,
+  row: Pick<SubmissionItem, 'errorCode' | 'lastStatus' | 'result' | 'attempts' | 'message'>,
+): ErrorWords | null {
+  return errorWords(t, { code: row.errorCode, status: row.lastStatus, answer: parseJson(row.result), attempts: row.attempts, message: row.message });
 }
 
 export function FileTable(props: { t: Translate; flow: string; rows: readonly FileItem[] }) {
@@ -58,7 +85,7 @@ export function FileTable(props: { t: Translate; flow: string; rows: readonly Fi
       rows={props.rows}
       columns={[
         { head: 'col.file', cell: (file) => <a href={paths.file(props.flow, file.id)}>{file.originalName}</a> },
-        { head: 'col.state', cell: (file) => <State t={t} state={file.state} /> },
+        { head: 'col.state', cell: (file) => <State t={t} state={file.state} of="file" /> },
         { head: 'col.requests', cell: (file) => file.requestCount, class: 'num' },
         { head: 'col.problems', cell: (file) => file.problemCount, class: 'num' },
         { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },
@@ -93,10 +120,16 @@ export function AuditTable(props: { t: Translate; rows: readonly AuditItem[]; sh
           head: 'col.result',
           cell: (entry) => <span class={`badge r-${entry.result}`}>{translateOr(t, `result.${entry.result}`, entry.result)}</span>,
         },
-        { head: 'col.detail', cell: (entry) => entry.detail ?? '' },
+        { head: 'col.detail', cell: (entry) => auditDetail(t, entry) },
       ]}
     />
   );
+}
+
+/** An audit entry's detail in the console's language (entries written before migration 9 show their English sentence). */
+export function auditDetail(t: Translate, entry: Pick<AuditItem, 'detail' | 'detail_text'>): string {
+  const text = entry.detail_text === null ? undefined : (parseJson(entry.detail_text) as MessageText | undefined);
+  return (text && typeof text === 'object' && typeof text.key === 'string' ? t.text(text) : undefined) ?? entry.detail ?? '';
 }
 
 function auditTarget(entry: AuditItem) {
@@ -108,9 +141,10 @@ function auditTarget(entry: AuditItem) {
   return `${entry.flow} / ${entry.target}`;
 }
 
-/** The hint for an error code, in the console's language. */
-export function hintFor(t: Translate, code: string | null | undefined): string {
-  return translateOr(t, `hint.${code ?? ''}`, t('hint.generic'));
+/** The hint for an error code, in the console's language; a confirmation's speaks of its order. */
+export function hintFor(t: Translate, code: string | null | undefined, kind?: 'request' | 'confirmation'): string {
+  const generic = translateOr(t, `hint.${code ?? ''}`, t('hint.generic'));
+  return kind === 'confirmation' ? translateOr(t, `hint.confirmation.${code ?? ''}`, generic) : generic;
 }
 
 /** JSON for people: indented, in a <pre> (escaped by JSX like everything else). */
@@ -123,15 +157,33 @@ export type { ConsoleLanguage };
 /** A problem as the tables show it: a file's report, or the mapping page's preview (with the column read). */
 export interface ProblemLine {
   row: number | null;
-  /** Where in the file beyond the row: a sheet's cell (`Заявки!C7`), an XML element's line and column. */
-  place?: string | null;
+  /** Where in the file beyond the row: a sheet's cell (`Заявки!C7`), or an XML element's line and column. */
+  cell?: string | null;
+  line?: number | null;
+  lineColumn?: number | null;
   field: string | null;
+  /** The mapping's column (or path) the field reads, on the mapping page. */
   column?: string | null;
   code: string;
+  /** The English sentence of the report and the log; shown only when the problem has no text of its own and its code none. */
   message: string;
+  /** What is wrong, as the console words it. */
+  text?: MessageText | null;
   value: string | null;
   /** The request (or order) the row belongs to. */
   externalId?: string | null;
+}
+
+/** Where a problem stands beyond its row, in the console's language: the cell, or the line and column. */
+export function placeOf(t: Translate, p: Pick<ProblemLine, 'cell' | 'line' | 'lineColumn'>): string | null {
+  if (p.cell) return p.cell;
+  if (p.line === null || p.line === undefined) return null;
+  return t('mapping.lineColumn', { line: p.line, column: p.lineColumn ?? '—' });
+}
+
+/** What is wrong, in the console's language: the problem's own text, else what its code means. */
+export function problemMessage(t: Translate, p: { code: string; text?: MessageText | null | undefined }): string {
+  return (p.text ? t.text(p.text) : undefined) ?? t.code(p.code);
 }
 
 /** Problems by row (and cell), request, field (and the column, for a preview), code, message and the cell's value. */
@@ -145,21 +197,23 @@ export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]
       columns={[
         {
           head: 'col.row',
-          cell: (p) =>
-            p.place ? (
+          cell: (p) => {
+            const place = placeOf(t, p);
+            return place ? (
               <>
-                {p.row ?? '—'} <span class="muted">{p.place}</span>
+                {p.row ?? '—'} <span class="muted">{place}</span>
               </>
             ) : (
               (p.row ?? '—')
-            ),
+            );
+          },
           class: 'num',
         },
         { head: 'col.externalId', cell: (p) => (p.externalId ? <code>{p.externalId}</code> : '—') },
         { head: 'col.field', cell: (p) => p.field ?? '—' },
         props.withColumn && { head: 'col.column', cell: (p) => p.column ?? '—' },
         { head: 'col.code', cell: (p) => <code title={hintFor(t, p.code)}>{p.code}</code> },
-        { head: 'col.message', cell: (p) => p.message, class: 'message' },
+        { head: 'col.message', cell: (p) => problemMessage(t, p), class: 'message' },
         { head: 'col.value', cell: (p) => (p.value !== null ? <code>{p.value}</code> : '—') },
       ]}
     />

@@ -4,7 +4,8 @@ import { formatDuration, formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, FileTable, hintFor, Json, State, SubmissionTable, Time } from './parts.js';
+import { attemptWords, errorWords, exportErrorWords } from './error-words.js';
+import { ActionLink, auditDetail, ErrorCell, FileTable, hintFor, Json, State, stateWord, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function SearchPage(props: { ctx: ViewContext; data: SearchData }) {
@@ -67,7 +68,7 @@ function Story(props: { ctx: ViewContext; flow: string; story: SubmissionStory }
       <dl class="facts">
         <dt>{t('col.state')}</dt>
         <dd>
-          <State t={t} state={story.state} />
+          <State t={t} state={story.state} of={story.kind} />
         </dd>
         <dt>{t('col.attempts')}</dt>
         <dd>{story.attempts}</dd>
@@ -75,7 +76,12 @@ function Story(props: { ctx: ViewContext; flow: string; story: SubmissionStory }
         <dd>{story.platformId ?? '—'}</dd>
         <dt>{t('request.idempotencyKey')}</dt>
         <dd>
-          <code>{story.idempotencyKey}</code>
+          <code>{readableKey(story.idempotencyKey)}</code>
+          {readableKey(story.idempotencyKey) !== story.idempotencyKey ? (
+            <div class="muted">
+              {t('request.keyAsSent')} <code>{story.idempotencyKey}</code>
+            </div>
+          ) : null}
         </dd>
         {story.nextAttemptAt ? (
           <>
@@ -89,7 +95,7 @@ function Story(props: { ctx: ViewContext; flow: string; story: SubmissionStory }
       <ol class="timeline">
         {story.timeline.map((entry) => (
           <li class={`t-${entry.type}`}>
-            <Time at={entry.at} /> <Entry t={t} ctx={ctx} flow={props.flow} entry={entry} />
+            <Time at={entry.at} /> <Entry t={t} ctx={ctx} flow={props.flow} kind={story.kind} entry={entry} />
           </li>
         ))}
       </ol>
@@ -101,7 +107,19 @@ function Story(props: { ctx: ViewContext; flow: string; story: SubmissionStory }
   );
 }
 
-function Entry(props: { t: Translate; ctx: ViewContext; flow: string; entry: TimelineEntry }) {
+/**
+ * The Idempotency-Key as people read it: the key is percent-encoded to travel in a header
+ * (`erp1c:%D0%97%D0%9A-000101`); shown decoded (`erp1c:ЗК-000101`), the header's form beside it.
+ */
+export function readableKey(key: string): string {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return key;
+  }
+}
+
+function Entry(props: { t: Translate; ctx: ViewContext; flow: string; kind: 'request' | 'confirmation'; entry: TimelineEntry }) {
   const { t, entry } = props;
   switch (entry.type) {
     case 'recorded':
@@ -117,9 +135,11 @@ function Entry(props: { t: Translate; ctx: ViewContext; flow: string; entry: Tim
       return (
         <span>
           <b>{t('timeline.attempt', { n: entry.number })}</b>: {entry.httpStatus ?? t('timeline.noAnswer')},{' '}
-          {formatDuration(entry.durationMs, props.ctx.language)}, {entry.outcome ? <State t={t} state={entry.outcome} /> : null}{' '}
+          {formatDuration(entry.durationMs, props.ctx.language)}, {entry.outcome ? <State t={t} state={entry.outcome} of={props.kind} /> : null}{' '}
           <span class="muted">X-Request-Id</span> <code>{entry.requestId}</code>
-          {entry.error ? <div class="message">{entry.error}</div> : null}
+          {entry.error || entry.outcome ? (
+            <div class="message">{attemptWords(t, { outcome: entry.outcome, status: entry.httpStatus, answer: entry.answer, error: entry.error })}</div>
+          ) : null}
           {entry.answer !== null ? (
             <details id={`answer-${entry.requestId}`}>
               <summary>{t('timeline.answer')}</summary>
@@ -131,17 +151,28 @@ function Entry(props: { t: Translate; ctx: ViewContext; flow: string; entry: Tim
     case 'outcome':
       return (
         <span>
-          <b>{t('timeline.outcome', { state: translateOr(t, `state.${entry.state}`, entry.state) })}</b>
-          {entry.platformId ? ` ${entry.platformId}` : ''} {entry.errorCode ? <code>{entry.errorCode}</code> : null}{' '}
-          {entry.message ? <span class="message">{entry.message}</span> : null}
-          {entry.errorCode && entry.state !== 'accepted' ? <div class="hint">{hintFor(t, entry.errorCode)}</div> : null}
+          <b>{t('timeline.outcome', { state: stateWord(t, entry.state, props.kind) })}</b>
+          {entry.platformId ? ` ${entry.platformId}` : ''}{' '}
+          {entry.errorCode ? (
+            <ErrorCell
+              t={t}
+              code={entry.errorCode}
+              words={errorWords(t, { code: entry.errorCode, status: entry.status, answer: entry.answer, attempts: entry.attempts, message: entry.message })}
+            />
+          ) : null}
+          {entry.errorCode && entry.state !== 'accepted' ? <div class="hint">{hintFor(t, entry.errorCode, props.kind)}</div> : null}
         </span>
       );
     case 'acknowledgement':
       return (
         <span>
           {t('timeline.acknowledgement', { file: entry.fileName ?? '—', state: translateOr(t, `state.${entry.state}`, entry.state) })}
-          {entry.error ? <span class="message"> {entry.error}</span> : null}
+          {entry.error ? (
+            <>
+              {' '}
+              <ErrorCell t={t} code={null} words={exportErrorWords(t, entry.error)} />
+            </>
+          ) : null}
         </span>
       );
     case 'event':
@@ -158,7 +189,7 @@ function Entry(props: { t: Translate; ctx: ViewContext; flow: string; entry: Tim
             action: translateOr(t, `action.${entry.action}`, entry.action),
             result: translateOr(t, `result.${entry.result}`, entry.result),
           })}{' '}
-          {entry.detail ?? ''}
+          {auditDetail(t, entry)}
         </span>
       );
   }
