@@ -90,6 +90,8 @@ export const ERROR_CODES = {
   EXCHANGE_MESSAGE_INVALID:
     "A file named as 1C's exchange message is not one (no Message/Header/Confirmation, a format other than EnterpriseData, a message number that is not a number); rejected and not acknowledged, so 1C sends its changes again.",
   EXCHANGE_NODE_MISMATCH: "An exchange message is from or to other node codes than the flow's enterpriseData.peer and node; rejected and not acknowledged.",
+  READER_FAULT:
+    "The connector's own reader failed on a file for a reason of its own (a bug, not a problem of the data): the file is rejected with a report saying so, and the fault is logged with its stack. Report it with the file.",
   EXCHANGE_VERSION_UNSUPPORTED:
     'A data message is in an EnterpriseData version this flow does not read (enterpriseData.versions); rejected and not acknowledged.',
 } as const;

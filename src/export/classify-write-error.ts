@@ -3,6 +3,7 @@
  * a transient failure on its next pass and moves a permanent one to a fallback name (then sets it
  * aside), so that no single file can hold up its channel for ever.
  */
+import { isConnectorError } from '../errors.js';
 
 /**
  * Errors that come back the same for the same name in the same folder, however often it is tried:
@@ -24,14 +25,20 @@
  */
 export const PERMANENT_NAME_ERRORS: ReadonlySet<string> = new Set(['ENAMETOOLONG', 'EINVAL', 'EILSEQ', 'EISDIR', 'EEXIST']);
 
+/** The system's errno code of `error` (or the one a `ConnectorError` of ours stands for, `details.errno`), if any. */
+function errnoOf(error: unknown): string | undefined {
+  if (isConnectorError(error)) return typeof error.details.errno === 'string' ? error.details.errno : undefined;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** True when `error` is an errno error that the same name will always get (see `PERMANENT_NAME_ERRORS`). */
 export function isPermanentNameError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' && PERMANENT_NAME_ERRORS.has(code);
+  const code = errnoOf(error);
+  return code !== undefined && PERMANENT_NAME_ERRORS.has(code);
 }
 
 /** The errno code of `error`, or `ERROR` when it has none (for a reason line). */
 export function errnoCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? code : 'ERROR';
+  return errnoOf(error) ?? 'ERROR';
 }

@@ -10,6 +10,7 @@ import { neutraliseFormulaCast } from '../shared/csv-formula.js';
 import { formatCell, formatJsonValue, valueToText } from './format-value.js';
 import { resolveColumns } from './resolve-columns.js';
 import { renderXlsx } from './render-xlsx.js';
+import { ConnectorError } from '../errors.js';
 
 export type ExportMode = 'perEvent' | 'batch';
 
@@ -69,7 +70,7 @@ export async function renderExportBytes(records: readonly Record<string, unknown
  * `format: xlsx` this throws, and `renderExportBytes` is the one to call.
  */
 export function renderExportFile(records: readonly Record<string, unknown>[], format: ExportFormat, mode: ExportMode): Buffer {
-  if (format.format === 'xlsx') throw new Error('an xlsx file is rendered asynchronously: call renderExportBytes');
+  if (format.format === 'xlsx') throw new ConnectorError('INTERNAL_ERROR', 'an xlsx file is rendered asynchronously: call renderExportBytes');
   if (format.format === 'json') return encode(renderJson(records, format, mode), format.json.encoding);
   return encode(renderCsv(records, format), format.csv.encoding);
 }

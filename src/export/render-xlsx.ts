@@ -32,6 +32,7 @@ import { excelDateFormat } from './excel-date.js';
 import { formatCellValue } from './format-value.js';
 import { resolveColumns } from './resolve-columns.js';
 import { cellXml, columnLetters, escapeXmlAttribute, textCellXml } from './xlsx-cell.js';
+import { ConnectorError } from '../errors.js';
 
 /** A sheet's limits (Excel's, which LibreOffice shares). */
 export const MAX_SHEET_ROWS = 1_048_576;
@@ -76,8 +77,10 @@ export async function renderXlsx(records: readonly Record<string, unknown>[], fo
   const { sheet, header } = format.xlsx;
   const columns = resolveColumns(format, records);
   const rows = records.length + (header ? 1 : 0);
-  if (columns.length > MAX_SHEET_COLUMNS) throw new Error(`${columns.length} columns do not fit in a sheet (at most ${MAX_SHEET_COLUMNS})`);
-  if (rows > MAX_SHEET_ROWS) throw new Error(`${rows} rows do not fit in a sheet (at most ${MAX_SHEET_ROWS})`);
+  if (columns.length > MAX_SHEET_COLUMNS) {
+    throw new ConnectorError('EXPORT_WRITE_FAILED', `${columns.length} columns do not fit in a sheet (at most ${MAX_SHEET_COLUMNS})`);
+  }
+  if (rows > MAX_SHEET_ROWS) throw new ConnectorError('EXPORT_WRITE_FAILED', `${rows} rows do not fit in a sheet (at most ${MAX_SHEET_ROWS})`);
 
   // One cell style per distinct date format; style 0 is the default. `dateStyles[i]` is column i's.
   const formatCodes: string[] = [];

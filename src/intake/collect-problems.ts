@@ -4,6 +4,7 @@
  * recorded in chunks must not hold more than a page of problems in memory.
  */
 import { describeError, isConnectorError } from '../errors.js';
+import { readerFault } from '../mapping/map-file.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { MappingProblem } from '../shared/types.js';
 
@@ -61,13 +62,15 @@ export function collectProblems(fileLabel: string): ProblemCollector {
  * ends the stream. Only the mapper's own failures: what the consumer throws (a store error while
  * recording) goes on up, it says nothing about the file.
  */
-export async function* catchMapperFailure(items: AsyncIterable<MappedItem>, fileLabel: string): AsyncGenerator<MappedItem> {
+export async function* catchMapperFailure(items: AsyncIterable<MappedItem>, fileLabel: string, onFault?: (error: unknown) => void): AsyncGenerator<MappedItem> {
   try {
     yield* items;
   } catch (error) {
-    yield {
-      type: 'problem',
-      problem: { row: null, field: null, code: isConnectorError(error) ? error.code : 'FILE_UNREADABLE', message: `${fileLabel}: ${describeError(error)}` },
-    };
+    if (isConnectorError(error)) {
+      yield { type: 'problem', problem: { row: null, field: null, code: error.code, message: `${fileLabel}: ${describeError(error)}` } };
+      return;
+    }
+    onFault?.(error);
+    yield readerFault(fileLabel, error);
   }
 }

@@ -40,7 +40,7 @@ export interface IntakeDeps {
   /** Called after a file recorded new (or corrected) submissions, to wake the dispatcher. */
   onRecorded?: (count: number) => void;
   /** Prometheus counters (the daemon's); optional. */
-  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages'>>;
+  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages' | 'readerFaults'>>;
 }
 
 export interface Intake extends Component, Reloadable<MappingSpec> {
@@ -87,7 +87,20 @@ export function createIntake(deps: IntakeDeps): Intake {
     clock,
     durable: deps.durable ?? alreadyDurable,
     mapItems: (input, fileLabel) =>
-      mapFile(input, mapping, { now: new Date(clock()), rejectPastDates: rules.rejectPastDates, fileLabel, archivePassword: flow.enterpriseData?.password }),
+      mapFile(input, mapping, {
+        now: new Date(clock()),
+        rejectPastDates: rules.rejectPastDates,
+        fileLabel,
+        archivePassword: flow.enterpriseData?.password,
+        onFault: (error) => ctx.onReaderFault?.(error, fileLabel),
+      }),
+    onReaderFault: (error, file) => {
+      logger.error(
+        { err: error, code: 'READER_FAULT', file },
+        "a reader of the connector failed on a file for a reason of its own (a bug, not the file's): the file is rejected; report it with the file",
+      );
+      deps.metrics?.readerFaults?.inc({ flow: flow.name });
+    },
     onRecorded: (count) => {
       try {
         deps.onRecorded?.(count);

@@ -34,7 +34,9 @@ export interface IntakeContext {
   /** Awaited before a recorded file is moved out of `processing/`: the move must never outrun its commit. */
   durable: WaitDurable;
   /** Counts files by outcome (archived, rejected, duplicate), and exchange messages by what each was taken as. */
-  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages'>>;
+  metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages' | 'readerFaults'>>;
+  /** A reader of ours failed on `file` for a reason of its own (`READER_FAULT`): logged with its stack and counted. */
+  onReaderFault?: (error: unknown, file: string) => void;
 }
 
 export function inboxDirs(inbox: string): InboxDirs {

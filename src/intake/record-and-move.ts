@@ -55,6 +55,7 @@ export async function recordAndMove(ctx: IntakeContext, row: FileRow, items: Asy
   const name = storedName(row.id, row.original_name);
   const result = await recordMappedFile(ctx.db, {
     ...(exchange ? { exchange } : {}),
+    onReaderFault: (error) => ctx.onReaderFault?.(error, row.original_name),
     flow: ctx.flow.name,
     fileId: row.id,
     fileLabel: row.original_name,

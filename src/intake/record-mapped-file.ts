@@ -42,6 +42,8 @@ export interface MappedFileRecord {
   destinationFor: (state: 'archived' | 'rejected') => string;
   /** An exchange message's outcome rules and what else its deciding transaction writes (`exchange-message.ts`). */
   exchange?: MessageOutcome;
+  /** Told when the mapper itself throws something other than a `ConnectorError` (a fault of ours). */
+  onReaderFault?: (error: unknown) => void;
 }
 
 /** How an exchange message's file is decided beyond a plain file's rules. */
@@ -69,7 +71,7 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
       chunkChars = 0;
       stageChunk(db, { flow, fileId, now: stagedAt, dedupeKeys: batch.map((s) => s.dedupeKey), plan: (existing) => planChunk(plan, batch, existing) });
     };
-    for await (const item of catchMapperFailure(input.items, input.fileLabel)) {
+    for await (const item of catchMapperFailure(input.items, input.fileLabel, input.onReaderFault)) {
       if (item.type === 'problem') {
         if (problems.add(item.problem)) continue;
         break;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { TABLE_FORMATS } from '../config/mapping-schema.js';
 import { formatOfSpec } from '../config/mapping-sources.js';
-import { ConnectorError, isConnectorError } from '../errors.js';
+import { ConnectorError, describeError, isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
 import { openInputFile, type OpenedInput } from '../shared/input-file.js';
 import { mapTable } from './map-table.js';
@@ -37,6 +37,12 @@ export interface MapOptions {
   signal?: AbortSignal;
   /** The password of a zipped XML file (1C's compressed exchange messages). */
   archivePassword?: string | undefined;
+  /**
+   * Told of a fault of the connector's own (a reader that threw something other than a
+   * `ConnectorError`: a bug, not a problem of the data), with the error and its stack, before the
+   * file-level `READER_FAULT` problem is yielded. The intake logs it and counts it.
+   */
+  onFault?: (error: unknown) => void;
 }
 
 export type { InputFormat };
@@ -95,18 +101,24 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
     if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
     else yield* mapTree(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
   } catch (error) {
-    if (options.signal?.aborted || !isConnectorError(error)) {
-      if (!options.signal?.aborted && !isConnectorError(error)) {
-        // An unexpected fault is still a file-level problem: intake must be able to reject the file.
-        yield fileProblem(ctx.fileLabel, 'MAPPING_FAILED', `could not be mapped: ${(error as Error).message ?? String(error)}`);
-        return;
-      }
-      throw error;
+    if (options.signal?.aborted) throw error;
+    if (!isConnectorError(error)) {
+      // A fault of our own is not a problem of the data (MAPPING_FAILED says that): it has its own
+      // code, so that operators and the fuzz targets tell them apart, and the file is rejected.
+      options.onFault?.(error);
+      yield readerFault(ctx.fileLabel, error);
+      return;
     }
     yield fileProblem(ctx.fileLabel, error.code, error.message, error.details);
   } finally {
     await opened?.close();
   }
+}
+
+/** The file-level problem of a fault of the connector's own, saying to report it. */
+export function readerFault(fileLabel: string, error: unknown): MappedItem {
+  const reason = `could not be read because of a fault in the connector, not in the file (${describeError(error)}): the file was rejected; report it, with the file, to the connector's maintainers`;
+  return { type: 'problem', problem: { ...makeProblem(fileLabel, { row: null, field: null, code: 'READER_FAULT', reason }), text: { key: 'readerFault' } } };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface Metrics {
   requestsRecorded: Counter<'flow'>;
   /** 1C's exchange messages read, by flow and what each was taken as (settings, taken, stale, refused). */
   exchangeMessages: Counter<'flow' | 'kind'>;
+  /** Files a reader of ours failed on for a reason of its own (`READER_FAULT`: a bug), by flow. */
+  readerFaults: Counter<'flow'>;
   /**
    * Add what only the running daemon can answer: each flow's gate and the readiness verdict, read at
    * every scrape; and the configured flows' counter series, at zero from the start. Call it once,
@@ -102,6 +104,12 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
   });
 
+  const readerFaults = new Counter({
+    name: 'connector_reader_faults_total',
+    help: 'Files a reader of the connector failed on for a reason of its own (READER_FAULT: a bug, reported with the file), by flow.',
+    labelNames: ['flow'] as const,
+    registers: [registry],
+  });
   const exchangeMessages = new Counter({
     name: 'connector_exchange_messages_total',
     help: "1C's exchange messages read, by flow and what each was taken as (settings, taken, stale, refused).",
@@ -173,6 +181,7 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     for (const flow of live.flows) {
       requestsRecorded.inc({ flow }, 0);
       retries.inc({ flow }, 0);
+      readerFaults.inc({ flow }, 0);
       for (const outcome of FILE_OUTCOMES) files.inc({ flow, outcome }, 0);
       for (const outcome of SUBMISSION_OUTCOMES) submissions.inc({ flow, outcome }, 0);
     }
@@ -202,5 +211,5 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     });
   };
 
-  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, exchangeMessages, attach };
+  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, exchangeMessages, readerFaults, attach };
 }

@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { readBody } from '../shared/read-body.js';
 import { confirmOrderPath, createRequestPath } from './contract.js';
 import type { HttpHeaders } from './classify-failure.js';
+import { ConnectorError } from '../errors.js';
 
 export interface PlatformClientOptions {
   /** Base address without `/api-gateway/api/v1`; may carry a path prefix. */
@@ -145,7 +146,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       if (!read.ok) {
         // Destroying the body closes the connection: the rest of a long answer is not waited for.
         response.body.destroy();
-        throw read.reason === 'tooLarge' ? new ResponseTooLargeError(maxResponseBytes) : (read.error ?? new Error('the answer ended before it was complete'));
+        throw read.reason === 'tooLarge'
+          ? new ResponseTooLargeError(maxResponseBytes)
+          : (read.error ?? new ConnectorError('PLATFORM_UNAVAILABLE', 'the answer ended before it was complete'));
       }
       return { status: response.statusCode, headers: response.headers as HttpHeaders, body: read.body.toString('utf8'), requestId };
     } catch (error) {

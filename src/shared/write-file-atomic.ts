@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ConnectorError } from '../errors.js';
 import { MAX_NAME_BYTES, truncateUtf8 } from './file-name.js';
 import { openRegularFile } from './input-file.js';
 
@@ -187,12 +188,12 @@ async function publishWithoutClobbering(temp: string, target: string, bytes: Buf
   await fs.rm(temp, { force: true });
 }
 
-function nameTaken(target: string): NodeJS.ErrnoException {
-  return Object.assign(
-    new Error(`EEXIST: ${path.basename(target)} is taken by something the daemon did not write (a file, a folder, a link); it is not replaced`),
-    {
-      code: 'EEXIST',
-    },
+/** The final name is someone else's: a permanent failure of this name, as the system's EEXIST is (`details.errno`). */
+function nameTaken(target: string): ConnectorError {
+  return new ConnectorError(
+    'EXPORT_WRITE_FAILED',
+    `EEXIST: ${path.basename(target)} is taken by something the daemon did not write (a file, a folder, a link); it is not replaced`,
+    { details: { errno: 'EEXIST' } },
   );
 }
 

@@ -158,7 +158,7 @@ describe('writeFileAtomic', () => {
         plant(target, dir);
         const before = fs.lstatSync(target);
         const [outcome] = await writeFilesAtomic(folder, [{ name: 'status-1.csv', bytes: Buffer.from('new') }], { noClobber: true });
-        expect(outcome).toMatchObject({ ok: false, error: { code: 'EEXIST' } });
+        expect(outcome).toMatchObject({ ok: false, error: { code: 'EXPORT_WRITE_FAILED', details: { errno: 'EEXIST' } } });
         const after = fs.lstatSync(target);
         expect([after.ino, after.mtimeMs, after.mode]).toEqual([before.ino, before.mtimeMs, before.mode]);
         expect(entries(folder)).toEqual(['status-1.csv']);

@@ -252,6 +252,8 @@ export const en = {
   'hint.MAPPING_INVALID': 'Fix the keys or the line named; nothing changes until the mapping loads.',
   'hint.MAPPING_NOT_WRITABLE':
     'Let the service write the mapping folder (ReadWritePaths= in a drop-in, write access for the service user), or copy the YAML into the file yourself and run systemctl reload.',
+  'hint.READER_FAULT':
+    'A bug of the connector, not a problem of the file: report it with the file and the log lines around it; the file can be taken again once a fixed version runs.',
   'hint.file': 'Fix the data in the ERP and export again, or fix the mapping (systemctl reload) and take the file again.',
   'hint.generic': 'Read the message; the troubleshooting table (docs/troubleshooting.md) explains the code.',
   'mapping.title': 'Mapping of flow {flow}',

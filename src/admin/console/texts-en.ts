@@ -39,6 +39,7 @@ export const textsEn = {
   linesNotArray: 'must be a list of lines',
   // The whole file.
   noRecords: 'holds no records (only a header, or nothing)',
+  readerFault: 'could not be read because of a fault in the connector, not in the file: the file was rejected; report it, with the file',
   tooManyProblems: 'more than {n} problems: the file was not read further and nothing in it was submitted (does the mapping fit this export?)',
   moreProblems: {
     one: '{n} more problem from row {row} on is not listed (the report shows the first {shown})',
