@@ -25,7 +25,9 @@ const nodeCode = z
   .max(150, 'must be at most 150 characters')
   .refine((code) => code.trim() === code, 'must not start or end with a space (1C trims codes)')
   // eslint-disable-next-line no-control-regex
-  .refine((code) => !/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(code), 'must not contain / \\ : * ? " < > | or control characters (it is part of a file name)');
+  .refine((code) => !/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(code), 'must not contain / \\ : * ? " < > | or control characters (it is part of a file name)')
+  // XML 1.0 cannot carry these: a reply naming the code would not parse.
+  .refine((code) => !/[\uFFFE\uFFFF]|\p{Cs}/u.test(code), 'must not contain U+FFFE, U+FFFF or a lone surrogate (XML cannot carry them)');
 
 export const enterpriseDataSchema = z
   .strictObject({

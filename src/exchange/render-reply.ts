@@ -37,7 +37,9 @@ export interface ReplyInput {
   now: number;
 }
 
-const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** `\r` as a reference: a parser would read a bare one as a line end and change the text. */
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
 const element = (name: string, text: string): string => (text === '' ? `<msg:${name}/>` : `<msg:${name}>${escapeXml(text)}</msg:${name}>`);
 
 export function renderReply(input: ReplyInput): string {

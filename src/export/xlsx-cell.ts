@@ -25,7 +25,8 @@ export const MAX_CELL_CHARS = 32_767;
 export const TRUNCATION_MARKER = '…[truncated]';
 
 const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const ESCAPED_CHARACTER_LOOKALIKE = /_(x[0-9A-Fa-f]{4}_)/g;
+/** Lookahead, not a match: in `_x0041_x0042_` the middle `_` closes one look-alike and opens the next. */
+const ESCAPED_CHARACTER_LOOKALIKE = /_(?=x[0-9A-Fa-f]{4}_)/g;
 
 /** `text` as a cell may hold it: characters XML cannot carry replaced, cut to Excel's limit. */
 export function cellText(text: string): string {
@@ -57,7 +58,7 @@ export function columnLetters(index: number): string {
 /** An inline-string cell, or '' for empty text (an absent cell is an empty one). */
 export function textCellXml(ref: string, text: string): string {
   if (text === '') return '';
-  const escaped = escapeXmlText(cellText(text).replace(ESCAPED_CHARACTER_LOOKALIKE, '_x005F_$1'));
+  const escaped = escapeXmlText(cellText(text).replace(ESCAPED_CHARACTER_LOOKALIKE, '_x005F_'));
   return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escaped}</t></is></c>`;
 }
 

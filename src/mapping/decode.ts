@@ -14,6 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
 import { ConnectorError } from '../errors.js';
+import { firstInvalidUtf8 } from './readers/xml/xml-decoder.js';
 
 export type InputEncoding = 'utf-8' | 'windows-1251' | 'auto';
 
@@ -54,6 +55,12 @@ export class DecodeStream extends Transform {
   private carry: Buffer | undefined;
   private offset = 0;
   private decoder: ReturnType<typeof iconv.getDecoder> | undefined;
+  /**
+   * Invalid bytes found in a chunk: the valid text before them was passed on, and the error is
+   * raised at the next chunk (or the end). So the parser reads everything before the bad byte
+   * first, and whatever it finds there comes first, as in the file, wherever the reads cut it.
+   */
+  private pending: ConnectorError | undefined;
 
   constructor(encoding: InputEncoding) {
     super();
@@ -61,6 +68,7 @@ export class DecodeStream extends Transform {
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    if (this.pending) return callback(this.pending);
     try {
       if (!this.started) {
         this.head.push(chunk);
@@ -78,8 +86,10 @@ export class DecodeStream extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
+    if (this.pending) return callback(this.pending);
     try {
       if (!this.started) this.begin(true);
+      if (this.pending) return callback(this.pending);
       if (this.encoding === 'utf-8') {
         if (this.carry && this.carry.length > 0) throw invalidBytes('UTF-8', `the file ends inside a character at byte ${this.offset}`);
       } else if (this.decoder) {
@@ -114,25 +124,16 @@ export class DecodeStream extends Transform {
     const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
     const complete = completeUtf8Length(buf);
     const body = buf.subarray(0, complete);
-    if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence near byte ${this.offset + firstInvalidOffset(body)}`);
+    if (!isUtf8(body)) {
+      const at = firstInvalidUtf8(body);
+      if (at > 0) this.push(body.subarray(0, at));
+      this.pending = invalidBytes('UTF-8', `invalid byte sequence at byte ${this.offset + at}`);
+      return;
+    }
     this.offset += complete;
     this.carry = complete < buf.length ? Buffer.from(buf.subarray(complete)) : undefined;
     if (body.length > 0) this.push(body);
   }
-}
-
-/** Where the first invalid UTF-8 sequence starts (only called once we know there is one). */
-function firstInvalidOffset(buf: Buffer): number {
-  let low = 0;
-  let high = buf.length;
-  // Binary search on prefixes cut at character boundaries: valid prefix ⇒ the fault lies later.
-  while (high - low > 4) {
-    const mid = (low + high) >>> 1;
-    const cut = completeUtf8Length(buf.subarray(0, mid));
-    if (isUtf8(buf.subarray(0, cut))) low = cut === low ? mid : cut;
-    else high = mid;
-  }
-  return low;
 }
 
 /** Decode a whole (small) buffer the same way, for JSON files. */
@@ -140,6 +141,6 @@ export function decodeBuffer(buf: Buffer, encoding: InputEncoding): string {
   const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
   const body = buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
   if (resolved === 'windows-1251') return iconv.decode(body, 'win1251');
-  if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence near byte ${firstInvalidOffset(body)}`);
+  if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence at byte ${firstInvalidUtf8(body) + (body === buf ? 0 : 3)}`);
   return body.toString('utf8');
 }

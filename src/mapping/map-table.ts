@@ -71,6 +71,8 @@ export async function* mapTable(input: TableInput, spec: MappingSpec, ctx: Build
       }
       return;
     }
+    // Past the last mapped column nothing is read: a workbook's rows need not be laid out there.
+    input.narrow?.(1 + Math.max(...columnsOf(spec).map(({ column }) => found.indexOf(column))));
     yield* mapRows(found, input, spec, ctx, signal);
   } finally {
     await rows.return(undefined);

@@ -1,6 +1,7 @@
 /**
  * Dates in ERP formats (`DD.MM.YYYY`, `YY/MM/DD`, …) to `YYYY-MM-DD`, checked against the real
- * calendar. A format is compiled once into a matcher; values already in ISO form always pass.
+ * calendar. A format is compiled once into a matcher; values already in ISO form pass too, unless
+ * the format itself reads them (a `YYYY-DD-MM` format's `2027-03-04` is the 3rd of April).
  */
 import { DATE_TOKEN as TOKEN } from '../config/date-format.js';
 import { isCalendarDate } from '../platform/contract.js';
@@ -30,12 +31,12 @@ export function compileDateParser(format: string | undefined): DateParser {
   }
   const pattern = format === undefined ? undefined : new RegExp(`^${source}${TIME_SUFFIX}$`);
   return (value: string) => {
-    if (ISO_DATE.test(value)) {
+    const match = pattern?.exec(value);
+    if (!match) {
+      if (!ISO_DATE.test(value)) return undefined;
       const date = value.slice(0, 10);
       return isCalendarDate(date) ? date : undefined;
     }
-    const match = pattern?.exec(value);
-    if (!match) return undefined;
     let year = '';
     let month = '';
     let day = '';

@@ -155,7 +155,7 @@ describe('broken samples', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ type: 'problem', problem: { row: null, field: null, code: 'FILE_UNREADABLE' } });
     expect((items[0] as { problem: { message: string } }).problem.message).toMatch(
-      /^wrong-encoding\.csv: is not valid UTF-8: invalid byte sequence near byte \d+$/,
+      /^wrong-encoding\.csv: is not valid UTF-8: invalid byte sequence at byte \d+$/,
     );
   });
 

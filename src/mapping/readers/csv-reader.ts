@@ -44,18 +44,45 @@ async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal?: Ab
   }
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
+  // The parser's records are taken as it makes them (`on_record`, which then keeps them out of its
+  // stream), not read from its stream: the stream drops the records it made from the same chunk
+  // as an error, so which rows came before a broken line would depend on where the reads cut the
+  // file. Each chunk is written in only when the rows of the one before are taken, so memory stays
+  // one chunk's worth of rows.
+  const records: string[][] = [];
+  let failure: unknown;
   const parser = parse({
     delimiter: options.delimiter,
     quote: options.quote,
     bom: true,
     skip_empty_lines: true,
     relax_column_count: true,
+    on_record: (record: string[]) => {
+      records.push(record);
+      return null;
+    },
   });
-  // pipeline destroys every stage on error, so the parser's iterator below throws it.
-  pipeline(source, decode, parser, () => undefined);
+  parser.on('error', (error) => (failure ??= error));
+  parser.resume();
+  const ended = new Promise<void>((resolve) => parser.once('end', resolve).once('close', resolve));
+  // pipeline destroys both stages on error, so the iterator below throws it.
+  pipeline(source, decode, () => undefined);
+  let row = 0;
+  const taken = function* (): Generator<TableRow> {
+    for (const cells of records.splice(0)) yield { row: row++, cells };
+  };
   try {
-    let row = 0;
-    for await (const record of parser) yield { row: row++, cells: record as string[] };
+    for await (const bytes of decode) {
+      parser.write(bytes);
+      // A parse error is raised on the next tick: let it land before the next chunk is read.
+      await null;
+      yield* taken();
+      if (failure !== undefined) throw failure;
+    }
+    parser.end();
+    await ended;
+    yield* taken();
+    if (failure !== undefined) throw failure;
   } catch (error) {
     throw toFileError(error, signal);
   } finally {

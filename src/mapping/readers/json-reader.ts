@@ -48,13 +48,17 @@ async function* jsonRecords(handle: FileHandle, spec: MappingSpec, format: 'json
   }
 }
 
-/** A getter for a dotted JSON path (`customer.inn`, `lines.0.name`). */
+/**
+ * A getter for a dotted JSON path (`customer.inn`, `lines.0.name`). Only a record's own keys are
+ * read: a path named `constructor` or `__proto__` must not find Object's members where a record
+ * has no such key.
+ */
 export function jsonPathGetter(path: string): SourceGetter<unknown> {
   const parts = path.split('.');
   return (record) => {
     let at: unknown = record;
     for (const part of parts) {
-      if (at === null || typeof at !== 'object') return undefined;
+      if (at === null || typeof at !== 'object' || !Object.hasOwn(at, part)) return undefined;
       at = (at as Record<string, unknown>)[part];
     }
     return at;

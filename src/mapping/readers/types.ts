@@ -55,6 +55,12 @@ export interface TableInput {
   label?: string;
   /** Read text numbers with a decimal comma (`1 234,50`). */
   decimalComma: boolean;
+  /**
+   * Told, once the header is known, that no cell at column `width` or past it will be read: the
+   * reader may leave those out of the rows it hands on from then (a workbook's rows can reach
+   * column XFD; a CSV line's fields are all in its bytes, so its reader has none).
+   */
+  narrow?: (width: number) => void;
 }
 
 /** What a reader is told besides the file and its mapping. */

@@ -28,13 +28,13 @@ import type { FileHandle } from 'node:fs/promises';
 import type { XlsxOptions } from '../../config/mapping-schema.js';
 import { ConnectorError } from '../../errors.js';
 import type { HeaderRule, TableInput, TableReader, TableRow } from './types.js';
-import { formatCellRef } from './xlsx/cell-ref.js';
+import { formatCellRef, MAX_COLUMNS } from './xlsx/cell-ref.js';
 import { NO_STYLES, readCellStyles } from './xlsx/cell-styles.js';
 import { chooseSheet, sheetLabel } from './xlsx/choose-sheet.js';
 import { locateWorkbook, requireZipContainer } from './xlsx/identify-file.js';
 import { readSharedStrings } from './xlsx/shared-strings.js';
 import { readSheetOutline } from './xlsx/sheet-outline.js';
-import { readSheetRows } from './xlsx/sheet-rows.js';
+import { readSheetRows, type ColumnWindow } from './xlsx/sheet-rows.js';
 import { WorkbookArchive, type InflateMeter } from './xlsx/workbook-archive.js';
 import { readWorkbookParts, type SheetEntry } from './xlsx/workbook-parts.js';
 
@@ -56,11 +56,15 @@ export function openWorkbook(
   meter: InflateMeter = { inflatedBytes: 0, opened: [] },
 ): TableInput {
   let sheet: SheetEntry | undefined;
+  const columnWindow: ColumnWindow = { width: MAX_COLUMNS };
   const header: HeaderRule =
     options.headerRow === 'auto' ? { kind: 'find', within: options.headerSearchRows } : { kind: 'at', row: options.headerRow, rows: options.headerRows };
   return {
-    rows: workbookRows(handle, options, meter, (chosen) => (sheet = chosen), signal),
+    rows: workbookRows(handle, options, meter, columnWindow, (chosen) => (sheet = chosen), signal),
     header,
+    narrow: (width) => {
+      columnWindow.width = Math.min(columnWindow.width, Math.max(1, width));
+    },
     // Called only for rows already read, so the sheet is known by then.
     cellRef: (row, column) => formatCellRef(sheet?.name ?? '', row, column),
     get label() {
@@ -74,6 +78,7 @@ async function* workbookRows(
   handle: FileHandle,
   options: XlsxOptions,
   meter: InflateMeter,
+  window: ColumnWindow,
   chosen: (sheet: SheetEntry) => void,
   signal?: AbortSignal,
 ): AsyncGenerator<TableRow> {
@@ -92,7 +97,7 @@ async function* workbookRows(
     const styles = parts.styles !== undefined && archive.has(parts.styles) ? await readCellStyles(archive, parts.styles, signal) : NO_STYLES;
     const strings =
       parts.sharedStrings !== undefined && archive.has(parts.sharedStrings) ? await readSharedStrings(archive, parts.sharedStrings, signal) : undefined;
-    yield* readSheetRows(archive, { part: sheet.part, strings, styles, date1904: parts.date1904, merges }, signal);
+    yield* readSheetRows(archive, { part: sheet.part, strings, styles, date1904: parts.date1904, merges, window }, signal);
   } finally {
     archive.close();
   }

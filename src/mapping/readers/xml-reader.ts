@@ -63,15 +63,30 @@ export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlRe
       yield recordOf(node, row, linesPath);
     }
   };
+  // Records the parser completed before a fault are handed out before it, whatever else the same
+  // read held: which records come before a broken tag must not depend on where reads cut the file.
+  let fault: unknown;
+  const feed = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      fault = error;
+    }
+  };
   try {
     for await (const chunk of chunks) {
       signal?.throwIfAborted();
-      parser.write(decoder.write(chunk));
+      feed(() => parser.write(decoder.write(chunk)));
       yield* records();
+      if (fault !== undefined) throw fault;
     }
-    parser.write(decoder.end());
-    parser.end();
+    feed(() => {
+      parser.write(decoder.end());
+      decoder.close();
+      parser.end();
+    });
     yield* records();
+    if (fault !== undefined) throw fault;
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     const code = (error as NodeJS.ErrnoException).code;

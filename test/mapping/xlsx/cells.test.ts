@@ -1,7 +1,10 @@
 /** Cell types, as the sheet XML writes them, read by the XLSX reader. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openWorkbook } from '../../../src/mapping/readers/xlsx-reader.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { flat, readRows, workbookParts, worksheet, zipOf, MAIN_NS } from './workbook-builder.js';
+import { flat, readRows, workbookParts, worksheet, zipOf, MAIN_NS, XLSX_OPTIONS } from './workbook-builder.js';
 
 const read = (spec: Parameters<typeof workbookParts>[0], options = {}) => withTempDir(async (dir) => readRows(dir, zipOf(workbookParts(spec)), options));
 
@@ -85,5 +88,42 @@ describe('xlsx reader: typed cells', () => {
   it('reads a sheet that holds no rows as no rows', async () => {
     const { rows } = await read({ sheets: [{ name: 'S', xml: worksheet('') }] });
     expect(rows).toEqual([]);
+  });
+});
+
+describe('xlsx reader: narrowed to the mapped columns', () => {
+  it('after narrow(2), a row lays out only columns A and B: a cell at XFD and a merge across the sheet cost nothing past them', async () => {
+    await withTempDir(async (dir) => {
+      const xml =
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Номер</t></is></c><c r="B1" t="inlineStr"><is><t>Товар</t></is></c></row>' +
+        '<row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c><c r="XFD2"><v>3</v></c></row>' +
+        '<row r="3"><c r="A3"><v>4</v></c><c r="C3"><v>5</v></c></row>' +
+        '<row r="4"><c r="XFD4"><v>6</v></c></row>';
+      const file = path.join(dir, 'book.xlsx');
+      fs.writeFileSync(file, zipOf(workbookParts({ sheets: [{ name: 'S', xml: worksheet(xml, { merges: ['B3:XFD3'] }) }] })));
+      const handle = await fs.promises.open(file);
+      try {
+        const input = openWorkbook(handle, XLSX_OPTIONS);
+        const rows: unknown[][] = [];
+        for await (const row of input.rows) {
+          rows.push([row.row, ...row.cells]);
+          if (row.row === 1) input.narrow!(2);
+        }
+        // Row 3's merge starts at B (empty: the top-left value is B3's) and is cut at B; row 4 has
+        // nothing left in A and B and is passed over as an empty row.
+        expect(rows).toEqual([
+          [1, 'Номер', 'Товар'],
+          [2, 1, 2],
+          [3, 4, ''],
+        ]);
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+
+  it('without narrow, the same rows keep every cell (the reader alone does not cut them)', async () => {
+    const { rows } = await read({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1"><v>1</v></c><c r="D1"><v>2</v></c></row>' }] });
+    expect(flat(rows)).toEqual([[1, 1, '', '', 2]]);
   });
 });

@@ -13,7 +13,10 @@ function decodeAll(bytes: Buffer, setting: XmlEncodingSetting = 'auto', chunkByt
   const decoder = new XmlDecoder(setting);
   let text = '';
   for (let at = 0; at < bytes.length; at += chunkBytes) text += decoder.write(bytes.subarray(at, at + chunkBytes));
-  return text + decoder.end();
+  text += decoder.end();
+  // A mismatch found at the end is raised once the text before it is taken, as the reader does.
+  decoder.close();
+  return text;
 }
 
 function failure(run: () => unknown): ConnectorError {

@@ -59,8 +59,9 @@ export class MergedCells {
   /**
    * Fill `cells` (row `row`, rows given in increasing order) with the top-left values of the ranges
    * covering it; a cell the range covers is overwritten, as Excel shows only the top-left value.
+   * Only columns below `width` are filled (the rest are not read).
    */
-  apply(row: number, cells: Cell[]): void {
+  apply(row: number, cells: Cell[], width = MAX_COLUMNS): void {
     if (this.count === 0) return;
     this.retire(row);
     const ranges = this.ranges;
@@ -81,7 +82,8 @@ export class MergedCells {
       const value = this.values[k]!;
       const top = ranges[at]!;
       const left = ranges[at + 1]!;
-      const right = ranges[at + 3]!;
+      const right = Math.min(ranges[at + 3]!, width - 1);
+      if (left > right) continue;
       while (cells.length < left) cells.push('');
       for (let column = left; column <= right; column++) {
         if (row === top && column === left) {

@@ -24,6 +24,8 @@ const UNIX_OFFSET_1904 = 24_107;
 export function serialToText(serial: number, kind: DateKind, date1904: boolean): string | number {
   if (!Number.isFinite(serial) || serial < 0) return serial;
   const total = Math.round(serial * SECONDS_PER_DAY);
+  // A serial too large to count in whole seconds is no date or time: its number stands.
+  if (!Number.isSafeInteger(total)) return serial;
   const days = Math.floor(total / SECONDS_PER_DAY);
   const second = total - days * SECONDS_PER_DAY;
   if (kind === DATE_KIND.time) return clock(second);

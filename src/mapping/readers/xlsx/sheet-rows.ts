@@ -9,6 +9,11 @@
  * Rows keep the numbers the sheet gives them (`<row r="7">`); rows the sheet leaves out are not
  * invented, and a row with no value in any cell (`<row r="5"/>`, or only styled empty cells) is
  * skipped here, as the CSV reader skips empty lines. Reading stops at `</sheetData>`.
+ *
+ * A row is parsed as the cells it has (column and value), and laid out as an array only when it is
+ * handed on, up to `window.width` columns: once the table's header is known, its reader narrows the
+ * window to the columns the mapping reads, so a row with one cell at column XFD, or a merge across
+ * the whole sheet, costs a few cells, not 16,384 (a 23 KB file of such rows once took 500 MiB).
  */
 import { ConnectorError } from '../../../errors.js';
 import type { Cell, TableRow } from '../types.js';
@@ -28,6 +33,19 @@ export interface SheetSources {
   styles: CellStyles;
   date1904: boolean;
   merges: MergedCells;
+  /** The columns handed on (0 to `width - 1`); the reader may narrow it between rows. */
+  window: ColumnWindow;
+}
+
+export interface ColumnWindow {
+  width: number;
+}
+
+/** A row as parsed: its cells' columns and values, in the order the sheet gives them. */
+interface ParsedRow {
+  row: number;
+  columns: number[];
+  values: Cell[];
 }
 
 /** Thrown at `</sheetData>`: the rows are done, the rest of the part is not needed. */
@@ -44,24 +62,47 @@ export async function* readSheetRows(archive: WorkbookArchive, sources: SheetSou
       if (!(error instanceof RowsEnd)) throw error;
       ended = true;
     }
-    for (const row of rows.take()) {
+    for (const parsed of rows.take()) {
       // Checked per row: an abort stops the mapping at once, not after the rest of a chunk's rows.
       signal?.throwIfAborted();
-      yield row;
+      const row = layOut(parsed, sources);
+      if (row !== undefined) yield row;
     }
     if (ended) return;
   }
   xml.close();
-  yield* rows.take();
+  for (const parsed of rows.take()) {
+    const row = layOut(parsed, sources);
+    if (row !== undefined) yield row;
+  }
+}
+
+/**
+ * A parsed row as cells 0 to the window's width (a cell the sheet leaves out is empty), with the
+ * merged ranges over it filled; undefined when no cell has a value. Rows must come in order: the
+ * merges follow them.
+ */
+function layOut({ row, columns, values }: ParsedRow, { merges, window }: SheetSources): TableRow | undefined {
+  const width = window.width;
+  let length = 0;
+  for (const column of columns) if (column < width && column >= length) length = column + 1;
+  const cells = new Array<Cell>(length).fill('');
+  for (let k = 0; k < columns.length; k++) if (columns[k]! < width) cells[columns[k]!] = values[k]!;
+  merges.apply(row, cells, width);
+  for (const cell of cells) if (cell !== '') return { row, cells };
+  return undefined;
 }
 
 class SheetRowParser implements XmlHandlers {
-  private ready: TableRow[] = [];
+  private ready: ParsedRow[] = [];
   private inSheetData = false;
   private inRow = false;
   private lastRow = 0;
   private rowNumber = 0;
-  private cells: Cell[] = [];
+  private columns: number[] = [];
+  private values: Cell[] = [];
+  /** Past the rightmost cell so far: where a cell without a reference goes. */
+  private nextColumn = 0;
   // the cell being read
   private column = -1;
   private type: string | undefined;
@@ -74,7 +115,7 @@ class SheetRowParser implements XmlHandlers {
   constructor(private readonly sources: SheetSources) {}
 
   /** The rows completed so far, handed over once. */
-  take(): TableRow[] {
+  take(): ParsedRow[] {
     const ready = this.ready;
     this.ready = [];
     return ready;
@@ -143,12 +184,15 @@ class SheetRowParser implements XmlHandlers {
     if (number <= this.lastRow) throw this.damaged(`row ${number} after row ${this.lastRow}`);
     this.rowNumber = number;
     this.inRow = true;
-    this.cells = [];
+    this.columns = [];
+    this.values = [];
+    this.nextColumn = 0;
   }
 
   private startCell(attributes: Attributes): void {
     const r = attributes.r;
-    if (r === undefined) this.column = this.cells.length;
+    // A cell without a reference follows the one before it.
+    if (r === undefined) this.column = this.nextColumn;
     else {
       const address = parseCellAddress(r);
       if (address?.column === undefined) throw this.damaged(`a cell at "${r}"`);
@@ -164,11 +208,9 @@ class SheetRowParser implements XmlHandlers {
   }
 
   private endCell(): void {
-    const value = this.cellValue();
-    const cells = this.cells;
-    while (cells.length < this.column) cells.push('');
-    if (this.column === cells.length) cells.push(value);
-    else cells[this.column] = value;
+    this.columns.push(this.column);
+    this.values.push(this.cellValue());
+    if (this.column >= this.nextColumn) this.nextColumn = this.column + 1;
   }
 
   /**
@@ -212,14 +254,8 @@ class SheetRowParser implements XmlHandlers {
   private endRow(): void {
     this.inRow = false;
     this.lastRow = this.rowNumber;
-    const cells = this.cells;
-    this.sources.merges.apply(this.rowNumber, cells);
-    for (let index = 0; index < cells.length; index++) {
-      if (cells[index] !== '') {
-        this.ready.push({ row: this.rowNumber, cells });
-        return;
-      }
-    }
+    // Laid out when handed on (`layOut`): a row the merges fill is not empty, so none is dropped here.
+    this.ready.push({ row: this.rowNumber, columns: this.columns, values: this.values });
   }
 
   private damaged(what: string): ConnectorError {

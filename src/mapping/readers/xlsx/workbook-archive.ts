@@ -155,10 +155,11 @@ async function readDirectory(zip: yauzl.ZipFile, limits: ArchiveLimits): Promise
  * anything else about the container is a damaged or truncated file.
  */
 export function archiveError(error: unknown, part?: string): unknown {
-  if (isConnectorError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const where = part === undefined ? '' : ` (part ${part})`;
-  if (message.startsWith('too many bytes in the stream')) {
+  const zip = isConnectorError(error) ? error.details.zip : undefined;
+  if (isConnectorError(error) && zip === undefined) return error;
+  if (zip === 'inflates past its size' || message.startsWith('too many bytes in the stream')) {
     return new ConnectorError(
       'WORKBOOK_LIMIT_EXCEEDED',
       `has a part that inflates past the size it declares${where}: refused as a zip bomb or a damaged file`,
@@ -170,7 +171,8 @@ export function archiveError(error: unknown, part?: string): unknown {
   if (message.includes('encrypt')) {
     return new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password', { cause: error });
   }
-  const code = (error as NodeJS.ErrnoException).code;
+  // A system error while reading (EIO…); a damaged entry (`zip === 'damaged'`) is worded below.
+  const code = zip === undefined ? (error as NodeJS.ErrnoException).code : undefined;
   if (code !== undefined && !code.startsWith('Z_') && code !== 'ERR_STREAM_PREMATURE_CLOSE') {
     return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
   }

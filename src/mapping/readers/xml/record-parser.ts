@@ -63,6 +63,8 @@ export class XmlRecordParser {
   private readonly recordDepths: ReadonlySet<number>;
   private building: Building | undefined;
   private completed: XmlNode[] = [];
+  /** Where the last record was completed (`sax.position`), to take it back if that very tag is an error. */
+  private completedAt = -1;
   private rootSeen = false;
   private inStartTag = false;
   private startTagBytes = 0;
@@ -83,6 +85,9 @@ export class XmlRecordParser {
     this.recordDepths = new Set(steps.map((alternative) => alternative.length));
     const sax = this.sax;
     sax.on('error', (error) => {
+      // saxes closes the elements a wrong close tag skips (`</КИ>` inside an open `<Документ>`)
+      // before it reports the tag: a record "completed" by that is no record.
+      if (this.completedAt === sax.position) this.completed.pop();
       throw this.malformed(error.message);
     });
     sax.on('doctype', () => {
@@ -232,7 +237,10 @@ export class XmlRecordParser {
       this.building = undefined;
       if (this.meter.bytesAt(this.sax.position) - building.startBytes > this.options.maxRecordBytes) throw this.recordTooLarge(top);
       const node = building.node!;
-      if (building.candidates.some((step) => matches(node, step))) this.completed.push(node);
+      if (building.candidates.some((step) => matches(node, step))) {
+        this.completed.push(node);
+        this.completedAt = this.sax.position;
+      }
     }
     this.mark();
   }

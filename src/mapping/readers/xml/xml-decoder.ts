@@ -100,7 +100,16 @@ export class XmlDecoder {
 
   constructor(private readonly setting: XmlEncodingSetting) {}
 
+  /**
+   * A mismatch found in a chunk: the text before it was handed out, and the error is thrown at the
+   * next write (or the end). So the parser reads everything before the bad byte first, and a fault
+   * there (a wrong root, a broken tag) wins over it, as it comes first in the file: what is
+   * reported does not depend on where the reads happened to cut the file.
+   */
+  private pending: ConnectorError | undefined;
+
   write(chunk: Buffer): string {
+    if (this.pending) throw this.pending;
     if (this.choice === undefined) {
       this.head.push(chunk);
       this.headBytes += chunk.length;
@@ -110,9 +119,20 @@ export class XmlDecoder {
     return this.decode(chunk);
   }
 
+  /** Throw a mismatch found by `end()`, once the text before it was parsed. */
+  close(): void {
+    if (this.pending) throw this.pending;
+  }
+
   end(): string {
+    if (this.pending) throw this.pending;
     const text = this.choice === undefined ? this.begin() : '';
-    if (this.win1251 !== undefined) return text + (this.win1251.end() ?? '');
+    if (this.pending) return text;
+    if (this.win1251 !== undefined) {
+      const rest = this.heldBytes > 0 ? this.decideLook(true) : '';
+      if (this.pending) return text + rest;
+      return text + rest + (this.win1251.end() ?? '');
+    }
     if (this.carry !== undefined) throw this.mismatch(this.offset, 'the file ends inside a character');
     return text;
   }
@@ -130,33 +150,67 @@ export class XmlDecoder {
 
   private decode(chunk: Buffer): string {
     if (this.win1251 !== undefined) {
-      if (this.checkUtf8Look) this.refuseUtf8Look(chunk);
+      if (this.checkUtf8Look) return this.lookForUtf8(chunk);
       this.offset += chunk.length;
       return this.win1251.write(chunk);
     }
     const bytes = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
     const complete = completeUtf8Length(bytes);
     const body = bytes.subarray(0, complete);
-    if (!isUtf8(body)) throw this.mismatch(this.offset + firstInvalidUtf8(body), 'an invalid UTF-8 sequence');
+    if (!isUtf8(body)) {
+      const at = firstInvalidUtf8(body);
+      this.pending = this.mismatch(this.offset + at, 'an invalid UTF-8 sequence');
+      return body.subarray(0, at).toString('utf8');
+    }
     this.offset += complete;
     this.carry = complete < bytes.length ? Buffer.from(bytes.subarray(complete)) : undefined;
     return body.toString('utf8');
   }
 
-  /** A windows-1251 declaration over UTF-8 bytes: decoding would turn every letter into two. */
-  private refuseUtf8Look(chunk: Buffer): void {
-    const first = chunk.findIndex((byte) => byte >= 0x80);
-    if (first === -1) return;
+  /** Bytes from the first non-ASCII byte of a windows-1251 file on, held until they say whether they are UTF-8. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+
+  /**
+   * A windows-1251 declaration over UTF-8 bytes: decoding would turn every letter into two. The
+   * first `UTF8_LOOK_BYTES` from the first non-ASCII byte decide, gathered across reads (so the
+   * verdict does not depend on where a read cut them); the ASCII text before them goes on at once.
+   */
+  private lookForUtf8(chunk: Buffer): string {
+    if (this.heldBytes === 0) {
+      const first = chunk.findIndex((byte) => byte >= 0x80);
+      if (first === -1) {
+        this.offset += chunk.length;
+        return this.win1251!.write(chunk);
+      }
+      this.offset += first;
+      this.held.push(chunk.subarray(first));
+      this.heldBytes = chunk.length - first;
+      return this.win1251!.write(chunk.subarray(0, first)) + this.decideLook(false);
+    }
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    return this.decideLook(false);
+  }
+
+  private decideLook(atEnd: boolean): string {
+    if (!atEnd && this.heldBytes < UTF8_LOOK_BYTES) return '';
+    const bytes = Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
     this.checkUtf8Look = false;
-    const look = chunk.subarray(first, first + UTF8_LOOK_BYTES);
+    const look = bytes.subarray(0, UTF8_LOOK_BYTES);
     const valid = look.subarray(0, completeUtf8Length(look));
     if (valid.length >= 2 && isUtf8(valid)) {
-      throw new ConnectorError(
+      this.pending = new ConnectorError(
         'XML_ENCODING_MISMATCH',
-        `declares encoding="windows-1251", but its bytes are UTF-8 (from byte ${this.offset + first}): fix the declaration, or set xml.encoding: utf-8`,
-        { details: { byte: this.offset + first } },
+        `declares encoding="windows-1251", but its bytes are UTF-8 (from byte ${this.offset}): fix the declaration, or set xml.encoding: utf-8`,
+        { details: { byte: this.offset } },
       );
+      return '';
     }
+    this.offset += bytes.length;
+    return this.win1251!.write(bytes);
   }
 
   private mismatch(byte: number, what: string): ConnectorError {

@@ -16,6 +16,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
+import { ConnectorError } from '../../../errors.js';
 
 /** Compressed bytes per read, and how many such buffers take turns. */
 const READ_BYTES = 16 * 1024;
@@ -32,9 +33,17 @@ export interface EntryLocation {
   compressionMethod: number;
 }
 
-/** Thrown as yauzl words it, so that `archiveError` tells a lying size from damage. */
-function tooManyBytes(): Error {
-  return new Error('too many bytes in the stream');
+/**
+ * An entry that inflates past its declared size (a zip bomb that lies), and a damaged entry: each
+ * container reader words them its own way (`archiveError`, `zipError`), telling them apart by
+ * `details.zip`.
+ */
+function tooManyBytes(): ConnectorError {
+  return new ConnectorError('ARCHIVE_LIMIT_EXCEEDED', 'too many bytes in the stream', { details: { zip: 'inflates past its size' } });
+}
+
+function damaged(message: string): ConnectorError {
+  return new ConnectorError('FILE_UNREADABLE', message, { details: { zip: 'damaged' } });
 }
 
 /** Where the entry's data starts: past its local header, whose name and extra field lengths are its own. */
@@ -42,7 +51,7 @@ export async function dataStart(handle: FileHandle, entry: EntryLocation): Promi
   const header = Buffer.alloc(LOCAL_HEADER_BYTES);
   const { bytesRead } = await handle.read(header, 0, LOCAL_HEADER_BYTES, entry.relativeOffsetOfLocalHeader);
   if (bytesRead < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
-    throw new Error(`invalid local file header signature for ${entry.fileName}`);
+    throw damaged(`invalid local file header signature for ${entry.fileName}`);
   }
   return entry.relativeOffsetOfLocalHeader + LOCAL_HEADER_BYTES + header.readUInt16LE(26) + header.readUInt16LE(28);
 }
@@ -65,18 +74,21 @@ export async function* inflateEntry(
   signal: AbortSignal,
   cipher?: EntryCipher,
 ): AsyncGenerator<Buffer> {
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Error(`unsupported compression method ${entry.compressionMethod}`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw damaged(`unsupported compression method ${entry.compressionMethod}`);
   const skip = cipher?.skip ?? 0;
-  if (entry.compressedSize < skip) throw new Error('encrypted entry shorter than its encryption header');
+  if (entry.compressedSize < skip) throw damaged('encrypted entry shorter than its encryption header');
   const start = (await dataStart(handle, entry)) + skip;
   const end = start + entry.compressedSize - skip;
+  // Checked before anything inflates (as yauzl's own reader does): otherwise whether the inflater
+  // finishes the data it has before the read past the end fails would decide the outcome.
+  if (end > (await handle.stat()).size) throw damaged(`the data of ${entry.fileName} runs past the end of the file`);
   if (entry.compressionMethod === 0) {
-    if (entry.compressedSize - skip !== entry.uncompressedSize) throw new Error('stored entry sizes do not match');
+    if (entry.compressedSize - skip !== entry.uncompressedSize) throw damaged('stored entry sizes do not match');
     for (let position = start; position < end;) {
       signal.throwIfAborted();
       const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, end - position));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) throw new Error('unexpected EOF');
+      if (bytesRead === 0) throw damaged('unexpected EOF');
       position += bytesRead;
       const read = chunk.subarray(0, bytesRead);
       cipher?.decrypt(read);
@@ -99,7 +111,7 @@ export async function* inflateEntry(
       if (inflate.destroyed) return;
       const buffer = free.pop()!;
       const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, end - position), position);
-      if (bytesRead === 0) throw new Error('unexpected EOF');
+      if (bytesRead === 0) throw damaged('unexpected EOF');
       position += bytesRead;
       const read = buffer.subarray(0, bytesRead);
       cipher?.decrypt(read);
@@ -128,7 +140,7 @@ export async function* inflateEntry(
       yield box.pop()!;
     }
     if (feedError !== undefined) throw feedError;
-    if (inflated < entry.uncompressedSize) throw new Error(`expected ${entry.uncompressedSize} bytes, got ${inflated}`);
+    if (inflated < entry.uncompressedSize) throw damaged(`expected ${entry.uncompressedSize} bytes, got ${inflated}`);
   } finally {
     signal.removeEventListener('abort', abort);
     inflate.destroy();

@@ -144,14 +144,26 @@ async function cipherFor(handle: FileHandle, entry: yauzl.Entry, password: strin
 
 /** What went wrong in the archive, as the connector's error (as a workbook's container is judged). */
 function zipError(error: unknown): unknown {
-  if (isConnectorError(error)) return error;
+  const zip = isConnectorError(error) ? error.details.zip : undefined;
+  if (isConnectorError(error) && zip === undefined) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (message.startsWith('too many bytes in the stream')) {
+  if (zip === 'inflates past its size' || message.startsWith('too many bytes in the stream')) {
     return new ConnectorError('ARCHIVE_LIMIT_EXCEEDED', 'holds an entry that inflates past the size it declares: refused as a zip bomb or a damaged file', {
       cause: error,
     });
   }
-  const code = (error as NodeJS.ErrnoException).code;
+  // yauzl's "strong encryption is not supported": PKWARE's strong encryption, which 1C never writes.
+  if (zip === undefined && message.includes('encryption')) {
+    return new ConnectorError(
+      'ARCHIVE_ENCRYPTED',
+      `is encrypted with a cipher 1C does not use (${message}); 1C encrypts its messages with the ZIP standard cipher (Zip20)`,
+      {
+        cause: error,
+      },
+    );
+  }
+  // A system error while reading (EIO…); a damaged entry (`zip === 'damaged'`) is worded below.
+  const code = zip === undefined ? (error as NodeJS.ErrnoException).code : undefined;
   if (code !== undefined && !code.startsWith('Z_') && code !== 'ERR_STREAM_PREMATURE_CLOSE') {
     return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
   }

@@ -1,0 +1,21 @@
+/**
+ * Every committed fuzz input replayed through its target's checks (`check.ts`), as xmldom replays
+ * its crash corpus in CI: the seeds, every input that ever failed, and the hostile shapes, in
+ * `test/fuzz/<target>/`. `npm run fuzz` searches for new ones (`fuzz.run.ts`).
+ */
+import { describe, expect, it } from 'vitest';
+import { check } from './check.js';
+import { seededRandom } from './engine.js';
+import { TARGETS, corpusOf } from './targets.js';
+
+describe.each(TARGETS.map((target) => [target.name, target] as const))('the committed corpus of %s', (_name, target) => {
+  const corpus = corpusOf(target);
+
+  it('holds seeds', () => {
+    expect(corpus.length).toBeGreaterThan(0);
+  });
+
+  it.each(corpus.map((entry) => [entry.file.slice(entry.file.lastIndexOf('/test/fuzz/') + 1), entry] as const))('accepts %s', async (_file, entry) => {
+    expect(await check(target, entry.bytes, seededRandom(entry.bytes.length))).toBeNull();
+  });
+});
