@@ -102,3 +102,18 @@ export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, c
 export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal, readBytes = READ_CHUNK_BYTES): Readable {
   return Readable.from(readChunks(handle, signal, readBytes), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
 }
+
+/**
+ * Read `length` bytes at `position`, or up to the end of the file: a read may return fewer bytes
+ * than asked without being at the end (POSIX allows it), and yauzl and the header checks take a
+ * short count for a truncated file. The count read is returned; less than `length` is the end.
+ */
+export async function readFully(handle: fs.FileHandle, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buffer, offset + done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done;
+}

@@ -4,6 +4,7 @@
  * the file really is and what to save it as, instead of a page of column problems.
  */
 import type { FileHandle } from 'node:fs/promises';
+import { readFully } from '../../shared/input-file.js';
 
 /** A ZIP archive (xlsx, xlsm, ods), an OLE compound file (xls, an encrypted xlsx), 1C's MOXCEL spreadsheet (mxl). */
 export type Container = 'zip' | 'cfb' | 'mxl';
@@ -19,7 +20,7 @@ const SIGNATURES: readonly [Container, Buffer][] = [
 /** The container `handle` holds (read at byte 0), or null for anything else (text, most likely). */
 export async function sniffContainer(handle: FileHandle): Promise<Container | null> {
   const head = Buffer.alloc(8);
-  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  const bytesRead = await readFully(handle, head, 0, head.length, 0);
   const bytes = head.subarray(0, bytesRead);
   return SIGNATURES.find(([, signature]) => bytes.length >= signature.length && bytes.subarray(0, signature.length).equals(signature))?.[0] ?? null;
 }

@@ -9,6 +9,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { ConnectorError } from '../../errors.js';
+import { readFully } from '../../shared/input-file.js';
 
 /** How much of the file is looked at. */
 export const UTF16_HEAD_BYTES = 1024;
@@ -59,7 +60,7 @@ export function utf16Refusal(head: Buffer, advice = ''): ConnectorError | undefi
 /** Throws `FILE_UNREADABLE` when the file `handle` holds (read at byte 0) is UTF-16. */
 export async function refuseUtf16(handle: FileHandle, advice = ''): Promise<void> {
   const head = Buffer.alloc(UTF16_HEAD_BYTES);
-  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  const bytesRead = await readFully(handle, head, 0, head.length, 0);
   const refusal = utf16Refusal(head.subarray(0, bytesRead), advice);
   if (refusal) throw refusal;
 }

@@ -11,6 +11,7 @@
  * says it is an OLE file of an unknown kind).
  */
 import type { FileHandle } from 'node:fs/promises';
+import { readFully } from '../../../shared/input-file.js';
 
 const HEADER_BYTES = 512;
 /** Sector ids at and above this mark chain ends and free or special sectors. */
@@ -78,6 +79,6 @@ export async function readCfbNames(handle: FileHandle): Promise<string[]> {
 
 async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  const bytesRead = await readFully(handle, buffer, 0, length, position);
   return buffer.subarray(0, bytesRead);
 }

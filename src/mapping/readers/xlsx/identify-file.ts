@@ -10,6 +10,7 @@ import { sniffContainer } from '../sniff.js';
 import { readCfbNames } from './cfb-directory.js';
 import type { WorkbookArchive } from './workbook-archive.js';
 import { DEFAULT_WORKBOOK_PART, findMainPart } from './workbook-parts.js';
+import { readFully } from '../../../shared/input-file.js';
 
 /** Bytes of a text file looked at to tell an Excel 2003 XML spreadsheet or an HTML page. */
 const TEXT_HEAD_BYTES = 4096;
@@ -32,7 +33,7 @@ export async function requireZipContainer(handle: FileHandle): Promise<void> {
     throw unsupported(`is an OLE compound file (an old Office document), not an xlsx workbook: ${SAVE_AS_XLSX}`);
   }
   const head = Buffer.alloc(TEXT_HEAD_BYTES);
-  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  const bytesRead = await readFully(handle, head, 0, head.length, 0);
   if (bytesRead === 0) throw new ConnectorError('FILE_UNREADABLE', 'is empty, not an xlsx workbook');
   const text = head
     .subarray(0, bytesRead)

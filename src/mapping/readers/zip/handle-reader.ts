@@ -1,6 +1,7 @@
 /** yauzl's random access over a FileHandle the caller owns: the handle intake hashed and claimed, never the path opened again. */
 import type { FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
+import { readFully } from '../../../shared/input-file.js';
 
 /**
  * yauzl's positional reads of the directory, done on the FileHandle. Closing is the caller's: the
@@ -13,8 +14,8 @@ export class HandleReader extends yauzl.RandomAccessReader {
 
   // yauzl reads the directory with many small reads: done directly, not through a stream each.
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
-    this.handle.read(buffer, offset, length, position).then(
-      ({ bytesRead }) => callback(null, bytesRead),
+    readFully(this.handle, buffer, offset, length, position).then(
+      (bytesRead) => callback(null, bytesRead),
       (error: unknown) => callback(error as Error),
     );
   }

@@ -17,6 +17,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { ConnectorError } from '../../../errors.js';
+import { readFully } from '../../../shared/input-file.js';
 
 /** Compressed bytes per read, and how many such buffers take turns. */
 const READ_BYTES = 16 * 1024;
@@ -49,7 +50,7 @@ function damaged(message: string): ConnectorError {
 /** Where the entry's data starts: past its local header, whose name and extra field lengths are its own. */
 export async function dataStart(handle: FileHandle, entry: EntryLocation): Promise<number> {
   const header = Buffer.alloc(LOCAL_HEADER_BYTES);
-  const { bytesRead } = await handle.read(header, 0, LOCAL_HEADER_BYTES, entry.relativeOffsetOfLocalHeader);
+  const bytesRead = await readFully(handle, header, 0, LOCAL_HEADER_BYTES, entry.relativeOffsetOfLocalHeader);
   if (bytesRead < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
     throw damaged(`invalid local file header signature for ${entry.fileName}`);
   }

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
+import { readFully } from '../../../shared/input-file.js';
 import { HandleReader } from './handle-reader.js';
 import { dataStart, inflateEntry, type EntryCipher } from './inflate-entry.js';
 import { ENCRYPTION_HEADER_BYTES, openEncryptedEntry } from './zip-crypto.js';
@@ -129,7 +130,7 @@ async function cipherFor(handle: FileHandle, entry: yauzl.Entry, password: strin
     );
   }
   const header = Buffer.alloc(ENCRYPTION_HEADER_BYTES);
-  const { bytesRead } = await handle.read(header, 0, ENCRYPTION_HEADER_BYTES, await dataStart(handle, entry));
+  const bytesRead = await readFully(handle, header, 0, ENCRYPTION_HEADER_BYTES, await dataStart(handle, entry));
   if (bytesRead < ENCRYPTION_HEADER_BYTES) throw new ConnectorError('FILE_UNREADABLE', 'is a damaged ZIP archive: its entry ends inside its encryption header');
   const checkByte = entry.generalPurposeBitFlag & DATA_DESCRIPTOR_FLAG ? (entry.lastModFileTime >>> 8) & 0xff : (entry.crc32 >>> 24) & 0xff;
   const decipher = openEncryptedEntry(Buffer.from(password, 'utf8'), header, checkByte);
