@@ -29,7 +29,7 @@ import { tlsMaterialProblem, type TlsMaterial } from './config/webhook-schema.js
 import { createDispatcher, type Dispatcher } from './delivery/dispatcher.js';
 import { ConnectorError, describeError } from './errors.js';
 import { createExporter, statusExportTarget, type Exporter, type ExportTarget } from './export/index.js';
-import { createIntake, type Intake } from './intake/index.js';
+import { createFileGate, createIntake, type Intake } from './intake/index.js';
 import type { Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createPlatformClient } from './platform/client.js';
@@ -251,6 +251,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
 
     const intakes = new Map<string, Intake>();
+    // One gate for every flow: the files taken at once are what the memory budget counts.
+    const fileGate = createFileGate(config.intake.concurrentFiles);
     for (const flow of config.flows) {
       const intake = createIntake({
         db,
@@ -265,6 +267,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           dispatcher.wake();
         },
         metrics,
+        fileGate,
       });
       await lifecycle.start(intake);
       intakes.set(flow.name, intake);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { pathSchema } from './common.js';
 import { platformSchema } from './platform-schema.js';
 import { flowSchema } from './flow-schema.js';
+import { intakeSchema } from './intake-schema.js';
 import { deliverySchema } from './delivery-schema.js';
 import { webhookSchema } from './webhook-schema.js';
 import { exportSchema } from './export-schema.js';
@@ -20,6 +21,8 @@ export const configSchema = z
       .array(flowSchema)
       .min(1, 'must list at least one flow')
       .describe('Each ERP folder the daemon serves: its kind, inbox, mapping and results folder.'),
+    /** What the intakes of all flows share: how many files are taken at once. */
+    intake: intakeSchema.default(intakeSchema.parse({})).describe('What the intakes of all flows share: how many files are read and recorded at once.'),
     delivery: deliverySchema.default(deliverySchema.parse({})).describe('How the outbox is sent: concurrency, rate, backoff, leases, circuit breaker.'),
     /** The webhook listener; omit to run without one. */
     webhook: webhookSchema.optional().describe("The listener for the platform's signed status events; omit to run without one."),
@@ -60,6 +63,7 @@ export const configSchema = z
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
 export type { FlowConfig, FlowKind } from './flow-schema.js';
+export type { IntakeConfig } from './intake-schema.js';
 export type { PlatformConfig } from './platform-schema.js';
 export type { DeliveryConfig } from './delivery-schema.js';
 export type { WebhookConfig } from './webhook-schema.js';

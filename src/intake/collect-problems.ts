@@ -1,12 +1,14 @@
 /**
  * The mapping problems of one file, bounded: a large file of garbage must end in `rejected/` with a
  * readable report, not in a report too large to build (and so retried forever), and a file being
- * recorded in chunks must not hold more than a page of problems in memory.
+ * recorded in chunks must not hold more than a page of problems in memory. Each problem kept is
+ * bounded too (`bound-problem.ts`): a page of problems is a few MB at most, whatever their rows hold.
  */
 import { describeError, isConnectorError } from '../errors.js';
 import { readerFault } from '../mapping/map-file.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { MappingProblem } from '../shared/types.js';
+import { boundProblem } from './bound-problem.js';
 
 /** Problems listed in a report; the rest are counted in one closing line. */
 export const MAX_LISTED_PROBLEMS = 1_000;
@@ -28,7 +30,7 @@ export function collectProblems(fileLabel: string): ProblemCollector {
   return {
     add(problem) {
       total += 1;
-      if (problems.length < MAX_LISTED_PROBLEMS || problem.row === null) problems.push(problem);
+      if (problems.length < MAX_LISTED_PROBLEMS || problem.row === null) problems.push(boundProblem(problem));
       else firstOmittedRow ??= problem.row;
       if (total <= MAX_PROBLEMS) return true;
       stopped = true;

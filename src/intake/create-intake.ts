@@ -18,6 +18,7 @@ import { writePendingReports } from './pending-reports.js';
 import { writeDueReply } from './exchange-reply.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
 import { retakeRejectedFile, type RetakeOutcome } from './retake-file.js';
+import type { FileGate } from './file-gate.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
@@ -41,6 +42,8 @@ export interface IntakeDeps {
   onRecorded?: (count: number) => void;
   /** Prometheus counters (the daemon's); optional. */
   metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages' | 'readerFaults'>>;
+  /** Shared by the daemon's intakes: at most `intake.concurrentFiles` files taken at once across flows. Default: no bound beyond this flow's one file at a time. */
+  fileGate?: FileGate;
 }
 
 export interface Intake extends Component, Reloadable<MappingSpec> {
@@ -79,6 +82,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   let mapping = deps.mapping;
   const ctx: IntakeContext = {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.fileGate ? { fileGate: deps.fileGate } : {}),
     db: deps.db,
     flow,
     sourceSystem: deps.sourceSystem,
@@ -113,6 +117,8 @@ export function createIntake(deps: IntakeDeps): Intake {
 
   let running = false;
   let stopping = false;
+  // Aborted by stop(): ends the scan between files, and a wait for the file gate.
+  let stopController = new AbortController();
   let startPromise: Promise<void> | null = null;
   let stopPromise: Promise<void> | null = null;
   let watcher: FSWatcher | null = null;
@@ -152,7 +158,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       // Reports that failed before (REPORT_WRITE_FAILED) are kept in the store until written, and so is an exchange's reply.
       await writePendingReports(ctx);
       await writeDueReply(ctx);
-      const result = await scanInbox(ctx, tracker, { shouldStop: () => stopping });
+      const result = await scanInbox(ctx, tracker, { signal: stopController.signal });
       nextCheckAt = result.nextCheckAt;
       if (result.failed > 0) recoveryDue = true;
     } catch (error) {
@@ -212,6 +218,7 @@ export function createIntake(deps: IntakeDeps): Intake {
 
   async function doStart(): Promise<void> {
     stopping = false;
+    stopController = new AbortController();
     await recover();
     running = true;
     await startWatcher();
@@ -220,8 +227,10 @@ export function createIntake(deps: IntakeDeps): Intake {
   }
 
   async function doStop(): Promise<void> {
-    if (startPromise) await startPromise.catch(() => undefined);
+    // Before waiting for the start: its first scan may be waiting for the file gate.
     stopping = true;
+    stopController.abort();
+    if (startPromise) await startPromise.catch(() => undefined);
     running = false;
     if (timer) clearTimeout(timer);
     timer = null;

@@ -8,6 +8,7 @@ import type { OpenedInput } from '../shared/input-file.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { Db } from '../store/open-store.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
+import type { FileGate } from './file-gate.js';
 import { storedName } from './inbox-names.js';
 import type { Clock, WaitDurable } from '../shared/types.js';
 
@@ -37,6 +38,8 @@ export interface IntakeContext {
   metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages' | 'readerFaults'>>;
   /** A reader of ours failed on `file` for a reason of its own (`READER_FAULT`): logged with its stack and counted. */
   onReaderFault?: (error: unknown, file: string) => void;
+  /** The daemon's bound on files taken at once across its flows (`file-gate.ts`); none beyond the flow's own lane when absent. */
+  fileGate?: FileGate;
 }
 
 export function inboxDirs(inbox: string): InboxDirs {

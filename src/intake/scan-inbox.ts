@@ -8,6 +8,7 @@ import path from 'node:path';
 import { isConnectorError } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { flowNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
+import { UNGATED } from './file-gate.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { rejectUnclaimed, takeFile, type Candidate } from './take-file.js';
@@ -22,8 +23,8 @@ export interface ScanResult {
 }
 
 export interface ScanOptions {
-  /** Checked between files: stop taking new files once it returns true. */
-  shouldStop: () => boolean;
+  /** Aborted when the intake stops: checked between files, and ends a wait for the file gate (the file stays for the next start). */
+  signal: AbortSignal;
 }
 
 export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
@@ -65,7 +66,7 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
   candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   for (const c of candidates) {
-    if (options.shouldStop()) break;
+    if (options.signal.aborted) break;
     try {
       const ready = judge(ctx, tracker, c, present, waitUntil);
       if (ready === 'wait') continue;
@@ -77,11 +78,13 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
           code: 'FILE_TOO_LARGE',
           message: `${c.name} has ${c.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
         });
-      } else if ((await takeFile(ctx, c)) === 'changed') {
+      } else if ((await (ctx.fileGate ?? UNGATED).run(() => takeFile(ctx, c), options.signal)) === 'changed') {
         continue;
       }
       taken += 1;
     } catch (error) {
+      // Stopped while it waited for the gate: the file was not touched.
+      if (options.signal.aborted && error === options.signal.reason) break;
       failed += 1;
       // Leave the file for the next scan; a file that fails every time keeps being logged.
       fileLogger(ctx, c.name).error(failureFields(error), 'taking the file failed; it will be tried again');
