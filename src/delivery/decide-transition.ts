@@ -7,7 +7,7 @@ import { computeRetryDelay, type RandomSource } from '../platform/backoff.js';
 import type { Classification } from '../platform/classify-failure.js';
 import type { DeliveryConfig } from '../config/delivery-schema.js';
 import type { SubmissionUpdate } from '../store/outbox.js';
-import type { SubmissionRow, SubmissionState } from '../store/submissions.js';
+import type { ClaimedSubmission, SubmissionState } from '../store/submissions.js';
 
 export interface Transition {
   update: SubmissionUpdate;
@@ -25,26 +25,26 @@ export interface TransitionContext {
   random: RandomSource;
 }
 
-export function decideTransition(row: SubmissionRow, c: Classification, ctx: TransitionContext): Transition {
+export function decideTransition(row: ClaimedSubmission, classification: Classification, ctx: TransitionContext): Transition {
   const { now } = ctx;
   const attempts = row.attempts + 1;
-  const firstAttemptAt = row.first_attempt_at ?? ctx.startedAt;
+  const firstAttemptAt = row.firstAttemptAt ?? ctx.startedAt;
   const counted: SubmissionUpdate = {
     state: 'pending',
     attempts,
-    nextAttemptAt: row.next_attempt_at,
+    nextAttemptAt: row.nextAttemptAt,
     firstAttemptAt,
     lastAttemptAt: ctx.startedAt,
-    lastStatus: c.httpStatus,
-    lastErrorCode: c.code,
-    lastError: c.code ? c.reason : null,
-    result: c.result ? JSON.stringify(c.result) : row.result,
-    platformId: c.platformId ?? row.platform_id,
+    lastStatus: classification.httpStatus,
+    lastErrorCode: classification.code,
+    lastError: classification.code ? classification.reason : null,
+    result: classification.result ? JSON.stringify(classification.result) : row.result,
+    platformId: classification.platformId ?? row.platformId,
     finishedAt: null,
     now,
   };
 
-  switch (c.outcome) {
+  switch (classification.outcome) {
     case 'accepted':
       return { update: { ...counted, state: 'accepted', finishedAt: now }, finalState: 'accepted', attemptOutcome: 'accepted' };
     case 'rejected':
@@ -58,10 +58,10 @@ export function decideTransition(row: SubmissionRow, c: Classification, ctx: Tra
         update: {
           ...counted,
           attempts: row.attempts,
-          firstAttemptAt: row.first_attempt_at,
-          lastAttemptAt: row.last_attempt_at,
+          firstAttemptAt: row.firstAttemptAt,
+          lastAttemptAt: row.lastAttemptAt,
           result: row.result,
-          platformId: row.platform_id,
+          platformId: row.platformId,
         },
         finalState: null,
         attemptOutcome: 'paused',
@@ -77,55 +77,55 @@ export function decideTransition(row: SubmissionRow, c: Classification, ctx: Tra
             ...counted,
             state: 'dead',
             lastErrorCode: 'SUBMISSION_DEAD',
-            lastError: `Gave up after ${attempts} attempt(s), ${limit}: ${c.reason}`,
+            lastError: `Gave up after ${attempts} attempt(s), ${limit}: ${classification.reason}`,
             finishedAt: now,
           },
           finalState: 'dead',
           attemptOutcome: 'dead',
         };
       }
-      const delay = computeRetryDelay(attempts, c.retryAfterMs, ctx.backoff, ctx.random);
+      const delay = computeRetryDelay(attempts, classification.retryAfterMs, ctx.backoff, ctx.random);
       return { update: { ...counted, nextAttemptAt: now + delay }, finalState: null, attemptOutcome: 'retry' };
     }
   }
 }
 
 /** The update for an attempt we abandoned ourselves (stop): back to pending, due now, nothing counted. */
-export function abandonedUpdate(row: SubmissionRow, now: number): SubmissionUpdate {
+export function abandonedUpdate(row: ClaimedSubmission, now: number): SubmissionUpdate {
   return {
     state: 'pending',
     attempts: row.attempts,
     nextAttemptAt: now,
-    firstAttemptAt: row.first_attempt_at,
-    lastAttemptAt: row.last_attempt_at,
-    lastStatus: row.last_status,
-    lastErrorCode: row.last_error_code,
-    lastError: row.last_error,
+    firstAttemptAt: row.firstAttemptAt,
+    lastAttemptAt: row.lastAttemptAt,
+    lastStatus: row.lastStatus,
+    lastErrorCode: row.lastErrorCode,
+    lastError: row.lastError,
     result: row.result,
-    platformId: row.platform_id,
+    platformId: row.platformId,
     finishedAt: null,
     now,
   };
 }
 
 /** The acknowledgement written back to the ERP for a final state. */
-export function buildAckRecord(flow: string, row: SubmissionRow, c: Classification, t: Transition): Record<string, unknown> {
-  const result = c.result ?? {};
-  const state = t.finalState ?? t.update.state;
-  const asText = (v: unknown) => (typeof v === 'string' ? v : null);
+export function buildAckRecord(flow: string, row: ClaimedSubmission, classification: Classification, transition: Transition): Record<string, unknown> {
+  const result = classification.result ?? {};
+  const state = transition.finalState ?? transition.update.state;
+  const asText = (value: unknown) => (typeof value === 'string' ? value : null);
   return {
     flow,
     kind: row.kind,
-    externalId: row.external_id,
-    orderId: row.order_id ?? (row.kind === 'request' ? null : row.external_id),
-    status: state === 'accepted' ? (c.platformStatus ?? 'accepted') : state,
+    externalId: row.externalId,
+    orderId: row.orderId ?? (row.kind === 'request' ? null : row.externalId),
+    status: state === 'accepted' ? (classification.platformStatus ?? 'accepted') : state,
     outcome: state,
-    platformId: t.update.platformId,
+    platformId: transition.update.platformId,
     createdAt: asText(result.createdAt),
     updatedAt: asText(result.updatedAt),
-    httpStatus: c.httpStatus,
-    errorCode: t.update.lastErrorCode,
-    reasons: state === 'dead' ? (t.update.lastError ?? '') : c.details,
-    finishedAt: new Date(t.update.finishedAt ?? t.update.now).toISOString(),
+    httpStatus: classification.httpStatus,
+    errorCode: transition.update.lastErrorCode,
+    reasons: state === 'dead' ? (transition.update.lastError ?? '') : classification.details,
+    finishedAt: new Date(transition.update.finishedAt ?? transition.update.now).toISOString(),
   };
 }

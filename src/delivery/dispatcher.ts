@@ -32,7 +32,7 @@ export interface DispatcherDeps {
   stopGraceMs?: number;
   /** Called after an outcome enqueued an acknowledgement (the daemon wakes the exporter here). */
   onAcknowledged?: () => void;
-  /** How long an acceptance waits for others to share its commit (`flow-sender.ts`). Default 2 ms. */
+  /** How long an acceptance waits for others to share its commit (`outcome-batcher.ts`). Default 2 ms. */
   outcomeWindowMs?: number;
 }
 
@@ -78,7 +78,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     stop() {
       const graceMs = deps.stopGraceMs ?? 10_000;
-      stopped ??= Promise.all([...senders.values()].map((s) => s.stop(graceMs))).then(() => undefined);
+      stopped ??= Promise.all([...senders.values()].map((sender) => sender.stop(graceMs))).then(() => undefined);
       return stopped;
     },
     wake() {
@@ -86,7 +86,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     async drain(signal) {
       const pause = createWakeable();
-      while (!stopped && !signal?.aborted && ![...senders.values()].every((s) => s.isIdle())) {
+      while (!stopped && !signal?.aborted && ![...senders.values()].every((sender) => sender.isIdle())) {
         await pause.wait(10, signal);
       }
     },

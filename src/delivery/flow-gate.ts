@@ -8,6 +8,7 @@
  *   doubling up to `capMs`; the first answer that is not an outage closes it.
  * - paused: after a 401/403; one probe row every `pauseProbeMs` until the token works.
  */
+import type { Classification } from '../platform/classify-failure.js';
 
 export const GATE_MODE = { closed: 'closed', open: 'open', paused: 'paused' } as const;
 export type GateMode = (typeof GATE_MODE)[keyof typeof GATE_MODE];
@@ -30,6 +31,8 @@ export interface GatePolicy {
 /** What an attempt meant for the gate. `neutral`: aborted by us, says nothing about the platform. */
 export type GateSignal = 'success' | 'failure' | 'unauthorized' | 'neutral';
 export type GateTransition = 'opened' | 'closed' | 'paused' | 'resumed' | null;
+/** Which slot an attempt took: the open or paused gate's one probe, or a regular one. */
+export type AttemptSlot = 'probe' | 'regular';
 
 export function initialGate(policy: GatePolicy): GateState {
   return { mode: 'closed', consecutiveFailures: 0, probeIntervalMs: policy.probeIntervalMs, nextProbeAt: 0, probeInFlight: false };
@@ -56,14 +59,22 @@ export function markProbeStarted(state: GateState): GateState {
   return { ...state, probeInFlight: true };
 }
 
-/** The gate after an attempt's answer. `wasProbe` frees the probe slot. */
+/** What a recorded answer means for the gate: a refused token, an outage, or neither. */
+export function gateSignalOf(classification: Classification): GateSignal {
+  if (classification.outcome === 'paused') return 'unauthorized';
+  if (classification.countsAsPlatformFailure) return 'failure';
+  return classification.outcome === 'retry' ? 'neutral' : 'success';
+}
+
+/** The gate after an attempt's answer. An attempt in the probe `slot` frees it. */
 export function updateGate(
   state: GateState,
   signal: GateSignal,
-  wasProbe: boolean,
+  slot: AttemptSlot,
   now: number,
   policy: GatePolicy,
 ): { state: GateState; transition: GateTransition } {
+  const wasProbe = slot === 'probe';
   const next: GateState = { ...state, probeInFlight: wasProbe ? false : state.probeInFlight };
   if (signal === 'neutral') return { state: next, transition: null };
 

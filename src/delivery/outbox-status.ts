@@ -79,13 +79,13 @@ export function readExchangeStatus(db: Db | null, flows: readonly ExchangeFlow[]
 export function readOutboxStatus(db: Db, now: number, flowNames: readonly string[] = [], exchangeFlows: readonly ExchangeFlow[] = []): OutboxStatus {
   const flows = new Map<string, FlowStatus>();
   const flowOf = (name: string) => {
-    let f = flows.get(name);
-    if (!f) flows.set(name, (f = { flow: name, counts: {}, oldestPendingAgeMs: null }));
-    return f;
+    let flow = flows.get(name);
+    if (!flow) flows.set(name, (flow = { flow: name, counts: {}, oldestPendingAgeMs: null }));
+    return flow;
   };
   for (const name of flowNames) flowOf(name);
-  for (const c of countSubmissionsByState(db)) flowOf(c.flow).counts[c.state] = c.count;
-  for (const o of oldestPendingByFlow(db)) flowOf(o.flow).oldestPendingAgeMs = Math.max(0, now - o.createdAt);
+  for (const stateCount of countSubmissionsByState(db)) flowOf(stateCount.flow).counts[stateCount.state] = stateCount.count;
+  for (const oldest of oldestPendingByFlow(db)) flowOf(oldest.flow).oldestPendingAgeMs = Math.max(0, now - oldest.createdAt);
   // Rows written before secrets were scrubbed at the platform boundary may still hold one.
   return scrubDeep({
     flows: [...flows.values()],
@@ -98,7 +98,7 @@ export function readOutboxStatus(db: Db, now: number, flowNames: readonly string
 /** `status` for a config: read-only, and an empty summary when the store does not exist yet. */
 export function statusForConfig(config: Config, clock: Clock = systemClock): OutboxStatus {
   const file = storePath(config.stateDir);
-  const names = config.flows.map((f) => f.name);
+  const names = config.flows.map((flow) => flow.name);
   if (!fs.existsSync(file)) {
     return {
       flows: names.map((flow) => ({ flow, counts: {}, oldestPendingAgeMs: null })),
@@ -128,27 +128,30 @@ export function requeueForConfig(config: Config, target: RequeueTarget, flow?: s
 /** The summary as text for people. */
 export function formatOutboxStatus(status: OutboxStatus): string {
   const lines: string[] = ['Outbox'];
-  for (const f of status.flows) {
-    const counts = Object.entries(f.counts)
-      .map(([state, n]) => `${state} ${n}`)
+  for (const flow of status.flows) {
+    const counts = Object.entries(flow.counts)
+      .map(([state, count]) => `${state} ${count}`)
       .join(', ');
-    const age = f.oldestPendingAgeMs === null ? '' : `; oldest pending ${formatAge(f.oldestPendingAgeMs)}`;
-    lines.push(`  ${f.flow}: ${counts || 'empty'}${age}`);
+    const age = flow.oldestPendingAgeMs === null ? '' : `; oldest pending ${formatAge(flow.oldestPendingAgeMs)}`;
+    lines.push(`  ${flow.flow}: ${counts || 'empty'}${age}`);
   }
   if (status.exchanges.length > 0) {
     lines.push('', 'Exchanges with 1C');
-    for (const e of status.exchanges) {
-      const acknowledged = e.acknowledgedNo === null ? 'nothing yet' : e.acknowledgedNo === 0 ? 'our settings' : `message ${e.acknowledgedNo}`;
+    for (const exchange of status.exchanges) {
+      const { acknowledgedNo, version } = exchange;
+      const acknowledged = acknowledgedNo === null ? 'nothing yet' : acknowledgedNo === 0 ? 'our settings' : `message ${acknowledgedNo}`;
       lines.push(
-        `  ${e.flow}: 1C ${e.peer} -> ${e.node}; ${e.version === null ? 'no settings from 1C yet' : `EnterpriseData ${e.version}`}; last taken ${e.lastTakenNo || 'none'}; acknowledged ${acknowledged}${e.replyDue ? ' (reply not yet written)' : ''}; 1C last wrote ${e.lastMessageAt ?? 'never'}`,
+        `  ${exchange.flow}: 1C ${exchange.peer} -> ${exchange.node}; ${version === null ? 'no settings from 1C yet' : `EnterpriseData ${version}`}; last taken ${exchange.lastTakenNo || 'none'}; acknowledged ${acknowledged}${exchange.replyDue ? ' (reply not yet written)' : ''}; 1C last wrote ${exchange.lastMessageAt ?? 'never'}`,
       );
     }
   }
   lines.push('', `Last errors (${status.lastErrors.length})`);
-  for (const e of status.lastErrors)
-    lines.push(`  ${new Date(e.updatedAt).toISOString()} ${e.flow} ${e.externalId} [${e.state}] ${e.errorCode}: ${e.message ?? ''}`);
+  for (const lastError of status.lastErrors)
+    lines.push(
+      `  ${new Date(lastError.updatedAt).toISOString()} ${lastError.flow} ${lastError.externalId} [${lastError.state}] ${lastError.errorCode}: ${lastError.message ?? ''}`,
+    );
   lines.push('', `Dead letters (${status.deadLetters.length})`);
-  for (const d of status.deadLetters) lines.push(`  ${d.flow} ${d.externalId} after ${d.attempts} attempt(s): ${d.message ?? ''}`);
+  for (const dead of status.deadLetters) lines.push(`  ${dead.flow} ${dead.externalId} after ${dead.attempts} attempt(s): ${dead.message ?? ''}`);
   return lines.map(printable).join('\n');
 }
 
@@ -158,12 +161,12 @@ export function formatOutboxStatus(status: OutboxStatus): string {
  */
 function printable(line: string): string {
   // eslint-disable-next-line no-control-regex
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function formatAge(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }

@@ -6,7 +6,7 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
-import type { SubmissionRow, SubmissionState } from './submissions.js';
+import { toClaimedSubmission, type ClaimedSubmission, type SubmissionRow, type SubmissionState } from './submissions.js';
 
 export interface ClaimOptions {
   flow: string;
@@ -47,6 +47,11 @@ export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
        RETURNING *`,
   ).all({ flow: o.flow, now: o.now, leaseUntil: o.now + o.leaseMs, limit: o.limit, exclude: JSON.stringify(o.excludeIds ?? []) }) as SubmissionRow[];
   return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
+}
+
+/** `claimDueSubmissions` for delivery: the same claim, each row as delivery reads it. */
+export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission[] {
+  return claimDueSubmissions(db, options).map(toClaimedSubmission);
 }
 
 /** One attempt as `submission_attempts` keeps it. */

@@ -52,6 +52,48 @@ export interface SubmissionRow {
   finished_at: number | null;
 }
 
+/**
+ * A claimed row as delivery reads it: what it sends, and what an attempt's outcome is decided
+ * from. The store keeps its column names to itself (`toClaimedSubmission`).
+ */
+export interface ClaimedSubmission {
+  id: number;
+  kind: 'request' | 'confirmation';
+  externalId: string;
+  orderId: string | null;
+  payload: string;
+  idempotencyKey: string;
+  attempts: number;
+  nextAttemptAt: number;
+  firstAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatus: number | null;
+  lastErrorCode: string | null;
+  lastError: string | null;
+  result: string | null;
+  platformId: string | null;
+}
+
+export function toClaimedSubmission(row: SubmissionRow): ClaimedSubmission {
+  return {
+    id: row.id,
+    kind: row.kind,
+    externalId: row.external_id,
+    orderId: row.order_id,
+    payload: row.payload,
+    idempotencyKey: row.idempotency_key,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    firstAttemptAt: row.first_attempt_at,
+    lastAttemptAt: row.last_attempt_at,
+    lastStatus: row.last_status,
+    lastErrorCode: row.last_error_code,
+    lastError: row.last_error,
+    result: row.result,
+    platformId: row.platform_id,
+  };
+}
+
 export interface NewSubmission {
   flow: string;
   kind: 'request' | 'confirmation';

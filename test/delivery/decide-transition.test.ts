@@ -1,39 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { buildAckRecord, decideTransition } from '../../src/delivery/decide-transition.js';
 import { classifyOutcome, type Classification } from '../../src/platform/classify-failure.js';
-import type { SubmissionRow } from '../../src/store/submissions.js';
+import type { ClaimedSubmission } from '../../src/store/submissions.js';
 
 const T = Date.parse('2026-06-12T10:00:00Z');
 const backoff = { baseMs: 100, capMs: 1_000, maxAttempts: 5, maxAgeMs: 3_600_000 };
 const ctx = (over: Partial<Parameters<typeof decideTransition>[2]> = {}) => ({ backoff, startedAt: T, now: T + 10, random: () => 0.5, ...over });
 
-function row(over: Partial<SubmissionRow> = {}): SubmissionRow {
+function row(over: Partial<ClaimedSubmission> = {}): ClaimedSubmission {
   return {
     id: 7,
-    flow: 'f',
     kind: 'request',
-    dedupe_key: 'E1',
-    external_id: 'E1',
-    order_id: null,
+    externalId: 'E1',
+    orderId: null,
     payload: '{}',
-    payload_hash: 'h',
-    idempotency_key: 'k',
-    file_id: null,
-    source_row: null,
-    state: 'in_flight',
+    idempotencyKey: 'k',
     attempts: 0,
-    next_attempt_at: T,
-    lease_until: T + 1,
-    first_attempt_at: null,
-    last_attempt_at: null,
-    last_status: null,
-    last_error_code: null,
-    last_error: null,
+    nextAttemptAt: T,
+    firstAttemptAt: null,
+    lastAttemptAt: null,
+    lastStatus: null,
+    lastErrorCode: null,
+    lastError: null,
     result: null,
-    platform_id: null,
-    created_at: T,
-    updated_at: T,
-    finished_at: null,
+    platformId: null,
     ...over,
   };
 }
@@ -67,13 +57,13 @@ describe('decideTransition', () => {
   });
 
   it('dead after maxAttempts, or when the first attempt is older than maxAgeMs', () => {
-    const byCount = decideTransition(row({ attempts: 4, first_attempt_at: T }), response(500, {}), ctx());
+    const byCount = decideTransition(row({ attempts: 4, firstAttemptAt: T }), response(500, {}), ctx());
     expect(byCount).toMatchObject({ finalState: 'dead', attemptOutcome: 'dead', update: { state: 'dead', attempts: 5, lastErrorCode: 'SUBMISSION_DEAD' } });
-    const byAge = decideTransition(row({ attempts: 1, first_attempt_at: T - 3_600_000 }), response(500, {}), ctx());
+    const byAge = decideTransition(row({ attempts: 1, firstAttemptAt: T - 3_600_000 }), response(500, {}), ctx());
     expect(byAge.update).toMatchObject({ state: 'dead', attempts: 2 });
     expect(byAge.update.lastError).toMatch(/age limit/);
     const young = decideTransition(
-      row({ attempts: 1, first_attempt_at: T - 1_000 }),
+      row({ attempts: 1, firstAttemptAt: T - 1_000 }),
       response(500, {}),
       ctx({ backoff: { ...backoff, maxAttempts: undefined } }),
     );
@@ -81,7 +71,7 @@ describe('decideTransition', () => {
   });
 
   it('paused: the row goes back untouched (no attempt burned, no clock started)', () => {
-    const t = decideTransition(row({ attempts: 2, first_attempt_at: null, next_attempt_at: T - 5 }), response(401, {}), ctx());
+    const t = decideTransition(row({ attempts: 2, firstAttemptAt: null, nextAttemptAt: T - 5 }), response(401, {}), ctx());
     expect(t.finalState).toBeNull();
     expect(t.update).toMatchObject({ state: 'pending', attempts: 2, firstAttemptAt: null, nextAttemptAt: T - 5, lastErrorCode: 'PLATFORM_UNAUTHORIZED' });
   });

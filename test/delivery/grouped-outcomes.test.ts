@@ -1,5 +1,5 @@
 /**
- * Acceptances are recorded in groups (`flow-sender.ts`, `endOfTurn`): an accepted answer frees its
+ * Acceptances are recorded in groups (`outcome-batcher.ts`, `endOfTurn`): an accepted answer frees its
  * slot at the end of its turn and waits a moment for others to share its commit. What must hold
  * around that: acceptances of different turns share a commit (when they fill the slots, and when
  * the window closes), a stop records every answer it has, and an answer that may move the gate is
