@@ -23,10 +23,10 @@ export interface GiveWayPolicy {
 
 /**
  * The exporter's policy: a group of 32 files a second for as long as a storm lasts (sixteen times a
- * large site's worst hour), flat out as soon as it stops. At a group per 200 ms (160 files/s) the
- * files' fsyncs during a storm cost the listener about 14 µs of CPU per event (issue 24: 123 → 109
- * µs, A/B) and queued ahead of the WAL fsyncs its answers wait for, for files that were not out
- * sooner: the rest is written the moment the storm stops.
+ * large site's worst hour), flat out as soon as it stops. At a group every 200 ms the files' fsyncs
+ * during a storm took a noticeable share of the listener's CPU per event and queued ahead of the
+ * WAL fsyncs its answers wait for, for files that were not out sooner: the rest is written the
+ * moment the storm stops (docs/performance.md, Export).
  */
 export const GIVE_WAY: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 1_000, busyConcurrency: 2, quietConcurrency: 4 };
 

@@ -12,7 +12,7 @@ export interface FileDigest {
 export async function hashFile(handle: FileHandle, signal?: AbortSignal): Promise<FileDigest> {
   const hash = createHash('sha256');
   // One buffer for every read: `update` is done with a chunk before the next read. A fresh buffer
-  // per read made hashing a 250 MB file hold up to 64 MB of spent buffers (V8 collects them only
+  // per read made hashing a large file hold tens of MB of spent buffers (V8 collects them only
   // when their external memory adds up, and hashing allocates next to nothing else on the heap).
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let size = 0;

@@ -20,9 +20,9 @@ import { prepareSubmission } from './submission-keys.js';
 /**
  * A chunk is recorded once it holds this many submissions or this many characters of payload,
  * whichever comes first (about 100 requests of 10 lines). Small on purpose: the chunk's payloads
- * must die young. Held across several young-generation GCs (1,000 requests span about four), V8
- * found nearly all of them alive and began allocating such strings straight into the old
- * generation, which then grew with the file; a commit per chunk costs far less than that did.
+ * must die young. Held across several young-generation GCs, V8 found nearly all of them alive and
+ * began allocating such strings straight into the old generation, which then grew with the file;
+ * a commit per chunk costs far less than that did.
  */
 export const RECORD_CHUNK_SUBMISSIONS = 500;
 export const RECORD_CHUNK_PAYLOAD_CHARS = 128 * 1024;

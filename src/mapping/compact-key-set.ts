@@ -1,11 +1,12 @@
 /**
  * A set of strings held in typed arrays, outside the objects the GC traces. The CSV mapper
  * remembers the key of every request it has emitted (one that comes back later is a problem), and
- * a million-row file has 100,000 keys or more. In a `Set<string>` each costs about 80 bytes of
- * heap, and, long-lived among the mapper's short-lived garbage, they made V8 keep a heap several
- * times their size (mapping a million-row file: about 150 MB of RSS with a `Set`, 137 MB with this
- * set, 131 MB remembering nothing). Here a key costs its UTF-16 code units, 4 bytes for where it
- * starts and 8 to 16 bytes of table. Exact: a lookup compares the characters, never only a hash.
+ * a million-row file has 100,000 keys or more. In a `Set<string>` each is a string and a table
+ * entry on the heap, and, long-lived among the mapper's short-lived garbage, they made V8 keep a
+ * heap several times their size; with this set a million-row file peaks close to what it does
+ * remembering nothing (docs/performance.md, Intake). Here a key costs its UTF-16 code units, 4
+ * bytes for where it starts and 8 to 16 bytes of table. Exact: a lookup compares the characters,
+ * never only a hash.
  */
 export class CompactKeySet {
   /** The keys' code units, one after the other; key i is `chars[starts[i] .. starts[i + 1])`. */

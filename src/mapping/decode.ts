@@ -7,8 +7,8 @@
  * untouched, so the common case costs one validation pass (simdutf, via `buffer.isUtf8`). For
  * windows-1251, iconv-lite's text is encoded to UTF-8 here and decoded again by csv-parse. That is
  * not a step to save: a string written to csv-parse is encoded to UTF-8 by its writable side all
- * the same, and handing it strings measured slower (67,000 against 75,000 rows/s on a million-row
- * file; the bench's ceiling, iconv-lite's own stream into csv-parse, read 83,000).
+ * the same, and handing it strings was slower than this round trip (docs/performance.md, "Tried
+ * and dropped").
  */
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';

@@ -3,14 +3,14 @@
  * without zod's work. Intake asks it first and runs the schema only for a request it refuses, for
  * the schema's issues (its messages stay the one source of what a user reads).
  *
- * Why a second shape of the schema: zod 4 spends about 35 µs on a 10-line request (each string
- * goes through its check pipeline and the trim makes a copy), which was a tenth of intake's time
- * for a large file; this walk takes about 7 µs. It reads the schema's own constants (limits,
- * patterns, zod's e-mail pattern and its way of counting a string's length, the control-character
- * rule), reads every field once, as zod does, and `test/platform/create-request-check.test.ts`
- * holds it to the schema on thousands of valid and broken requests, so a change to one that the
- * other misses fails there. It is stricter than the schema in one place only: anything but a plain
- * object is sent to the schema, which then decides.
+ * Why a second shape of the schema: zod 4's parse of a request (each string goes through its check
+ * pipeline and the trim makes a copy) was a sizeable share of intake's time for a large file, and
+ * this walk is several times cheaper (docs/performance.md, Intake). It reads the schema's own
+ * constants (limits, patterns, zod's e-mail pattern and its way of counting a string's length, the
+ * control-character rule), reads every field once, as zod does, and
+ * `test/platform/create-request-check.test.ts` holds it to the schema on thousands of valid and
+ * broken requests, so a change to one that the other misses fails there. It is stricter than the
+ * schema in one place only: anything but a plain object is sent to the schema, which then decides.
  */
 import { z } from 'zod';
 import { util } from 'zod/v4/core';

@@ -5,12 +5,12 @@
  * with `isCreateRequest`.
  *
  * Why a second shape of the schema: zod's parse of an event (its check pipeline per string, the
- * copy of the object) was about 3 % of the listener's busy time per event, on the hot path of every
- * webhook. This reads each field once, with the schema's own constants (its id pattern, its
- * timestamp pattern taken from the schema itself, its limits and control-character rule), and
- * `test/platform/webhook-event-check.test.ts` holds it to the schema on thousands of valid and
- * broken events. Like the schema (a loose object), it keeps unknown keys; unlike it, it returns
- * the value given rather than a copy, which nothing here writes to.
+ * copy of the object) was a visible share of the listener's busy time, on the hot path of every
+ * webhook (docs/performance.md, Webhooks). This reads each field once, with the schema's own
+ * constants (its id pattern, its timestamp pattern taken from the schema itself, its limits and
+ * control-character rule), and `test/platform/webhook-event-check.test.ts` holds it to the schema
+ * on thousands of valid and broken events. Like the schema (a loose object), it keeps unknown keys;
+ * unlike it, it returns the value given rather than a copy, which nothing here writes to.
  */
 import { util } from 'zod/v4/core';
 import { EVENT_ID_PATTERN, FIELD_LIMITS, hasNoControlCharacters, ORDER_STATUS_CHANGED, timestamp, type WebhookEvent } from './contract.js';

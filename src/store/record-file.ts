@@ -18,7 +18,8 @@
  * stage, and a better-sqlite3 transaction cannot span an `await` without taking in the writes of
  * the webhook listener and of delivery made meanwhile; a second connection would instead lock them
  * out for as long as the file takes. Short transactions let the others commit in between, and the
- * release is batched for the same reason (turning 100,000 rows `pending` at once took 1.7 s here).
+ * release is batched for the same reason (one statement turning a large file's rows `pending`
+ * would hold the others out while it runs; docs/performance.md, Intake).
  *
  * Crash safety: before `finishRecording` commits, the file row is `processing` and its rows are
  * staged: nothing of it can be sent, and the next run deletes them (`listUnsettledFiles`) and

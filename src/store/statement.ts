@@ -1,8 +1,9 @@
 /**
  * A per-connection cache of prepared statements. better-sqlite3 frees a statement's native memory
- * only when V8 collects it, and V8 does not see that memory: preparing on every call made a
- * 10,000-request file cost ~400 MB of RSS and a tenth of the CPU of delivery and webhooks. Every
- * SQL text in `store/` is static, so each is prepared once per connection.
+ * only when V8 collects it, and V8 does not see that memory: preparing on every call made a large
+ * file's intake peak at about twice its RSS and cost delivery and webhooks CPU on every query
+ * (docs/performance.md, Intake). Every SQL text in `store/` is static, so each is prepared once
+ * per connection.
  */
 import type Database from 'better-sqlite3';
 

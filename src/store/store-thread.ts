@@ -12,7 +12,7 @@
  *   of its own, runs a PASSIVE checkpoint every `checkpointIntervalMs`: it copies what it can
  *   without waiting for anyone, and the main connection's next commit starts the WAL over once a
  *   checkpoint caught up. A checkpoint delays an fsync asked for meanwhile by its few milliseconds,
- *   once a second; one thread instead of two saves a V8 isolate (about 10 MB).
+ *   once a second; one thread instead of two saves a V8 isolate's memory.
  *
  * Should the thread fail, `onGone` hands both jobs back: the connection gets its automatic
  * checkpoint again and the group commit fsyncs through the pool. The thread is evaluated from a

@@ -1,15 +1,15 @@
 /**
  * The log of stored webhook events: one `info` line per second while events arrive, naming each
  * event under its outcome (`applied: "EVT-000123 ORD-2026-000042 shipped, …"`), instead of a line
- * per group. Under load a group is a handful of events, and a line per group was about 11 µs of
- * CPU per event (a tenth of the listener's work: pino's formatting, redaction and scrubbing, and
- * the write's hand-off), for lines a person reads no faster. Each stored event is counted in a
- * line at most a second late, and named in it unless more than `MAX_LISTED` of its outcome came
- * that second (a storm: the rest are counted, "and N more"); the store and the console, not the
- * log, are the record of what was received. A name is cut to `MAX_NAME` characters (an eventId is
- * as long as its sender made it), so a line stays under journald's 48 KiB line limit and is never
- * split. `flush()` writes what is pending (the listener's stop, as it begins and after the last
- * group).
+ * per group. Under load a group is a handful of events, and a line per group was a sizeable share
+ * of the listener's CPU per event (pino's formatting, redaction and scrubbing, and the write's
+ * hand-off; docs/performance.md, Webhooks), for lines a person reads no faster. Each stored event
+ * is counted in a line at most a second late, and named in it unless more than `MAX_LISTED` of its
+ * outcome came that second (a storm: the rest are counted, "and N more"); the store and the
+ * console, not the log, are the record of what was received. A name is cut to `MAX_NAME` characters
+ * (an eventId is as long as its sender made it), so a line stays under journald's 48 KiB line limit
+ * and is never split. `flush()` writes what is pending (the listener's stop, as it begins and after
+ * the last group).
  */
 import type { Logger } from '../log.js';
 import type { EventOutcome } from '../store/events.js';

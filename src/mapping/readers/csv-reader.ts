@@ -19,8 +19,8 @@ import { refuseUtf16 } from './utf16.js';
  * Bytes per read (256 KiB are read ahead all the same). csv-parse turns what it is given into
  * records at once, and they wait in its buffer while the mapper works through them: from 256 KiB
  * reads, 1,000 records and more, enough of them still alive at each young-generation GC that
- * their strings went to the old generation, which V8 then let grow with the file (mapping and
- * recording a million-row file: 154 to 180 MB of RSS, against 143 to 162 MB with 16 KiB reads).
+ * their strings went to the old generation, which V8 then let grow with the file: small reads keep
+ * the peak of a million-row file lower and steadier (docs/performance.md, "Tried and dropped").
  */
 const CSV_READ_BYTES = 16 * 1024;
 

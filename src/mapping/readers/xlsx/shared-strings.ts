@@ -3,12 +3,11 @@
  * It must be held whole before the first row, since any cell may name any string.
  *
  * Held compactly: one growing UTF-8 Buffer of all the texts and a Uint32Array of where each ends,
- * not a JS array of strings. Measured on Node 20 with 1,000,000 texts of ~25 mostly Cyrillic
- * characters: the array took 81 MB of heap, the buffer 45 MB once trimmed (68 MB with its growth
- * slack), and it lives outside the V8 heap, so the garbage collector does not walk a million
+ * not a JS array of strings: the buffer takes little more than half the array's memory once
+ * trimmed, and it lives outside the V8 heap, so the garbage collector does not walk a million
  * strings again at every major collection while the sheet streams. The price is a decode per
- * read (~300 ns); a small direct-mapped cache of decoded texts (~80 ns on a read mix of 80 %
- * repeated texts, as a sheet's units, names and organisations repeat) pays most of it back.
+ * read; a small direct-mapped cache of decoded texts (a sheet's units, names and organisations
+ * repeat) pays most of it back (figures: docs/performance.md, Workbooks).
  *
  * A text is its `<t>` runs joined (rich text), phonetic runs (`<rPh>`) left out, whitespace kept
  * exactly as written (never trimmed here), and OOXML's `_xHHHH_` escapes (`_x000D_` for a

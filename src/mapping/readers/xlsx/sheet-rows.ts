@@ -13,7 +13,7 @@
  * A row is parsed as the cells it has (column and value), and laid out as an array only when it is
  * handed on, up to `window.width` columns: once the table's header is known, its reader narrows the
  * window to the columns the mapping reads, so a row with one cell at column XFD, or a merge across
- * the whole sheet, costs a few cells, not 16,384 (a 23 KB file of such rows once took 500 MiB).
+ * the whole sheet, costs a few cells, not 16,384 (a small file of such rows once took hundreds of MB).
  */
 import { ConnectorError } from '../../../errors.js';
 import type { Cell, TableRow } from '../types.js';

@@ -6,8 +6,8 @@
  * pipes it into zlib, which holds each input buffer until all of its output has been taken. A
  * sheet's rows are taken slowly (each is mapped before the next), so every compressed buffer
  * outlived a few young collections, was promoted, and waited for a full collection to be freed:
- * on the bench's million-row sheet that was up to 40 MB of dead buffers at the peak (166 MB of
- * RSS against 147 MB at 100,000 rows). Reused, the compressed side costs a fixed 64 KiB.
+ * on a large sheet that was tens of MB of dead buffers at the peak. Reused, the compressed side
+ * costs a fixed 64 KiB.
  *
  * yauzl still reads the directory, finds each entry and checks its declared sizes; this reads
  * the entry's data range (after its local header) and holds the entry to its declared size as
