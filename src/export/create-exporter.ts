@@ -37,6 +37,7 @@ import { flowOfChannel, renderFileName } from './file-name.js';
 import { createExportWriter } from './write-export-files.js';
 import { GIVE_WAY, giveWayMs, writeConcurrency } from './give-way.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { createSerialLane } from '../shared/serial-lane.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import { removeStaleTempFiles } from '../shared/write-file-atomic.js';
 
@@ -117,7 +118,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   let timer: NodeJS.Timeout | null = null;
   let wakeScheduled = false;
   /** Serialises passes: a tick, a flush and stop never overlap. */
-  let chain: Promise<unknown> = Promise.resolve();
+  const lane = createSerialLane();
   let tickQueued = false;
   /** Monotonic times (not `clock`, which tests may stop) of the last wake-up and the last group written. */
   let lastWakeAt = Number.NEGATIVE_INFINITY;
@@ -209,17 +210,11 @@ export function createExporter(deps: ExporterDeps): Exporter {
     return { written, more: work.some((w) => !w.done) };
   };
 
-  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = chain.then(work, work);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-
   /** A background pass (it ends early when stopped); a tick already waiting covers this one. */
   const tick = (): void => {
     if (!running || tickQueued) return;
     tickQueued = true;
-    void enqueue(async () => {
+    void lane.run(async () => {
       tickQueued = false;
       if (running) await pass(false, true);
     });
@@ -237,7 +232,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
       stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
-      const { more } = await enqueue(() => pass(false, true, START_GROUPS));
+      const { more } = await lane.run(() => pass(false, true, START_GROUPS));
       if (more) tick();
     },
     async stop() {
@@ -245,10 +240,10 @@ export function createExporter(deps: ExporterDeps): Exporter {
       stopSignal.abort();
       if (timer) clearInterval(timer);
       timer = null;
-      await chain;
+      await lane.idle();
     },
     flush() {
-      return enqueue(async () => (await pass(true, false)).written);
+      return lane.run(async () => (await pass(true, false)).written);
     },
     reload(formats) {
       for (const target of targets) target.format = formats.get(target.channel) ?? target.format;

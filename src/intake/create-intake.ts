@@ -22,6 +22,7 @@ import type { FileGate } from './file-gate.js';
 import { scanInbox } from './scan-inbox.js';
 import { createStabilityTracker } from './stability.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { createSerialLane } from '../shared/serial-lane.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 
 export type { RecoveryReport } from './recover.js';
@@ -124,18 +125,9 @@ export function createIntake(deps: IntakeDeps): Intake {
   let watcher: FSWatcher | null = null;
   let timer: NodeJS.Timeout | null = null;
   // One lane: recovery, scans and files never run side by side.
-  let lane: Promise<void> = Promise.resolve();
+  const lane = createSerialLane();
   let queuedScan: Promise<void> | null = null;
   let recoveryDue = false;
-
-  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = lane.then(fn);
-    lane = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
 
   function schedule(nextCheckAt: number | null): void {
     if (!running || stopping) return;
@@ -171,7 +163,7 @@ export function createIntake(deps: IntakeDeps): Intake {
   function requestScan(): Promise<void> {
     if (stopping) return Promise.resolve();
     if (queuedScan) return queuedScan;
-    const scan = exclusive(async () => {
+    const scan = lane.run(async () => {
       queuedScan = null;
       if (!stopping) await scanOnce();
     });
@@ -210,7 +202,7 @@ export function createIntake(deps: IntakeDeps): Intake {
 
   async function recover(): Promise<RecoveryReport> {
     await ensureInboxDirs(ctx.dirs);
-    const report = await exclusive(() => recoverIntake(ctx));
+    const report = await lane.run(() => recoverIntake(ctx));
     if (report.failures > 0) recoveryDue = true;
     logger.info({ recovery: report }, 'intake recovery done');
     return report;
@@ -237,7 +229,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     const w = watcher;
     watcher = null;
     await w?.close();
-    await lane;
+    await lane.idle();
     logger.info('intake stopped');
   }
 
@@ -262,7 +254,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     scanNow: requestScan,
     recover,
     async retake(fileId) {
-      const outcome = await exclusive(() => retakeRejectedFile(ctx, fileId));
+      const outcome = await lane.run(() => retakeRejectedFile(ctx, fileId));
       void requestScan();
       return outcome;
     },

@@ -21,6 +21,7 @@ import type { FlowConfig } from '../../../config/flow-schema.js';
 import { ConnectorError, isConnectorError } from '../../../errors.js';
 import { scrubDeep } from '../../../log.js';
 import { formatSuggestionSummary, previewSuggestion, suggestMappingForFile, type MappingSuggestion } from '../../../mapping/index.js';
+import { createSerialLane } from '../../../shared/serial-lane.js';
 import { AUDIT_RESULT, getAuditEntry, recordAudit } from '../../../store/audit.js';
 import { isSameOrigin } from '../access.js';
 import { auditItem } from '../data/shapes.js';
@@ -50,7 +51,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   const { deps, t } = rt;
   const uploads = createUploadStore({ clock: deps.clock });
   // One save at a time: two operators saving at once must not interleave backup, write and reload.
-  let saving: Promise<unknown> = Promise.resolve();
+  const saving = createSerialLane();
   const now = () => new Date(deps.clock());
   const flowOf = (name: string | undefined): FlowConfig | undefined => deps.flows.find((flow) => flow.name === (name ?? deps.flows[0]?.name));
   const limit = bodyLimit({
@@ -189,9 +190,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     }
     const session = c.get('session')!;
     const at = deps.clock();
-    const run = saving.then(() => saveAndReload(flow, yaml, version, at, deps.operator));
-    saving = run.catch(() => undefined);
-    const outcome = await run;
+    const outcome = await saving.run(() => saveAndReload(flow, yaml, version, at, deps.operator));
 
     const entry = {
       at,
