@@ -18,6 +18,7 @@ import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
 import { endAfterDrain } from '../shared/end-after-drain.js';
 import { readBody } from '../shared/read-body.js';
@@ -84,8 +85,6 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
 
   let server: ListenerServer | null = null;
   let tlsInUse = config.tls;
-  let starting: Promise<{ url: string }> | null = null;
-  let stopping: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
   /** Responses not yet fully sent (a pipelined one may wait behind another on its socket). */
   const unfinished = new Set<ServerResponse>();
@@ -94,7 +93,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
-    const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: stopping !== null };
+    const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: lifecycle.stopping };
     log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
     let admission = admitWebhook(policy, head);
     if (admission.verdict === 'read-body') {
@@ -156,11 +155,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     // Once stopping, new answers close their connection, and a keep-alive socket that falls idle
     // after an answer is closed at once, so neither holds stop() up. A request already queued on
     // the socket (pipelined) is still answered: 503 WEBHOOK_STOPPING.
-    if (stopping) res.setHeader('Connection', 'close');
+    if (lifecycle.stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
     res.once('close', () => {
       unfinished.delete(res);
-      if (stopping && unfinished.size === 0) setImmediate(() => server?.closeIdleConnections());
+      if (lifecycle.stopping && unfinished.size === 0) setImmediate(() => server?.closeIdleConnections());
     });
     const task = handle(req, res)
       .catch((error: unknown) => {
@@ -201,13 +200,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
 
   const close = async (): Promise<void> => {
     const current = server;
-    if (!current) {
-      await starting?.catch(() => undefined);
-      if (!server) return;
-      return close();
-    }
-    // What was stored is logged now: waiting for open requests may outlast the daemon's stop bound.
-    batcher.flushLog();
+    if (!current) return; // the start failed
     const closed = new Promise<void>((resolve) => current.close(() => resolve()));
     current.closeIdleConnections();
     await Promise.allSettled([...inFlight]);
@@ -220,17 +213,18 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     log.info('webhook listener stopped');
   };
 
+  const lifecycle = createStartStop({
+    start: listen,
+    // What was stored is logged as the stop begins: waiting for open requests may outlast the daemon's stop bound.
+    interrupt: () => batcher.flushLog(),
+    stop: close,
+    afterStop: () => new ConnectorError('WEBHOOK_STOPPING', 'The webhook listener was stopped; create a new one'),
+  });
+
   return {
     name: 'webhook listener',
-    start() {
-      if (stopping) return Promise.reject(new ConnectorError('WEBHOOK_STOPPING', 'The webhook listener was stopped; create a new one'));
-      starting ??= listen();
-      return starting;
-    },
-    stop() {
-      stopping ??= close();
-      return stopping;
-    },
+    start: lifecycle.start,
+    stop: lifecycle.stop,
     reload(material) {
       if (!tlsInUse) throw new ConnectorError('CONFIG_INVALID', 'webhook.tls: the listener speaks plain HTTP; a restart is needed to switch it to HTTPS');
       const problem = tlsMaterialProblem(material);
