@@ -1,0 +1,78 @@
+/**
+ * The exporter's pass on its own: what a tick, a flush and a start's bounded pass each may do.
+ * Real folders, a real SQLite store, the real writer.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createExportPass, FLUSH, TICK } from '../../src/export/export-pass.js';
+import type { ExportTarget } from '../../src/export/export-target.js';
+import { createExportWriter } from '../../src/export/write-export-files.js';
+import { silentLogger } from '../../src/log.js';
+import { alreadyDurable, systemClock } from '../../src/shared/types.js';
+import { countExports } from '../../src/store/exports.js';
+import type { Db } from '../../src/store/open-store.js';
+import { listFiles } from '../helpers/files.js';
+import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
+
+function passOver(db: Db, targets: ExportTarget[], running = () => true) {
+  const writer = createExportWriter({ db, log: silentLogger, clock: systemClock, durable: alreadyDurable });
+  return createExportPass({ db, targets, writer, clock: systemClock, log: silentLogger, running, stopSignal: () => new AbortController().signal });
+}
+
+describe('createExportPass', () => {
+  it('a tick writes perEvent rows and leaves batch rows unnamed; a flush gathers them into one file', async () => {
+    await withExportStore(async ({ db, dir }) => {
+      const perEvent = path.join(dir, 'per-event');
+      const batch = path.join(dir, 'batch');
+      enqueueStatus(db, 'ORD-1', 'shipped', 'status');
+      enqueueStatus(db, 'ORD-2', 'shipped', 'daily');
+      enqueueStatus(db, 'ORD-3', 'shipped', 'daily');
+      const pass = passOver(db, [
+        { channel: 'status', folder: perEvent, format: csvFormat(), mode: 'perEvent' },
+        { channel: 'daily', folder: batch, format: csvFormat({ fileName: 'daily-{seq}.csv' }), mode: 'batch' },
+      ]);
+      expect(await pass.run(TICK)).toEqual({ written: 1, more: false });
+      expect(listFiles(perEvent)).toHaveLength(1);
+      expect(fs.existsSync(batch)).toBe(false);
+      expect(await pass.run(FLUSH)).toEqual({ written: 2, more: false });
+      expect(listFiles(batch)).toHaveLength(1);
+    });
+  });
+
+  it('stops at groupLimit groups per target and says more is left', async () => {
+    await withExportStore(async ({ db, folder }) => {
+      db.transaction(() => {
+        for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
+      })();
+      const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }]);
+      expect(await pass.run({ ...TICK, groupLimit: 1 })).toEqual({ written: 32, more: true });
+      expect(await pass.run(TICK)).toEqual({ written: 8, more: false });
+    });
+  });
+
+  it('a background pass writes nothing once the exporter stopped; a flush still writes', async () => {
+    await withExportStore(async ({ db, folder }) => {
+      enqueueStatus(db, 'ORD-1');
+      const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => false);
+      expect(await pass.run(TICK)).toEqual({ written: 0, more: true });
+      expect(countExports(db, { state: 'pending' })).toBe(1);
+      expect(await pass.run(FLUSH)).toEqual({ written: 1, more: false });
+    });
+  });
+
+  it('a folder that cannot be written holds up no other target', async () => {
+    await withExportStore(async ({ db, dir, folder }) => {
+      const blocked = path.join(dir, 'not-a-folder');
+      fs.writeFileSync(blocked, 'a file where the folder should be');
+      enqueueStatus(db, 'ORD-1', 'shipped', 'blocked');
+      enqueueStatus(db, 'ORD-2', 'shipped', 'status');
+      const pass = passOver(db, [
+        { channel: 'blocked', folder: blocked, format: csvFormat(), mode: 'perEvent' },
+        { channel: 'status', folder, format: csvFormat(), mode: 'perEvent' },
+      ]);
+      expect(await pass.run(TICK)).toEqual({ written: 1, more: false });
+      expect(listFiles(folder)).toHaveLength(1);
+    });
+  });
+});
