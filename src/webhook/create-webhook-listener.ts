@@ -1,7 +1,9 @@
 /**
  * The webhook listener: node:http (node:https with `webhook.tls`) on `webhook.host:port`,
  * `POST webhook.path`. It does one job: read a request, admit it (`admit-webhook.ts`, the pure
- * ladder of checks), store the event, answer.
+ * ladder of checks), store the event, answer (`answer-webhook.ts`). Here its parts are wired: the
+ * server (`listener-server.ts`), the event batcher, the requests in flight that a stop waits for
+ * (`open-requests.ts`) and the one-shot start and stop.
  *
  * `200 {"received":true}` is sent only once the event's transaction is durable (the batcher awaits
  * the store's group commit), so a 200 means the event survives a power cut; anything else makes the
@@ -11,24 +13,21 @@
  * proxy in front, by the same code (`shared/probes.ts`).
  */
 import https from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tlsMaterialProblem, type TlsMaterial, type WebhookConfig } from '../config/webhook-schema.js';
-import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
+import { ConnectorError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { createStartStop } from '../shared/start-stop.js';
-import { isHealthProbe, sendHealthz } from '../shared/probes.js';
-import { endAfterDrain } from '../shared/end-after-drain.js';
-import { readBody } from '../shared/read-body.js';
 import { systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { Db } from '../store/open-store.js';
-import { admitWebhook, type AdmissionPolicy, type RequestHead } from './admit-webhook.js';
+import type { AdmissionPolicy } from './admit-webhook.js';
 import { parseAllowList } from './allow-from.js';
+import { createWebhookAnswerer } from './answer-webhook.js';
 import { createEventBatcher } from './event-batcher.js';
-import { findEventConflict } from './event-conflict.js';
-import { createListenerServer, secureContextOptions, type ListenerServer } from './listener-server.js';
+import { createListenerServer, listenForWebhooks, secureContextOptions, type ListenerServer } from './listener-server.js';
+import { trackOpenRequests } from './open-requests.js';
 
 export interface WebhookListenerDeps {
   db: Db;
@@ -85,93 +84,10 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
 
   let server: ListenerServer | null = null;
   let tlsInUse = config.tls;
-  const inFlight = new Set<Promise<void>>();
-  /** Responses not yet fully sent (a pipelined one may wait behind another on its socket). */
-  const unfinished = new Set<ServerResponse>();
-
   const count = (outcome: string): void => deps.metrics?.webhookEvents.inc({ outcome });
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
-    const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: lifecycle.stopping };
-    log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
-    let admission = admitWebhook(policy, head);
-    if (admission.verdict === 'read-body') {
-      const read = await readBody(req, config.maxBodyBytes, req.headers['content-length']);
-      if (!read.ok && read.reason === 'aborted') return void req.destroy();
-      admission = admitWebhook(policy, head, read.ok ? read.body : 'too-large');
-    }
-    const context = { remote: head.remote, requestId: req.headers['x-request-id'] };
-    if (admission.verdict === 'refuse') {
-      const { status, code, message } = admission;
-      if (code === null) {
-        if (status === 405) res.setHeader('Allow', 'POST');
-        return sendJson(res, status, { received: false, error: message });
-      }
-      count(code);
-      // Logged without the body: an unadmitted body is untrusted input.
-      if (code === 'WEBHOOK_STOPPING') log.info({ ...context, code }, 'webhook refused with 503: the listener is stopping');
-      else {
-        const target = code === 'WEBHOOK_REQUEST_INVALID' ? { target: head.target?.slice(0, 200) } : {};
-        log.warn({ ...context, ...target, code, problem: admission.signatureProblem, errors: admission.errors }, `webhook refused with ${status}: ${message}`);
-      }
-      if (code === 'WEBHOOK_TOO_LARGE' || code === 'WEBHOOK_REQUEST_INVALID') res.setHeader('Connection', 'close');
-      const answer = admission.errors ? { received: false, code, errors: admission.errors } : { received: false, code, message };
-      // A too-large body is still arriving: closing now would reset the connection before the
-      // sender reads its 413 (it would see EPIPE and send again). Drain a bounded rest first; the
-      // endpoint is unauthenticated, so the bound is small and within the request timeout.
-      if (code === 'WEBHOOK_TOO_LARGE') return sendJson(res, status, answer, () => endAfterDrain(req, res, drainLimits));
-      return sendJson(res, status, answer);
-    }
-
-    // The ladder accepts nothing without the body, so a second `read-body` would be our own bug.
-    if (admission.verdict !== 'accept') throw new ConnectorError('WEBHOOK_INTERNAL_ERROR', 'The admission ladder asked for the body twice');
-    const { event, text: body } = admission;
-    const result = await batcher.submit(event, body);
-    if (!result.ok) {
-      const error = new ConnectorError('WEBHOOK_STORE_FAILED', `Event ${event.eventId} could not be stored: ${describeError(result.error)}`, {
-        cause: result.error,
-        details: { eventId: event.eventId },
-      });
-      log.error({ eventId: event.eventId, code: error.code, err: error }, error.message);
-      count(error.code);
-      return sendJson(res, 503, { received: false, code: error.code, message: 'event not stored; send again' });
-    }
-    const conflict = result.outcome === 'duplicate' ? findEventConflict(result.storedBody, body) : null;
-    if (conflict) {
-      log.warn(
-        { eventId: event.eventId, code: 'WEBHOOK_EVENT_CONFLICT', eventType: event.eventType, orderId: event.orderId, ...conflict },
-        `webhook event ${event.eventId} arrived again with a different body; the first one is kept`,
-      );
-      count('WEBHOOK_EVENT_CONFLICT');
-      return sendReceived(res);
-    }
-    // Logged with its group by the batcher, once durable.
-    count(result.outcome);
-    sendReceived(res);
-  };
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    // Once stopping, new answers close their connection, and a keep-alive socket that falls idle
-    // after an answer is closed at once, so neither holds stop() up. A request already queued on
-    // the socket (pipelined) is still answered: 503 WEBHOOK_STOPPING.
-    if (lifecycle.stopping) res.setHeader('Connection', 'close');
-    unfinished.add(res);
-    res.once('close', () => {
-      unfinished.delete(res);
-      if (lifecycle.stopping && unfinished.size === 0) setImmediate(() => server?.closeIdleConnections());
-    });
-    const task = handle(req, res)
-      .catch((error: unknown) => {
-        const failure = new ConnectorError('WEBHOOK_INTERNAL_ERROR', `The webhook listener failed: ${describeError(error)}`, { cause: error });
-        log.error({ code: failure.code, err: failure }, failure.message);
-        if (res.headersSent) return void res.destroy();
-        count(failure.code);
-        sendJson(res, 500, { received: false, code: failure.code, message: 'internal error; send again' });
-      })
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-  };
+  const stopping = (): boolean => lifecycle.stopping;
+  const handle = createWebhookAnswerer({ policy, batcher, drainLimits, log, count, stopping });
+  const requests = trackOpenRequests({ handle, log, count, stopping, closeIdleConnections: () => server?.closeIdleConnections() });
 
   const listen = async (): Promise<{ url: string }> => {
     const created = createListenerServer({
@@ -179,21 +95,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       tls: tlsInUse,
       log,
       now: clock,
-      onRequest,
+      onRequest: requests.onRequest,
       countRefusal: (code: ErrorCode) => count(code),
     });
-    await new Promise<void>((resolve, reject) => {
-      created.once('error', reject);
-      created.listen(config.port, config.host, () => {
-        created.off('error', reject);
-        resolve();
-      });
-    });
-    created.on('error', (error) => log.error({ err: error }, 'webhook server error'));
+    const url = await listenForWebhooks(created, config, log);
     server = created;
-    const address = created.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `${created instanceof https.Server ? 'https' : 'http'}://${host}:${address.port}${config.path}`;
     log.info({ url }, 'webhook listener started');
     return { url };
   };
@@ -203,9 +109,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     if (!current) return; // the start failed
     const closed = new Promise<void>((resolve) => current.close(() => resolve()));
     current.closeIdleConnections();
-    await Promise.allSettled([...inFlight]);
+    await requests.settled();
     await batcher.drain();
-    if (unfinished.size === 0) current.closeIdleConnections();
+    if (requests.unfinished === 0) current.closeIdleConnections();
     const grace = setTimeout(() => current.closeAllConnections(), STOP_GRACE_MS);
     await closed;
     clearTimeout(grace);
@@ -236,22 +142,4 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       return (server?.address() as AddressInfo | null) ?? null;
     },
   };
-}
-
-/** The answer to every stored event, built once: it is written thousands of times a second under load. */
-const RECEIVED_BODY = JSON.stringify({ received: true });
-const RECEIVED_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(RECEIVED_BODY) };
-
-function sendReceived(res: ServerResponse): void {
-  res.writeHead(200, RECEIVED_HEADERS);
-  res.end(RECEIVED_BODY);
-}
-
-/** Answer with `body`; `end` ends the response in its own time (after draining the request), by default at once. */
-function sendJson(res: ServerResponse, status: number, body: unknown, end?: () => void): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  if (end === undefined) return void res.end(text);
-  res.write(text);
-  end();
 }

@@ -9,7 +9,7 @@
  */
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SecureContextOptions } from 'node:tls';
 import type { WebhookConfig, TlsMaterial } from '../config/webhook-schema.js';
@@ -95,4 +95,23 @@ export function createListenerServer(options: ListenerServerOptions): ListenerSe
     });
   }
   return server;
+}
+
+/**
+ * Listen on `config.host:port`; resolves with the webhook URL (`http://host:port/path`, `https://…`
+ * for a TLS server, an IPv6 host in brackets), rejects when the address cannot be bound. Errors
+ * after that are logged, never thrown.
+ */
+export async function listenForWebhooks(server: ListenerServer, config: Pick<WebhookConfig, 'host' | 'port' | 'path'>, log: Logger): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => log.error({ err: error }, 'webhook server error'));
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${server instanceof https.Server ? 'https' : 'http'}://${host}:${address.port}${config.path}`;
 }
