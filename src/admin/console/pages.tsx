@@ -12,7 +12,7 @@ import { overviewData } from './data/overview.js';
 import { requestData, searchData } from './data/requests.js';
 import { paths } from './paths.js';
 import { notFound, page, signInFirst } from './respond.js';
-import { checkAccess, viewContext, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
+import { checkAccess, viewContext, type ConsoleEnv, type RequestContext, type Runtime } from './runtime.js';
 import { AttentionPage } from './views/attention.js';
 import { AuditPage, EventsPage, OrderPage } from './views/events.js';
 import { ExchangePage } from './views/exchange.js';
@@ -24,7 +24,7 @@ import { RequestPage, SearchPage } from './views/requests.js';
 export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
   const { deps, t } = rt;
   /** Read access first; then the flow named in the path must exist. */
-  const guard = async (c: Ctx, flow?: string): Promise<Response | null> => {
+  const guard = async (c: RequestContext, flow?: string): Promise<Response | null> => {
     const verdict = checkAccess(rt, c, 'read');
     if (!verdict.allowed) return signInFirst(rt, c, verdict);
     if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, t('error.noFlow', { flow }));

@@ -7,7 +7,7 @@ import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
 import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsInState } from '../../../store/console-submissions.js';
-import type { ConsoleDeps, FlowGateView } from '../context.js';
+import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 

@@ -3,7 +3,7 @@ import { listAudit } from '../../../store/audit.js';
 import { eventsOfOrder, recentEvents } from '../../../store/console-events.js';
 import { submissionsOfOrder } from '../../../store/console-submissions.js';
 import { getOrderStatus } from '../../../store/events.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, eventItem, parseJson, submissionItem, type AuditItem, type EventItem, type SubmissionItem } from './shapes.js';
 

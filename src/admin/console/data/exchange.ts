@@ -8,7 +8,7 @@ import type { FlowConfig } from '../../../config/flow-schema.js';
 import { replyName } from '../../../exchange/message-names.js';
 import { getExchange, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeRow } from '../../../store/exchanges.js';
 import { countSubmissionsByState } from '../../../store/outbox.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
 
 /** Messages listed on the page. */

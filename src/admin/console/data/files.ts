@@ -5,7 +5,7 @@ import { type SubmissionListItem } from '../../../store/console-submissions.js';
 import { FILE_STATE, getFile, readFileReport, type FileState } from '../../../store/files.js';
 import { listSubmissionsOfFile } from '../../../store/submissions.js';
 import type { MappingProblem, ReportNote } from '../../../shared/types.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { auditItem, fileItem, fileRowItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 export const FILES_PAGE = 50;

@@ -8,7 +8,7 @@ import { countEventsSince, lastWrittenExport, setAsideExports, recentEvents } fr
 import { lastErrorOfFlow } from '../../../store/console-submissions.js';
 import { countSubmissionsByState, oldestPendingByFlow } from '../../../store/outbox.js';
 import { pendingExportsByChannel } from '../../../store/stats.js';
-import type { ConsoleDeps, FlowGateView } from '../context.js';
+import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso, startOfLocalDay } from '../format.js';
 import { exchangeSummary, type ExchangeSummary } from './exchange.js';
 import { eventHistory, requestHistory, type EventOutcome, type HourlyHistory, type RequestOutcome } from './history.js';

@@ -19,7 +19,7 @@ import { ackChannel } from '../../../store/exports.js';
 import { getFile } from '../../../store/files.js';
 import { getOrderStatus } from '../../../store/events.js';
 import type { SubmissionRow, SubmissionState } from '../../../store/submissions.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, fileItem, fileRowItem, parseJson, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 

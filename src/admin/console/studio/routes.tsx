@@ -26,7 +26,7 @@ import { isSameOrigin } from '../access.js';
 import { auditItem } from '../data/shapes.js';
 import { paths } from '../paths.js';
 import { html, notFound, page, refused, signInFirst } from '../respond.js';
-import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from '../runtime.js';
+import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type RequestContext, type Runtime } from '../runtime.js';
 import { tokensMatch } from '../sessions.js';
 import { MappingPage, PreviewSection } from '../views/mapping.js';
 import { normalizeEditorText } from './check-mapping.js';
@@ -55,7 +55,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   const flowOf = (name: string | undefined): FlowConfig | undefined => deps.flows.find((flow) => flow.name === (name ?? deps.flows[0]?.name));
   const limit = bodyLimit({
     maxSize: MAX_STUDIO_FORM_BYTES,
-    onError: (c) => refused(rt, c as Ctx, 413, `the form is larger than ${MAX_STUDIO_FORM_BYTES} bytes (YAML up to 1 MiB, a sample up to 4 MiB)`),
+    onError: (c) => refused(rt, c as RequestContext, 413, `the form is larger than ${MAX_STUDIO_FORM_BYTES} bytes (YAML up to 1 MiB, a sample up to 4 MiB)`),
   });
 
   const choose = async (flow: FlowConfig, id: string, upload: File | null): Promise<SampleChoice> => {
@@ -77,13 +77,13 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     }
   };
 
-  const renderPage = async (c: Ctx, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
+  const renderPage = async (c: RequestContext, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
     const data = scrubDeep(await studioData(deps, flow, parts));
     return html(c, <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />, status);
   };
 
   /** Same origin, a form body, the session's CSRF token when there is a session, a known flow. */
-  const readForm = async (c: Ctx): Promise<{ form: Form; flow: FlowConfig } | Response> => {
+  const readForm = async (c: RequestContext): Promise<{ form: Form; flow: FlowConfig } | Response> => {
     if (!isSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'))) return refused(rt, c, 403, 'foreign origin');
     const type = c.req.header('content-type') ?? '';
     const form: Form = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data') ? await c.req.parseBody() : {};
@@ -95,7 +95,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   };
 
   /** What the preview and suggest buttons send: may read, the form as above, the editor's text, the sample chosen. */
-  const readEditorForm = async (c: Ctx) => {
+  const readEditorForm = async (c: RequestContext) => {
     const verdict = checkAccess(rt, c, 'read');
     if (!verdict.allowed) return signInFirst(rt, c, verdict);
     const got = await readForm(c);

@@ -1,5 +1,5 @@
 /**
- * What the console needs from the daemon: the store (read), the config, the metrics, readiness, and
+ * The console's deps, what it needs from the daemon: the store (read), the config, the metrics, readiness, and
  * the few operator actions that belong to other stages, declared here as `OperatorActions` and
  * implemented by `daemon.ts` (the admin stage never imports intake or delivery).
  */
