@@ -21,7 +21,7 @@ import { createRequest } from './create-request.js';
 import { FAULT_KIND, type FaultDraw } from './faults.js';
 import { answerTooLarge } from './answer-too-large.js';
 import { problemResponse, SANDBOX_PROBLEM_TYPES as P } from './problem.js';
-import { isJsonContentType, readBody } from './read-body.js';
+import { isJsonContentType, readTextBody } from './request-body.js';
 import { writeResponse } from './write-response.js';
 import type { ApiResponse, RecordedCall } from './types.js';
 
@@ -67,12 +67,12 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
       }),
     );
   }
-  const read = await readBody(req, ctx.options.maxBodyBytes);
-  if (read.kind === 'aborted') {
+  const read = await readTextBody(req, ctx.options.maxBodyBytes);
+  if (!read.ok && read.reason === 'aborted') {
     call.status = 'dropped';
     return;
   }
-  if (read.kind === 'too-large') {
+  if (!read.ok) {
     const tooLarge = problemResponse({
       type: P.tooLarge,
       title: 'Payload too large',
