@@ -3,7 +3,7 @@ import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import type { FileState } from './files.js';
 
-/** A file as lists show it (its report is read with `getFile`). */
+/** A file as lists show it (its report is read with `fileDetail`). */
 export interface FileListItem {
   id: number;
   flow: string;
@@ -84,4 +84,15 @@ export function listFilesOfFlows(
   return (
     o.state === undefined ? statement(db, FILES_OF_FLOWS_SQL.any).all(params) : statement(db, FILES_OF_FLOWS_SQL.inState).all({ ...params, state: o.state })
   ) as FileListItem[];
+}
+
+/** One file as its page shows it: a list item, with its hash, where it is now, and its report (JSON text, read with `readFileReport`). */
+export interface FileDetail extends FileListItem {
+  sha256: string;
+  currentPath: string | null;
+  report: string | null;
+}
+
+export function fileDetail(db: Db, id: number): FileDetail | undefined {
+  return statement(db, `SELECT ${ITEM_COLUMNS}, sha256, current_path AS currentPath, report FROM files WHERE id = ?`).get(id) as FileDetail | undefined;
 }

@@ -139,6 +139,6 @@ export function listFiles(db: Db, flow: string, limit = 100): FileRow[] {
 }
 
 /** The parsed report of a file row, when it has one. */
-export function readFileReport(row: FileRow): FileReport | null {
+export function readFileReport(row: Pick<FileRow, 'report'>): FileReport | null {
   return row.report === null ? null : (JSON.parse(row.report) as FileReport);
 }

@@ -162,11 +162,6 @@ export function countStagedSubmissions(db: Db, fileId: number): number {
   return (statement(db, `SELECT COUNT(*) AS n FROM submissions WHERE file_id = ? AND state = 'staged'`).get(fileId) as { n: number }).n;
 }
 
-/** Submissions recorded (or last corrected) from one file, in file order. */
-export function listSubmissionsOfFile(db: Db, fileId: number): SubmissionRow[] {
-  return statement(db, 'SELECT * FROM submissions WHERE file_id = ? ORDER BY source_row, id').all(fileId) as SubmissionRow[];
-}
-
 /** A flow's submissions, oldest first (for `status` and tests). */
 export function listSubmissionsOfFlow(db: Db, flow: string, limit = 1000): SubmissionRow[] {
   return statement(db, 'SELECT * FROM submissions WHERE flow = ? ORDER BY id LIMIT ?').all(flow, limit) as SubmissionRow[];

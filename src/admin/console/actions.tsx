@@ -15,7 +15,7 @@ import { describeError, isConnectorError } from '../../errors.js';
 import type { MessageText } from '../../shared/types.js';
 import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../../store/audit.js';
 import { submissionsInState } from '../../store/console-submissions.js';
-import { getFile } from '../../store/files.js';
+import { fileDetail } from '../../store/console-files.js';
 import { requeueSubmissions } from '../../store/outbox.js';
 import { isSameOrigin } from './access.js';
 import { auditItem } from './data/shapes.js';
@@ -90,7 +90,7 @@ const ROUTES: ActionRoute[] = [
     action: CONSOLE_ACTION.retakeFile,
     path: '/flows/:flow/files/:fileId{[0-9]+}/retake',
     target: (c) => c.req.param('fileId') ?? null,
-    question: (rt, flow, target) => rt.t('confirm.retake-file', { flow, target, name: getFile(rt.deps.db, Number(target))?.original_name ?? '—' }),
+    question: (rt, flow, target) => rt.t('confirm.retake-file', { flow, target, name: fileDetail(rt.deps.db, Number(target))?.originalName ?? '—' }),
     perform: async (rt, flow, target) => {
       const { inboxName } = await rt.deps.operator.retakeFile(flow, Number(target));
       return { result: AUDIT_RESULT.ok, detail: `moved back into the inbox as ${inboxName}`, text: { key: 'retaken', params: { name: inboxName } } };

@@ -2,7 +2,8 @@
 import type { Hono } from 'hono';
 import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
 import { scrubDeep } from '../../log.js';
-import { getFile, readFileReport } from '../../store/files.js';
+import { fileDetail } from '../../store/console-files.js';
+import { readFileReport } from '../../store/files.js';
 import { allFilesData, allRequestsData } from './data/all-lists.js';
 import { attentionData } from './data/attention.js';
 import { exchangeData } from './data/exchange.js';
@@ -108,7 +109,7 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const { flow, fileId, report } = c.req.param();
     const refusal = await guard(c, flow);
     if (refusal) return refusal;
-    const row = getFile(deps.db, Number(fileId));
+    const row = fileDetail(deps.db, Number(fileId));
     const content = row && row.flow === flow ? readFileReport(row) : null;
     if (!row || !content) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
     const safe = scrubDeep(content);
@@ -116,7 +117,7 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const name = `${row.id}-report${csv ? '.errors.csv' : '.errors.json'}`;
     c.header(
       'content-disposition',
-      `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.original_name}${csv ? '.errors.csv' : '.errors.json'}`)}`,
+      `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.originalName}${csv ? '.errors.csv' : '.errors.json'}`)}`,
     );
     return csv
       ? c.body(renderCsvReport(safe), 200, { 'content-type': 'text/csv; charset=utf-8' })

@@ -69,7 +69,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
     flows,
     setAside: {
       total: aside.total,
-      rows: aside.rows.map((row) => ({ id: row.id, channel: row.channel, fileName: row.file_name, error: row.error, createdAt: iso(row.created_at) })),
+      rows: aside.rows.map((row) => ({ id: row.id, channel: row.channel, fileName: row.fileName, error: row.error, createdAt: iso(row.createdAt) })),
     },
   };
 }
