@@ -29,16 +29,20 @@ export function countFilesSince(db: Db, flow: string, since: number): { state: F
 }
 
 /** A flow's files, newest first, optionally in one state, before id `beforeId` (paging). */
-export function listFilesOfFlow(db: Db, flow: string, o: { state?: FileState | undefined; beforeId?: number | undefined; limit: number }): FileListItem[] {
+export function listFilesOfFlow(
+  db: Db,
+  flow: string,
+  options: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
+): FileListItem[] {
   return statement(
     db,
     `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = @flow AND (@state IS NULL OR state = @state) AND id < @beforeId ORDER BY id DESC LIMIT @limit`,
-  ).all({ flow, state: o.state ?? null, beforeId: o.beforeId ?? Number.MAX_SAFE_INTEGER, limit: o.limit }) as FileListItem[];
+  ).all({ flow, state: options.state ?? null, beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER, limit: options.limit }) as FileListItem[];
 }
 
 /** A flow's files whose name contains `q` (case-insensitive for ASCII), newest first. */
 export function searchFilesByName(db: Db, flow: string, q: string, limit: number): FileListItem[] {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   return statement(db, `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = ? AND original_name LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`).all(
     flow,
     pattern,
@@ -78,11 +82,13 @@ export const FILES_OF_FLOWS_SQL = {
 export function listFilesOfFlows(
   db: Db,
   flows: readonly string[],
-  o: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
+  options: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
 ): FileListItem[] {
-  const params = { flows: JSON.stringify(flows), beforeId: o.beforeId ?? Number.MAX_SAFE_INTEGER, limit: o.limit };
+  const params = { flows: JSON.stringify(flows), beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER, limit: options.limit };
   return (
-    o.state === undefined ? statement(db, FILES_OF_FLOWS_SQL.any).all(params) : statement(db, FILES_OF_FLOWS_SQL.inState).all({ ...params, state: o.state })
+    options.state === undefined
+      ? statement(db, FILES_OF_FLOWS_SQL.any).all(params)
+      : statement(db, FILES_OF_FLOWS_SQL.inState).all({ ...params, state: options.state })
   ) as FileListItem[];
 }
 

@@ -62,7 +62,10 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
   const total =
-    flows.reduce((n, f) => n + (f.gate ? 1 : 0) + f.held.total + f.dead.total + f.rejected.total + f.rejectedFiles.total + f.pendingReports, 0) + aside.total;
+    flows.reduce(
+      (n, flow) => n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports,
+      0,
+    ) + aside.total;
   return {
     page: 'attention',
     total,

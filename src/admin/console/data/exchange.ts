@@ -92,7 +92,7 @@ export function exchangeSummary(flow: FlowConfig, state: ExchangeState | undefin
 
 /** The exchange page's data, or null when the flow has no exchange. */
 export function exchangeData(deps: ConsoleDeps, flowName: string): ExchangeData | null {
-  const flow = deps.flows.find((f) => f.name === flowName);
+  const flow = deps.flows.find((candidate) => candidate.name === flowName);
   const exchange = flow?.enterpriseData;
   if (!flow || !exchange) return null;
   const state = exchangeStateOf(deps.db, { flow: flow.name, node: exchange.node, peer: exchange.peer });
@@ -109,8 +109,8 @@ export function exchangeData(deps: ConsoleDeps, flowName: string): ExchangeData 
     problems: m.problemCount,
   }));
   const waiting = countSubmissionsByState(deps.db)
-    .filter((c) => c.flow === flow.name && (c.state === 'pending' || c.state === 'in_flight'))
-    .reduce((sum, c) => sum + c.count, 0);
+    .filter((count) => count.flow === flow.name && (count.state === 'pending' || count.state === 'in_flight'))
+    .reduce((sum, count) => sum + count.count, 0);
   return {
     page: 'exchange',
     flow: flow.name,
