@@ -107,7 +107,7 @@ async function mapAndRecord(db: Db, file: string, name: string): Promise<number>
   const spec = loadMappingSpec(MAPPING_1C);
   const now = Date.now();
   const claim = claimFile(db, { flow: FLOW_NAME, sha256: `${name}-${now}`, originalName: name, sizeBytes: fs.statSync(file).size, now }, () => file);
-  if (!claim.claimed) throw new Error(`${name} was claimed before`);
+  if (!claim.ok) throw new Error(`${name} was claimed before`);
   const result = await recordMappedFile(db, {
     flow: FLOW_NAME,
     fileId: claim.row.id,

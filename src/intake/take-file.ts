@@ -104,11 +104,11 @@ async function holdsFile(p: string, opened: Stats): Promise<boolean> {
  */
 export async function takeFile(ctx: IntakeContext, candidate: Candidate): Promise<TakeOutcome> {
   const opened = await openRegularFile(candidate.path);
-  if (opened.kind === 'missing') {
+  if (!opened.ok && opened.reason === 'missing') {
     fileLogger(ctx, candidate.name).debug('file left before it was opened');
     return 'changed';
   }
-  if (opened.kind === 'not-regular') {
+  if (!opened.ok && opened.reason === 'not-regular') {
     // Swapped since the scan's lstat saw a regular file.
     await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${opened.what}; it was not read` });
     return 'rejected';
@@ -131,7 +131,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: 
   const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
   const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name));
   let row: FileRow | undefined;
-  if (claim.claimed) {
+  if (claim.ok) {
     row = claim.row;
   } else {
     const earlier = claim.existing;

@@ -45,7 +45,7 @@ export interface NewFile {
   now: number;
 }
 
-export type ClaimResult = { claimed: true; row: FileRow } | { claimed: false; existing: FileRow };
+export type ClaimResult = { ok: true; row: FileRow } | { ok: false; existing: FileRow };
 
 /**
  * Claim a file by its content. The winner gets a `processing` row whose `current_path` is
@@ -58,9 +58,9 @@ export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number,
       `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
          VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
     ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now) as { id: number } | undefined;
-    if (!inserted) return { claimed: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
+    if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
     statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, file.originalName), inserted.id);
-    return { claimed: true, row: getFile(db, inserted.id)! };
+    return { ok: true, row: getFile(db, inserted.id)! };
   })();
 }
 
