@@ -11,23 +11,17 @@
  * stage's `start()`: intake finishes files left in `processing/`, delivery releases rows left in
  * flight, the exporter writes records whose files do not exist yet.
  *
- * Reload (SIGHUP) is one mechanism: everything reloadable (the mappings, the acknowledgement
- * formats, the listener's certificate) is read and validated first, and only when all of it is
- * valid is each reloadable component handed its new value; otherwise nothing changes.
+ * Reload (SIGHUP) is one all-or-nothing mechanism: `reload.ts`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAdminServer } from '../admin/admin-server.js';
 import { createConsole, type OperatorActions } from '../admin/console/create-console.js';
 import { checkReadiness } from '../admin/readiness.js';
-import type { ExportFormat } from '../config/export-format-schema.js';
-import { flowMappingProblem, flowMappingWarnings } from '../config/flow-mapping-checks.js';
-import { loadMappingSpec } from '../config/load-mapping.js';
-import type { MappingSpec } from '../config/mapping-schema.js';
-import type { Config, FlowConfig } from '../config/schema.js';
-import { tlsMaterialProblem, type TlsMaterial } from '../config/webhook-schema.js';
+import { flowMappingWarnings } from '../config/flow-mapping-checks.js';
+import type { Config } from '../config/schema.js';
 import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
-import { ConnectorError, describeError } from '../errors.js';
+import { ConnectorError } from '../errors.js';
 import { createExporter, statusExportTarget, type Exporter, type ExportTarget } from '../export/index.js';
 import { createFileGate, createIntake, type Intake } from '../intake/index.js';
 import type { Logger } from '../log.js';
@@ -43,6 +37,7 @@ import { ackChannel, STATUS_CHANNEL } from '../store/exports.js';
 import { createStore, storePath, type Db } from '../store/open-store.js';
 import { createStateLock } from '../store/state-lock.js';
 import { createWebhookListener, type WebhookListener } from '../webhook/index.js';
+import { readReloadables, reloadAll, type ReloadResult } from './reload.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -62,9 +57,6 @@ export interface DaemonOptions {
 
 /** How a stop ended: everything closed, or the bound passed first (the caller should exit). */
 export type StopOutcome = 'stopped' | 'timeout';
-
-/** A reload's verdict; on errors nothing was changed, and the errors are logged. */
-export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
 
 export interface Daemon {
   readonly db: Db;
@@ -86,66 +78,15 @@ export interface Daemon {
   stop(): Promise<StopOutcome>;
 }
 
-/** Load every flow's mapping, checking its kind against the flow's. Throws `MAPPING_INVALID` listing every error. */
-export function loadFlowMappings(flows: readonly FlowConfig[]): Map<string, MappingSpec> {
-  const mappings = new Map<string, MappingSpec>();
-  const errors: string[] = [];
-  for (const flow of flows) {
-    try {
-      const spec = loadMappingSpec(flow.mapping);
-      const problem = flowMappingProblem(flow, spec);
-      if (problem !== undefined) errors.push(`flow ${flow.name}: ${problem}`);
-      mappings.set(flow.name, spec);
-    } catch (error) {
-      errors.push(`flow ${flow.name}: ${describeError(error)}`);
-    }
-  }
-  if (errors.length > 0) throw new ConnectorError('MAPPING_INVALID', errors.join('\n'), { details: { errors } });
-  return mappings;
-}
-
-/** Everything a reload may change, read and validated before any component sees it. */
-interface Reloaded {
-  mappings: Map<string, MappingSpec>;
-  /** Acknowledgement formats by export channel. */
-  ackFormats: Map<string, ExportFormat>;
-  tls: TlsMaterial | undefined;
-}
-
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.logger;
   const lifecycle = createLifecycle((name, error) => log.error({ err: error, component: name }, 'stopping a component failed'));
 
-  /** Read and check everything reloadable; throws listing what is wrong. */
-  const readReloadable = (reread: boolean): Reloaded => {
-    const errors: string[] = [];
-    let mappings = new Map<string, MappingSpec>();
-    try {
-      mappings = loadFlowMappings(config.flows);
-    } catch (error) {
-      errors.push(...(isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)]));
-    }
-    let tls = config.webhook?.tls;
-    if (reread && tls && options.reloadConfig) {
-      try {
-        tls = options.reloadConfig().webhook?.tls;
-        if (!tls) errors.push('webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
-        else {
-          const problem = tlsMaterialProblem(tls);
-          if (problem) errors.push(`webhook.tls: ${problem}`);
-        }
-      } catch (error) {
-        errors.push(describeError(error));
-      }
-    }
-    if (errors.length > 0) throw new ConnectorError(reread ? 'CONFIG_INVALID' : 'MAPPING_INVALID', errors.join('\n'), { details: { errors } });
-    const ackFormats = new Map(config.flows.map((flow) => [ackChannel(flow.name), mappings.get(flow.name)!.acknowledgements]));
-    return { mappings, ackFormats, tls };
-  };
-
-  const initial = readReloadable(false);
+  const read = readReloadables(config);
+  if (!read.ok) throw new ConnectorError('MAPPING_INVALID', read.errors.join('\n'), { details: { errors: read.errors } });
+  const initial = read.reloadables;
   for (const flow of config.flows) {
     const spec = initial.mappings.get(flow.name);
     for (const warning of spec ? flowMappingWarnings(flow, spec) : []) log.warn({ flow: flow.name }, warning);
@@ -283,25 +224,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     await lifecycle.start(createScheduler(jobs, log));
 
-    /** SIGHUP and the console's mapping page: read and check everything first, then hand it out; all or nothing. */
-    const reload = (): ReloadResult => {
-      let next: Reloaded;
-      try {
-        next = readReloadable(true);
-      } catch (error) {
-        const errors = isConnectorErrorWithList(error) ? error.details.errors : [describeError(error)];
-        log.error(
-          { code: (error as ConnectorError).code ?? 'CONFIG_INVALID', errors },
-          'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use',
-        );
-        return { ok: false, errors };
-      }
-      for (const [flow, intake] of intakes) intake.reload(next.mappings.get(flow)!);
-      exporter.reload(next.ackFormats);
-      if (listener && next.tls) listener.reload(next.tls);
-      log.info({ tls: next.tls !== undefined }, 'mappings reloaded');
-      return { ok: true };
-    };
+    const reload = (): ReloadResult => reloadAll(config, options.reloadConfig, { intakes, exporter, listener }, log);
 
     if (config.metrics.enabled) {
       // The console's actions that belong to other stages, done by those stages.
@@ -390,8 +313,4 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await lifecycle.stopAll();
     throw error;
   }
-}
-
-function isConnectorErrorWithList(error: unknown): error is ConnectorError & { details: { errors: string[] } } {
-  return error instanceof ConnectorError && Array.isArray(error.details.errors);
 }
