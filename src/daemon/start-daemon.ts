@@ -38,6 +38,7 @@ import { createStore, storePath, type Db } from '../store/open-store.js';
 import { createStateLock } from '../store/state-lock.js';
 import { createWebhookListener, type WebhookListener } from '../webhook/index.js';
 import { readReloadables, reloadAll, type ReloadResult } from './reload.js';
+import { createBoundedStop, type StopOutcome } from './stop-bound.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -55,9 +56,6 @@ export interface DaemonOptions {
   exporterPollIntervalMs?: number;
 }
 
-/** How a stop ended: everything closed, or the bound passed first (the caller should exit). */
-export type StopOutcome = 'stopped' | 'timeout';
-
 export interface Daemon {
   readonly db: Db;
   readonly metrics: Metrics;
@@ -72,7 +70,7 @@ export interface Daemon {
   /** SIGHUP: reload the mappings (and acknowledgement formats), and the listener's certificate and key when it speaks TLS; all or nothing. */
   reload(): ReloadResult;
   /**
-   * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s; idempotent. Resolves `'timeout'`
+   * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s (`stop-bound.ts`); idempotent. Resolves `'timeout'`
    * when the bound passed with components still stopping: the process should then exit (code 1).
    */
   stop(): Promise<StopOutcome>;
@@ -279,7 +277,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       'connector started',
     );
 
-    let stopping: Promise<StopOutcome> | null = null;
     return {
       db,
       metrics,
@@ -291,23 +288,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await Promise.all([...intakes.values()].map((intake) => intake.scanNow()));
       },
       reload,
-      stop() {
-        stopping ??= (async () => {
-          log.info({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'connector stopping');
-          // The whole stop gets the bound plus a little for closing, then gives up waiting (every
-          // state change is already committed, so the next start recovers whatever was still open).
-          let timer: NodeJS.Timeout | undefined;
-          const bound = new Promise<'timeout'>((resolve) => {
-            timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs + 3_000);
-          });
-          const result = await Promise.race([lifecycle.stopAll().then(() => 'stopped' as const), bound]);
-          clearTimeout(timer);
-          if (result === 'timeout') log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stop took longer than its bound; exiting anyway');
-          else log.info('connector stopped');
-          return result;
-        })();
-        return stopping;
-      },
+      stop: createBoundedStop({ stopAll: () => lifecycle.stopAll(), shutdownTimeoutMs: config.shutdownTimeoutMs, logger: log }),
     };
   } catch (error) {
     await lifecycle.stopAll();
