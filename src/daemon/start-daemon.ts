@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAdminServer } from '../admin/admin-server.js';
-import { createConsole, type OperatorActions } from '../admin/console/create-console.js';
+import { createConsole } from '../admin/console/create-console.js';
 import { checkReadiness } from '../admin/readiness.js';
 import { flowMappingWarnings } from '../config/flow-mapping-checks.js';
 import type { Config } from '../config/schema.js';
@@ -37,6 +37,7 @@ import { ackChannel, STATUS_CHANNEL } from '../store/exports.js';
 import { createStore, storePath, type Db } from '../store/open-store.js';
 import { createStateLock } from '../store/state-lock.js';
 import { createWebhookListener, type WebhookListener } from '../webhook/index.js';
+import { createOperatorActions } from './operator-actions.js';
 import { readReloadables, reloadAll, type ReloadResult } from './reload.js';
 import { createBoundedStop, type StopOutcome } from './stop-bound.js';
 
@@ -225,21 +226,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const reload = (): ReloadResult => reloadAll(config, options.reloadConfig, { intakes, exporter, listener }, log);
 
     if (config.metrics.enabled) {
-      // The console's actions that belong to other stages, done by those stages.
-      const operator: OperatorActions = {
-        retakeFile: async (flow, fileId) => {
-          const intake = intakes.get(flow);
-          if (!intake) throw new ConnectorError('CONSOLE_ACTION_FAILED', `There is no flow ${flow}`);
-          return intake.retake(fileId);
-        },
-        resumeFlow: (flow) => dispatcher.resume(flow),
-        flowGate: (flow) => {
-          const gate = dispatcher.gate(flow);
-          return gate && { mode: gate.mode, nextProbeAt: gate.nextProbeAt, consecutiveFailures: gate.consecutiveFailures, probeInFlight: gate.probeInFlight };
-        },
-        wakeDelivery: () => dispatcher.wake(),
-        reloadMappings: () => reload(),
-      };
       const operatorConsole = config.console.enabled
         ? createConsole({
             db,
@@ -248,7 +234,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
             flows: config.flows,
             metrics,
             readiness,
-            operator,
+            operator: createOperatorActions({ intakes, dispatcher, reload }),
             logger: log,
             clock,
             webhook: config.webhook ? { url: urls.webhook ?? null } : null,
