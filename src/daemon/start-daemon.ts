@@ -111,12 +111,28 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     let started = false;
     const readiness = () => Promise.resolve(started ? checkReadiness(db, exportFolders) : { ready: false, reasons: ['starting'] });
 
-    // The exporter starts after the listener (the listener's first events wait in the store for it).
-    let exporterRef: Exporter | null = null;
     const urls: { webhook?: string; admin?: string; sandbox?: string; console?: string } = {};
+    // Created before the listener, which wakes it when events are stored; started after it (and the
+    // demo's sandbox): the listener's first events wait in the store, and the exporter's start
+    // writes whatever is pending (a wake before that start does nothing).
+    const ackTargets: ExportTarget[] = config.flows.map((flow) => ({
+      channel: ackChannel(flow.name),
+      folder: flow.results,
+      format: initial.ackFormats.get(ackChannel(flow.name))!,
+      mode: 'perEvent',
+    }));
+    const exporter = createExporter({
+      db,
+      targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets],
+      logger: log,
+      clock,
+      metrics,
+      durable,
+      ...(options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {}),
+    });
     let listener: WebhookListener | null = null;
     if (config.webhook) {
-      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, durable, onStored: () => exporterRef?.wake() });
+      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, durable, onStored: () => exporter.wake() });
       urls.webhook = (await lifecycle.start(listener)).url;
     }
 
@@ -140,22 +156,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       log.warn({ url: sandbox.url }, 'the built-in sandbox platform is running in-process (demo only; never in production)');
     }
 
-    const ackTargets: ExportTarget[] = config.flows.map((flow) => ({
-      channel: ackChannel(flow.name),
-      folder: flow.results,
-      format: initial.ackFormats.get(ackChannel(flow.name))!,
-      mode: 'perEvent',
-    }));
-    const exporter = createExporter({
-      db,
-      targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets],
-      logger: log,
-      clock,
-      metrics,
-      durable,
-      ...(options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {}),
-    });
-    exporterRef = exporter;
     await lifecycle.start(exporter);
 
     const client = createPlatformClient({
