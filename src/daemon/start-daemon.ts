@@ -11,34 +11,36 @@
  * stage's `start()`: intake finishes files left in `processing/`, delivery releases rows left in
  * flight, the exporter writes records whose files do not exist yet.
  *
- * Reload (SIGHUP) is one all-or-nothing mechanism: `reload.ts`.
+ * Reload (SIGHUP) is one all-or-nothing mechanism: `reload.ts`. The parts are built beside this
+ * file, each named for what it is (`delivery.ts`, `intakes.ts`, `admin-listener.ts`…); here they
+ * are only started, in order.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createAdminServer } from '../admin/admin-server.js';
-import { createConsole } from '../admin/console/create-console.js';
+import type { Readiness } from '../admin/admin-server.js';
 import { checkReadiness } from '../admin/readiness.js';
 import { flowMappingWarnings } from '../config/flow-mapping-checks.js';
 import type { Config } from '../config/schema.js';
-import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
+import type { Dispatcher } from '../delivery/dispatcher.js';
 import { ConnectorError } from '../errors.js';
-import { createExporter, statusExportTarget, type Exporter, type ExportTarget } from '../export/index.js';
-import { createFileGate, createIntake, type Intake } from '../intake/index.js';
+import { createExporter, type Exporter } from '../export/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
-import { createPlatformClient } from '../platform/client.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
-import { runHousekeeping } from '../schedule/housekeeping.js';
-import { createScheduler, type ScheduledJob } from '../schedule/scheduler.js';
-import { summarise } from '../schedule/summary.js';
+import { createScheduler } from '../schedule/scheduler.js';
 import { createLifecycle } from '../shared/lifecycle.js';
 import { systemClock, type Clock } from '../shared/types.js';
-import { ackChannel, STATUS_CHANNEL } from '../store/exports.js';
 import { createStore, storePath, type Db } from '../store/open-store.js';
 import { createStateLock } from '../store/state-lock.js';
-import { createWebhookListener, type WebhookListener } from '../webhook/index.js';
+import { createWebhookListener } from '../webhook/index.js';
+import { createAdminListener } from './admin-listener.js';
+import { createDelivery } from './delivery.js';
+import { demoSandboxOptions } from './demo-sandbox.js';
+import { exportFolders, exportTargets } from './export-targets.js';
+import { startIntakes } from './intakes.js';
 import { createOperatorActions } from './operator-actions.js';
-import { readReloadables, reloadAll, type ReloadResult } from './reload.js';
+import { readReloadables, reloadAll, type Reloadables, type ReloadResult } from './reload.js';
+import { scheduledJobs } from './schedules.js';
 import { createBoundedStop, type StopOutcome } from './stop-bound.js';
 
 export interface DaemonOptions {
@@ -83,178 +85,58 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const log = options.logger;
   const lifecycle = createLifecycle((name, error) => log.error({ err: error, component: name }, 'stopping a component failed'));
 
-  const read = readReloadables(config);
-  if (!read.ok) throw new ConnectorError('MAPPING_INVALID', read.errors.join('\n'), { details: { errors: read.errors } });
-  const initial = read.reloadables;
-  for (const flow of config.flows) {
-    const spec = initial.mappings.get(flow.name);
-    for (const warning of spec ? flowMappingWarnings(flow, spec) : []) log.warn({ flow: flow.name }, warning);
-  }
-  const statusTarget = config.export ? statusExportTarget(config.export) : null;
+  const initial = readAtStart(config, log);
+  const targets = exportTargets(config, initial.ackFormats);
 
   try {
     // First taken, last released: nothing of this daemon touches the store without it.
     await lifecycle.start(createStateLock(config.stateDir));
-    const { db, durability } = await lifecycle.start(
-      createStore(storePath(config.stateDir), {
-        onThreadGone: (error) =>
-          log.error({ err: error, component: 'store' }, "the store's helper thread failed; checkpoints run in commits and fsyncs in the thread pool again"),
-      }),
-    );
+    const { db, durability } = await lifecycle.start(createDaemonStore(config, log));
     const durable = () => durability.durable();
     const metrics = createMetrics({ db, clock });
+    const parts = { db, metrics, logger: log, clock, durable };
 
-    // Status files and acknowledgements often share the ERP's import folder: each folder once.
-    const exportFolders = [...new Set([...(config.export ? [config.export.folder] : []), ...config.flows.map((f) => f.results)])];
-    for (const folder of exportFolders) fs.mkdirSync(folder, { recursive: true });
+    const folders = exportFolders(targets);
+    for (const folder of folders) fs.mkdirSync(folder, { recursive: true });
     // Not ready until every stage has started (recovery can take a while after a crash).
     let started = false;
-    const readiness = () => Promise.resolve(started ? checkReadiness(db, exportFolders) : { ready: false, reasons: ['starting'] });
+    const readiness = (): Promise<Readiness> => Promise.resolve(started ? checkReadiness(db, folders) : { ready: false, reasons: ['starting'] });
 
-    const urls: { webhook?: string; admin?: string; sandbox?: string; console?: string } = {};
+    const urls: Daemon['urls'] = {};
     // Created before the listener, which wakes it when events are stored; started after it (and the
     // demo's sandbox): the listener's first events wait in the store, and the exporter's start
     // writes whatever is pending (a wake before that start does nothing).
-    const ackTargets: ExportTarget[] = config.flows.map((flow) => ({
-      channel: ackChannel(flow.name),
-      folder: flow.results,
-      format: initial.ackFormats.get(ackChannel(flow.name))!,
-      mode: 'perEvent',
-    }));
-    const exporter = createExporter({
-      db,
-      targets: [...(statusTarget ? [statusTarget] : []), ...ackTargets],
-      logger: log,
-      clock,
-      metrics,
-      durable,
-      ...(options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {}),
-    });
-    let listener: WebhookListener | null = null;
-    if (config.webhook) {
-      listener = createWebhookListener({ db, config: config.webhook, logger: log, clock, metrics, durable, onStored: () => exporter.wake() });
-      urls.webhook = (await lifecycle.start(listener)).url;
-    }
-
-    let sandbox: Sandbox | null = null;
-    if (config.sandbox.enabled) {
-      sandbox = await lifecycle.start(
-        createSandbox({
-          host: config.sandbox.host,
-          port: config.sandbox.port,
-          token: config.platform.token,
-          ...(config.sandbox.supplierToken ? { supplierToken: config.sandbox.supplierToken } : {}),
-          ...(urls.webhook ? { webhookUrl: urls.webhook } : {}),
-          ...(config.webhook?.secrets[0] ? { webhookSecret: config.webhook.secrets[0] } : {}),
-          // The demo's listener may speak TLS with a self-signed certificate: trust exactly that one.
-          ...(config.webhook?.tls ? { webhookCa: config.webhook.tls.cert } : {}),
-          demo: config.sandbox.demo,
-          logger: log,
-        }),
-      );
+    const pollInterval = options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {};
+    const exporter = createExporter({ ...parts, targets, ...pollInterval });
+    const listener = config.webhook ? createWebhookListener({ ...parts, config: config.webhook, onStored: () => exporter.wake() }) : null;
+    if (listener) urls.webhook = (await lifecycle.start(listener)).url;
+    const sandbox = config.sandbox.enabled ? await lifecycle.start(createSandbox(demoSandboxOptions(config, urls.webhook, log))) : null;
+    if (sandbox) {
       urls.sandbox = sandbox.url;
       log.warn({ url: sandbox.url }, 'the built-in sandbox platform is running in-process (demo only; never in production)');
     }
-
     await lifecycle.start(exporter);
 
-    const client = createPlatformClient({
+    const { client, dispatcher } = createDelivery({
+      ...parts,
+      config,
       baseUrl: sandbox?.url ?? config.platform.baseUrl,
-      connectTimeoutMs: config.platform.connectTimeoutMs,
-      headersTimeoutMs: config.platform.headersTimeoutMs,
-      bodyTimeoutMs: config.platform.bodyTimeoutMs,
-      attemptTimeoutMs: config.platform.attemptTimeoutMs,
-      maxResponseBytes: config.platform.maxResponseBytes,
-      connections: Math.max(4, config.delivery.concurrency * config.flows.length),
-    });
-    await lifecycle.start({ name: 'platform client', start: () => Promise.resolve(), stop: () => client.close() });
-    const dispatcher = createDispatcher({
-      db,
-      flows: config.flows,
-      platform: config.platform,
-      delivery: config.delivery,
-      client,
-      logger: log,
-      clock,
-      metrics,
-      // In-flight submissions get most of the shutdown bound; whatever is left is aborted and stays due.
-      stopGraceMs: Math.max(0, config.shutdownTimeoutMs - 2_000),
       onAcknowledged: () => exporter.wake(),
     });
+    await lifecycle.start(client);
     await lifecycle.start(dispatcher);
-    // What the metrics cannot read from the store: each flow's gate and the readiness verdict.
-    metrics.attach({
-      flows: config.flows.map((flow) => flow.name),
-      exchangeFlows: config.flows.filter((flow) => flow.enterpriseData).map((flow) => flow.name),
-      gateMode: (flow) => dispatcher.gate(flow)?.mode,
-      readiness,
-    });
+    attachMetrics(metrics, config, dispatcher, readiness);
 
-    const intakes = new Map<string, Intake>();
-    // One gate for every flow: the files taken at once are what the memory budget counts.
-    const fileGate = createFileGate(config.intake.concurrentFiles);
-    for (const flow of config.flows) {
-      const intake = createIntake({
-        db,
-        flow,
-        sourceSystem: config.platform.sourceSystem,
-        mapping: initial.mappings.get(flow.name)!,
-        logger: log,
-        clock,
-        durable,
-        onRecorded: (count) => {
-          metrics.requestsRecorded.inc({ flow: flow.name }, count);
-          dispatcher.wake();
-        },
-        metrics,
-        fileGate,
-      });
-      await lifecycle.start(intake);
-      intakes.set(flow.name, intake);
-    }
-
-    const jobs: ScheduledJob[] = [
-      { name: 'retry-sweep', cron: config.schedules.retrySweep, run: () => dispatcher.wake() },
-      { name: 'housekeeping', cron: config.schedules.housekeeping, run: () => runHousekeeping({ db, config, logger: log, now: clock() }) },
-      { name: 'summary', cron: config.schedules.summary, run: () => log.info({ summary: summarise(db, clock()) }, 'daily summary') },
-    ];
-    if (config.export?.mode === 'batch') {
-      jobs.push({ name: 'export-batch', cron: config.export.batchCron, run: async () => void (await exporter.flush()) });
-    }
-    await lifecycle.start(createScheduler(jobs, log));
+    const intakes = await startIntakes(lifecycle, { ...parts, config, mappings: initial.mappings, dispatcher });
+    await lifecycle.start(createScheduler(scheduledJobs({ ...parts, config, dispatcher, exporter }), log));
 
     const reload = (): ReloadResult => reloadAll(config, options.reloadConfig, { intakes, exporter, listener }, log);
-
     if (config.metrics.enabled) {
-      const operatorConsole = config.console.enabled
-        ? createConsole({
-            db,
-            config: config.console,
-            listenerHost: config.metrics.host,
-            flows: config.flows,
-            metrics,
-            readiness,
-            operator: createOperatorActions({ intakes, dispatcher, reload }),
-            logger: log,
-            clock,
-            webhook: config.webhook ? { url: urls.webhook ?? null } : null,
-            exportChannels: [...(config.export ? [STATUS_CHANNEL] : []), ...config.flows.map((flow) => ackChannel(flow.name))],
-            durable,
-          })
-        : undefined;
-      urls.admin = (
-        await lifecycle.start(
-          createAdminServer({
-            host: config.metrics.host,
-            port: config.metrics.port,
-            metrics,
-            logger: log,
-            readiness,
-            ...(operatorConsole ? { console: operatorConsole } : {}),
-          }),
-        )
-      ).url;
-      if (operatorConsole) urls.console = `${urls.admin}/`;
+      const operator = createOperatorActions({ intakes, dispatcher, reload });
+      const exportChannels = targets.map((target) => target.channel);
+      const admin = createAdminListener({ ...parts, config, readiness, operator, webhookUrl: urls.webhook, exportChannels });
+      urls.admin = (await lifecycle.start(admin.server)).url;
+      if (admin.withConsole) urls.console = `${urls.admin}/`;
     }
 
     started = true;
@@ -280,4 +162,33 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await lifecycle.stopAll();
     throw error;
   }
+}
+
+/** What a reload may change, read for the start: an invalid mapping stops the start (`MAPPING_INVALID`, listing every problem); a doubtful one is logged. */
+function readAtStart(config: Config, log: Logger): Reloadables {
+  const read = readReloadables(config);
+  if (!read.ok) throw new ConnectorError('MAPPING_INVALID', read.errors.join('\n'), { details: { errors: read.errors } });
+  for (const flow of config.flows) {
+    const spec = read.reloadables.mappings.get(flow.name);
+    for (const warning of spec ? flowMappingWarnings(flow, spec) : []) log.warn({ flow: flow.name }, warning);
+  }
+  return read.reloadables;
+}
+
+/** The store in `stateDir`; a failure of its helper thread is logged, and the store goes on without it. */
+function createDaemonStore(config: Config, log: Logger): ReturnType<typeof createStore> {
+  return createStore(storePath(config.stateDir), {
+    onThreadGone: (error) =>
+      log.error({ err: error, component: 'store' }, "the store's helper thread failed; checkpoints run in commits and fsyncs in the thread pool again"),
+  });
+}
+
+/** What the metrics cannot read from the store: each flow's gate and the readiness verdict. */
+function attachMetrics(metrics: Metrics, config: Config, dispatcher: Dispatcher, readiness: () => Promise<Readiness>): void {
+  metrics.attach({
+    flows: config.flows.map((flow) => flow.name),
+    exchangeFlows: config.flows.filter((flow) => flow.enterpriseData).map((flow) => flow.name),
+    gateMode: (flow) => dispatcher.gate(flow)?.mode,
+    readiness,
+  });
 }
