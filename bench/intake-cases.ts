@@ -61,7 +61,7 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
     const staging = path.join(root, 'staging');
     fs.mkdirSync(staging);
     fs.mkdirSync(flow.inbox);
-    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL, group commit, checkpoints in a worker.
+    // The daemon's store, as src/daemon/ opens it: synchronous=NORMAL, group commit, checkpoints in a worker.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
     const spec = loadMappingSpec(MAPPING_1C);
