@@ -73,12 +73,17 @@ export interface Daemon {
   /** SIGHUP: reload the mappings (and acknowledgement formats), and the listener's certificate and key when it speaks TLS; all or nothing. */
   reload(): ReloadResult;
   /**
-   * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s (`stop-bound.ts`); idempotent. Resolves `'timeout'`
-   * when the bound passed with components still stopping: the process should then exit (code 1).
+   * Graceful stop, bounded by `config.shutdownTimeoutMs` + 3 s (`stop-bound.ts`); idempotent.
+   * Resolves `'timeout'` when the bound passed with components still stopping: the process should
+   * then exit (code 1).
    */
   stop(): Promise<StopOutcome>;
 }
 
+/**
+ * Start every part in order. A start that fails stops what it had started and throws; a signal
+ * during the start is the caller's to hold until it resolves (`cli.ts` `run`).
+ */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
