@@ -22,16 +22,24 @@ import { AllFilesPage, AllRequestsPage } from './views/lists.js';
 import { OverviewPage } from './views/overview.js';
 import { RequestPage, SearchPage } from './views/requests.js';
 
+type Guard = (c: RequestContext, flow?: string) => Promise<Response | null>;
+
 export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
-  const { deps, t } = rt;
   /** Read access first; then the flow named in the path must exist. */
-  const guard = async (c: RequestContext, flow?: string): Promise<Response | null> => {
+  const guard: Guard = async (c, flow) => {
     const verdict = checkAccess(rt, c, 'read');
     if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, t('error.noFlow', { flow }));
+    if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, rt.t('error.noFlow', { flow }));
     return null;
   };
+  addOverallPages(app, rt, guard);
+  addFlowPages(app, rt, guard);
+  addReportDownloads(app, rt, guard);
+}
 
+/** The pages across flows: the overview, attention, events, audit, orders, and the lists of all requests and files. */
+function addOverallPages(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   app.get('/', async (c) => (await guard(c)) ?? page(c, await overviewData(deps), (data) => <OverviewPage ctx={viewContext(rt, c)} data={data} />));
 
   app.get('/attention', async (c) => (await guard(c)) ?? page(c, attentionData(deps), (data) => <AttentionPage ctx={viewContext(rt, c)} data={data} />));
@@ -63,7 +71,11 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (!data) return notFound(rt, c, t('order.notFound', { id: orderId }));
     return page(c, data, (d) => <OrderPage ctx={viewContext(rt, c)} data={d} />);
   });
+}
 
+/** The pages of one flow: its requests, a request, its exchange with 1C, its files, a file. */
+function addFlowPages(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   app.get('/flows/:flow/requests', async (c) => {
     const flow = c.req.param('flow');
     return (await guard(c, flow)) ?? page(c, searchData(deps, flow, c.req.query('q') ?? ''), (data) => <SearchPage ctx={viewContext(rt, c)} data={data} />);
@@ -103,7 +115,11 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (!data) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
     return page(c, data, (d) => <FilePage ctx={viewContext(rt, c)} data={d} />);
   });
+}
 
+/** A file's report as a download. */
+function addReportDownloads(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   // The report, rendered from the store by the same functions the intake writes it with (never read from rejected/, which others write).
   app.get('/flows/:flow/files/:fileId{[0-9]+}/:report{errors\\.(?:json|csv)}', async (c) => {
     const { flow, fileId, report } = c.req.param();
