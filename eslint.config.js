@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'src/admin/console/assets/*.js', 'src/admin/console/editor/build.mjs'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'src/admin/console/assets/*.js', 'src/admin/console/editor/build.mjs', '.ci/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

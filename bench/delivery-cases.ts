@@ -50,13 +50,13 @@ async function deliveryDispatcher(args: DeliveryArgs): Promise<DeliveryRun> {
   return withTempRoot(async (root) => {
     const warmup = await preparePayloads(root, { requests: args.warmupRequests, linesPerRequest: args.linesPerRequest, prefix: 'W' });
     const main = await preparePayloads(root, { requests: args.requests, linesPerRequest: args.linesPerRequest, prefix: 'M' });
-    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    // The daemon's store, as src/daemon/ opens it: synchronous=NORMAL with group commit.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db } = await store.start();
     const flow = benchFlow(root, {});
     const platform = platformSchema.parse({ baseUrl: args.url, token: args.token, sourceSystem: SOURCE_SYSTEM });
     const delivery = deliverySchema.parse({ concurrency: args.concurrency });
-    // As daemon.ts builds it.
+    // As daemon/delivery.ts builds it.
     const client = createPlatformClient({ baseUrl: platform.baseUrl, connections: Math.max(4, delivery.concurrency) });
     const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger });
     const accepted = () => countSubmissionsByState(db).find((c) => c.state === 'accepted')?.count ?? 0;

@@ -2,7 +2,7 @@
  * `e2e-delivery`: delivery end to end, as the daemon runs it: a request file dropped into the inbox
  * (renamed in, as an ERP should) is taken by the real intake (the bench's short stability wait),
  * mapped and recorded, and its requests delivered by the real dispatcher, woken by intake as
- * `daemon.ts` wires it, to the sandbox in another process, while the real exporter writes an
+ * `src/daemon/` wires it, to the sandbox in another process, while the real exporter writes an
  * acknowledgement file per accepted request, woken by the dispatcher, as the daemon does. The figure is the time from the rename
  * until the store has the last request accepted (its 201 answered and recorded). A warm-up file of
  * other requests goes first. Its ceiling is `delivery-bare` on the same number of requests: a bare

@@ -61,7 +61,7 @@ async function intakeDrop(args: IntakeArgs): Promise<TimedRun> {
     const staging = path.join(root, 'staging');
     fs.mkdirSync(staging);
     fs.mkdirSync(flow.inbox);
-    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL, group commit, checkpoints in a worker.
+    // The daemon's store, as src/daemon/ opens it: synchronous=NORMAL, group commit, checkpoints in a worker.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
     const spec = loadMappingSpec(MAPPING_1C);
@@ -107,7 +107,7 @@ async function mapAndRecord(db: Db, file: string, name: string): Promise<number>
   const spec = loadMappingSpec(MAPPING_1C);
   const now = Date.now();
   const claim = claimFile(db, { flow: FLOW_NAME, sha256: `${name}-${now}`, originalName: name, sizeBytes: fs.statSync(file).size, now }, () => file);
-  if (!claim.claimed) throw new Error(`${name} was claimed before`);
+  if (!claim.ok) throw new Error(`${name} was claimed before`);
   const result = await recordMappedFile(db, {
     flow: FLOW_NAME,
     fileId: claim.row.id,

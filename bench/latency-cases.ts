@@ -1,5 +1,5 @@
 /**
- * Child-side case of the latency bench: the daemon's intake and dispatcher wired as `daemon.ts`
+ * Child-side case of the latency bench: the daemon's intake and dispatcher wired as `src/daemon/`
  * wires them (recorded rows wake the dispatcher), single-request files dropped one by one (written
  * aside, then renamed into the inbox), each waited for until the sandbox accepted it.
  */
@@ -47,7 +47,7 @@ async function dropToPost(args: LatencyArgs): Promise<{ drops: Drop[] }> {
     const staging = path.join(root, 'staging');
     fs.mkdirSync(staging);
     fs.mkdirSync(flow.inbox);
-    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    // The daemon's store, as src/daemon/ opens it: synchronous=NORMAL with group commit.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
     const spec = loadMappingSpec(MAPPING_1C);

@@ -1,7 +1,7 @@
 /**
  * Child-side cases of the webhook bench (and of the export bench's burst).
  *
- * - `webhook-listener`: the daemon's webhook side, wired as `daemon.ts` wires it: the store opened
+ * - `webhook-listener`: the daemon's webhook side, wired as `src/daemon/` wires it: the store opened
  *   by `createStore` (synchronous=NORMAL, group commit), the real listener and, unless
  *   `exporter: false`, the real exporter writing the default `perEvent` status files
  *   (`config/mappings/status-export.yaml`) into an import folder, woken by `onStored`. It logs at
@@ -103,7 +103,7 @@ export function fileCounter(): {
 async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promise<ListenerRun> {
   return withTempRoot(async (root) => {
     const logger = daemonLikeLogger(args.logLevel);
-    // The daemon's store, as daemon.ts opens it: synchronous=NORMAL with group commit.
+    // The daemon's store, as src/daemon/ opens it: synchronous=NORMAL with group commit.
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
     const durable = () => durability.durable();

@@ -174,7 +174,7 @@ program
   });
 // end of config block
 
-// daemon: `run` (src/daemon.ts, src/signals.ts)
+// daemon: `run` (src/daemon/, src/signals.ts)
 program
   .command('run')
   .description('Run the daemon: intake, delivery, webhooks, export and schedules, until SIGTERM/SIGINT (SIGHUP reloads mappings and the TLS certificate).')
@@ -183,7 +183,7 @@ program
     const { loadConfig } = await import('./config/load-config.js');
     const { configWarnings } = await import('./config/config-warnings.js');
     const { createLogger } = await import('./log.js');
-    const { startDaemon } = await import('./daemon.js');
+    const { startDaemon } = await import('./daemon/index.js');
     const { runUntilSignalled, exitCodeForOutcome } = await import('./signals.js');
     const config = loadConfig(options.config, process.env);
     const logger = createLogger({ level: config.log.level, output: logOutput() });

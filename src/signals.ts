@@ -8,7 +8,7 @@
  * - SIGHUP: reload the mappings and the listener's TLS certificate when they are valid, keep the
  *   old ones (and log why) when not.
  */
-import type { StopOutcome } from './daemon.js';
+import type { StopOutcome } from './daemon/index.js';
 import type { Logger } from './log.js';
 
 export interface Stoppable {

@@ -10,7 +10,7 @@ export const DATE_TOKEN = /YYYY|YY|MM|DD/g;
 /** Why a date format is unusable, or `undefined` when it is fine. */
 export function checkDateFormat(format: string): string | undefined {
   const tokens: string[] = format.match(DATE_TOKEN) ?? [];
-  const has = (t: string) => tokens.includes(t);
+  const has = (token: string) => tokens.includes(token);
   if (!has('DD') || !has('MM') || !(has('YYYY') || has('YY'))) return `"${format}" needs the tokens DD, MM and YYYY (or YY)`;
   if (new Set(tokens).size !== tokens.length) return `"${format}" repeats a token`;
   return undefined;

@@ -16,7 +16,7 @@ import {
   type SubmissionBrief,
 } from '../store/outbox.js';
 import { systemClock, type Clock } from '../shared/types.js';
-import { getExchange } from '../store/exchanges.js';
+import { exchangeStateOf } from '../store/exchanges.js';
 
 export interface FlowStatus {
   flow: string;
@@ -59,17 +59,17 @@ export function readExchangeStatus(db: Db | null, flows: readonly ExchangeFlow[]
   return flows.flatMap((flow) => {
     const codes = flow.enterpriseData;
     if (!codes) return [];
-    const row = db === null ? undefined : getExchange(db, { flow: flow.name, node: codes.node, peer: codes.peer });
+    const state = db === null ? undefined : exchangeStateOf(db, { flow: flow.name, node: codes.node, peer: codes.peer });
     return [
       {
         flow: flow.name,
         node: codes.node,
         peer: codes.peer,
-        version: row?.agreed_version ?? null,
-        lastTakenNo: row?.last_taken_no ?? 0,
-        acknowledgedNo: row?.acknowledged_no ?? null,
-        replyDue: row?.reply_due === 1,
-        lastMessageAt: row?.last_message_at ? new Date(row.last_message_at).toISOString() : null,
+        version: state?.agreedVersion ?? null,
+        lastTakenNo: state?.lastTakenNo ?? 0,
+        acknowledgedNo: state?.acknowledgedNo ?? null,
+        replyDue: state?.replyDue === 1,
+        lastMessageAt: state?.lastMessageAt ? new Date(state.lastMessageAt).toISOString() : null,
       },
     ];
   });

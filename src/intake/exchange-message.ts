@@ -23,7 +23,7 @@ import { readMessageHeader, type MessageHeader } from '../mapping/readers/enterp
 import { nextExchangeState } from '../exchange/next-exchange-state.js';
 import { xmlBytes } from '../mapping/readers/xml-reader.js';
 import type { MappedItem } from '../mapping/types.js';
-import { getExchange, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
+import { exchangeStateOf, getExchange, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
 import type { FileRow } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import type { ReportNote } from '../shared/types.js';
@@ -53,7 +53,7 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRow, h
     // The header is read with the default limits: 1C writes it small, in UTF-8, whatever the mapping reads the body with.
     const xml = XML_DEFAULTS;
     header = await readMessageHeader(xmlBytes(handle, xml, { archivePassword: exchange.password }), xml);
-    decision = decideMessage(header, exchange, exchange.versions, { lastTakenNo: getExchange(ctx.db, key)?.last_taken_no ?? 0 });
+    decision = decideMessage(header, exchange, exchange.versions, { lastTakenNo: exchangeStateOf(ctx.db, key)?.lastTakenNo ?? 0 });
     items = itemsOf(ctx, decision, header, { handle, name }, notes);
   } catch (error) {
     if (!isConnectorError(error)) throw error;

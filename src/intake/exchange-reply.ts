@@ -12,7 +12,7 @@
 import { describeError } from '../errors.js';
 import { replyName } from '../exchange/message-names.js';
 import { renderReply } from '../exchange/render-reply.js';
-import { getExchange, markReplyWritten } from '../store/exchanges.js';
+import { exchangeStateOf, markReplyWritten } from '../store/exchanges.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { IntakeContext } from './intake-context.js';
 
@@ -21,21 +21,21 @@ export async function writeDueReply(ctx: IntakeContext): Promise<boolean> {
   const exchange = ctx.flow.enterpriseData;
   if (!exchange) return false;
   const key = { flow: ctx.flow.name, node: exchange.node, peer: exchange.peer };
-  const row = getExchange(ctx.db, key);
-  if (!row || row.reply_due !== 1 || row.reply_format === null) return false;
+  const state = exchangeStateOf(ctx.db, key);
+  if (!state || state.replyDue !== 1 || state.replyFormat === null) return false;
   const name = replyName(exchange, exchange.transliterateFileNames);
   const log = ctx.logger.child({ component: 'intake', flow: ctx.flow.name, file: name });
-  const settings = row.reply_format === 'settings';
-  const messageNo = settings ? 0 : row.sent_no;
+  const settings = state.replyFormat === 'settings';
+  const messageNo = settings ? 0 : state.sentNo;
   try {
     await ctx.durable();
     const text = renderReply({
       codes: exchange,
-      exchangePlan: row.exchange_plan,
+      exchangePlan: state.exchangePlan,
       versions: exchange.versions,
-      format: settings ? 'settings' : { version: row.reply_format },
+      format: settings ? 'settings' : { version: state.replyFormat },
       messageNo,
-      receivedNo: row.reply_received_no,
+      receivedNo: state.replyReceivedNo,
       now: ctx.clock(),
     });
     await writeFileAtomic(ctx.dirs.inbox, name, Buffer.from(text, 'utf8'));
@@ -46,10 +46,10 @@ export async function writeDueReply(ctx: IntakeContext): Promise<boolean> {
     );
     return false;
   }
-  markReplyWritten(ctx.db, key, row.sent_no, ctx.clock());
+  markReplyWritten(ctx.db, key, state.sentNo, ctx.clock());
   log.info(
-    { messageNo, receivedNo: row.reply_received_no, format: row.reply_format },
-    settings ? 'exchange settings written for 1C (answering its handshake)' : `acknowledgement written for 1C: message ${row.reply_received_no} received`,
+    { messageNo, receivedNo: state.replyReceivedNo, format: state.replyFormat },
+    settings ? 'exchange settings written for 1C (answering its handshake)' : `acknowledgement written for 1C: message ${state.replyReceivedNo} received`,
   );
   return true;
 }

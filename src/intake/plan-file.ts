@@ -38,10 +38,10 @@ export interface Occurrence {
 }
 
 export type Decision =
-  | { action: 'insert'; s: PreparedSubmission }
-  | { action: 'correct'; s: PreparedSubmission; existing: ExistingSubmission }
-  | { action: 'duplicate'; s: PreparedSubmission }
-  | { action: 'conflict'; s: PreparedSubmission; problem: MappingProblem };
+  | { action: 'insert'; submission: PreparedSubmission }
+  | { action: 'correct'; submission: PreparedSubmission; existing: ExistingSubmission }
+  | { action: 'duplicate'; submission: PreparedSubmission }
+  | { action: 'conflict'; submission: PreparedSubmission; problem: MappingProblem };
 
 /** The whole plan of one file: what to insert and correct, its outcome and its report. */
 export interface FilePlan extends ChunkPlan, OutcomePlan {}
@@ -64,18 +64,18 @@ export function decideSubmissions(
   earlier: ReadonlyMap<string, Occurrence> = new Map(),
 ): Decision[] {
   const inThisBatch = new Map<string, Occurrence>();
-  return submissions.map((s): Decision => {
-    const found = existing.get(s.dedupeKey);
-    const first = inThisBatch.get(s.dedupeKey) ?? earlier.get(s.dedupeKey) ?? stagedOccurrence(found);
+  return submissions.map((submission): Decision => {
+    const found = existing.get(submission.dedupeKey);
+    const first = inThisBatch.get(submission.dedupeKey) ?? earlier.get(submission.dedupeKey) ?? stagedOccurrence(found);
     if (first) {
-      if (first.payloadHash === s.payloadHash) return { action: 'duplicate', s };
-      return { action: 'conflict', s, problem: conflictProblem(s, `row ${first.firstRow} of this file`) };
+      if (first.payloadHash === submission.payloadHash) return { action: 'duplicate', submission };
+      return { action: 'conflict', submission, problem: conflictProblem(submission, `row ${first.firstRow} of this file`) };
     }
-    inThisBatch.set(s.dedupeKey, s);
-    if (!found) return { action: 'insert', s };
-    if (found.payloadHash === s.payloadHash) return { action: 'duplicate', s };
-    if (s.kind === 'request' && CORRECTABLE.has(found.state)) return { action: 'correct', s, existing: found };
-    return { action: 'conflict', s, problem: conflictProblem(s, `submission ${found.id} (state ${found.state})`) };
+    inThisBatch.set(submission.dedupeKey, submission);
+    if (!found) return { action: 'insert', submission };
+    if (found.payloadHash === submission.payloadHash) return { action: 'duplicate', submission };
+    if (submission.kind === 'request' && CORRECTABLE.has(found.state)) return { action: 'correct', submission, existing: found };
+    return { action: 'conflict', submission, problem: conflictProblem(submission, `submission ${found.id} (state ${found.state})`) };
   });
 }
 
@@ -122,21 +122,22 @@ export function planChunk(state: FilePlanState, chunk: readonly PreparedSubmissi
   const inserts: PreparedSubmission[] = [];
   const corrections: { id: number; submission: PreparedSubmission }[] = [];
   const seen = new Set<string>();
-  for (const d of decisions) {
-    const key = d.s.dedupeKey;
+  for (const decision of decisions) {
+    const key = decision.submission.dedupeKey;
     const first = !seen.has(key) && !state.unstaged.has(key) && existing.get(key)?.state !== SUBMISSION_STATE.staged;
     seen.add(key);
     state.submissions += 1;
-    if (d.action === 'conflict') keep(state.conflicts, MAX_LISTED_CONFLICTS, d.problem, d.s.firstRow);
+    if (decision.action === 'conflict') keep(state.conflicts, MAX_LISTED_CONFLICTS, decision.problem, decision.submission.firstRow);
     else state.usable += 1;
-    if (d.action === 'duplicate') {
+    if (decision.action === 'duplicate') {
       state.duplicates += 1;
-      keep(state.duplicateNotes, MAX_LISTED_NOTES, duplicateNote(d.s), d.s.firstRow);
+      keep(state.duplicateNotes, MAX_LISTED_NOTES, duplicateNote(decision.submission), decision.submission.firstRow);
     }
-    if (d.action === 'insert') inserts.push(d.s);
-    if (d.action === 'correct') corrections.push({ id: d.existing.id, submission: d.s });
+    if (decision.action === 'insert') inserts.push(decision.submission);
+    if (decision.action === 'correct') corrections.push({ id: decision.existing.id, submission: decision.submission });
     // The store will not hold this key for the file (it is not staged): the later ones compare with it here.
-    if (first && d.action !== 'insert') state.unstaged.set(key, { payloadHash: d.s.payloadHash, firstRow: d.s.firstRow });
+    if (first && decision.action !== 'insert')
+      state.unstaged.set(key, { payloadHash: decision.submission.payloadHash, firstRow: decision.submission.firstRow });
   }
   return { inserts, corrections };
 }
@@ -160,8 +161,8 @@ export interface OutcomeInput {
 
 /** The file's outcome and report, once every chunk is decided. */
 export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pick<FileRow, 'original_name' | 'sha256'>): OutcomePlan {
-  const lapsed = (input.lapsed ?? []).map((c) =>
-    conflictProblem({ firstRow: c.sourceRow ?? 0, externalId: c.externalId }, `submission ${c.submissionId} (state ${c.state})`),
+  const lapsed = (input.lapsed ?? []).map((lapse) =>
+    conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`),
   );
   const usable = state.usable - lapsed.length;
   const problems: MappingProblem[] = [...input.problems, ...state.conflicts.items, ...lapsed];
@@ -214,23 +215,23 @@ export function planFile(input: PlanInput, file: Pick<FileRow, 'original_name' |
   return { ...outcome, inserts: recorded ? chunk.inserts : [], corrections: recorded ? chunk.corrections : [] };
 }
 
-export function conflictProblem(s: Pick<PreparedSubmission, 'firstRow' | 'externalId'>, where: string): MappingProblem {
+export function conflictProblem(submission: Pick<PreparedSubmission, 'firstRow' | 'externalId'>, where: string): MappingProblem {
   return {
-    row: s.firstRow,
+    row: submission.firstRow,
     field: 'externalId',
     code: 'EXTERNAL_ID_CONFLICT',
-    message: `Row ${s.firstRow}: externalId "${s.externalId}" was recorded before (${where}) with a different payload; not submitted`,
-    externalId: s.externalId,
-    value: s.externalId,
+    message: `Row ${submission.firstRow}: externalId "${submission.externalId}" was recorded before (${where}) with a different payload; not submitted`,
+    externalId: submission.externalId,
+    value: submission.externalId,
     text: { key: 'externalIdConflict' },
   };
 }
 
-export function duplicateNote(s: PreparedSubmission): ReportNote {
+export function duplicateNote(submission: PreparedSubmission): ReportNote {
   return {
-    row: s.firstRow,
-    externalId: s.externalId,
-    message: `Row ${s.firstRow}: "${s.externalId}" is already in the outbox with the same content; not recorded again`,
-    text: { key: 'duplicate', params: { externalId: s.externalId } },
+    row: submission.firstRow,
+    externalId: submission.externalId,
+    message: `Row ${submission.firstRow}: "${submission.externalId}" is already in the outbox with the same content; not recorded again`,
+    text: { key: 'duplicate', params: { externalId: submission.externalId } },
   };
 }

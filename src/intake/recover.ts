@@ -125,8 +125,8 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: stri
     return;
   }
   const opened = await openRegularFile(filePath);
-  if (opened.kind === 'missing') return;
-  if (opened.kind === 'not-regular') {
+  if (!opened.ok && opened.reason === 'missing') return;
+  if (!opened.ok && opened.reason === 'not-regular') {
     fileLogger(ctx, row.original_name).error(
       { fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what },
       'recovery: the entry in processing/ is not a regular file; rejected unread',

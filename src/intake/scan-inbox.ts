@@ -36,8 +36,8 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
   let taken = 0;
   let failed = 0;
   let nextCheckAt: number | null = null;
-  const waitUntil = (t: number) => {
-    nextCheckAt = nextCheckAt === null ? t : Math.min(nextCheckAt, t);
+  const waitUntil = (at: number) => {
+    nextCheckAt = nextCheckAt === null ? at : Math.min(nextCheckAt, at);
   };
 
   for (const name of names) {
@@ -65,20 +65,20 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
   }
   candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  for (const c of candidates) {
+  for (const candidate of candidates) {
     if (options.signal.aborted) break;
     try {
-      const ready = judge(ctx, tracker, c, present, waitUntil);
+      const ready = judge(ctx, tracker, candidate, present, waitUntil);
       if (ready === 'wait') continue;
-      tracker.forget(c.name);
+      tracker.forget(candidate.name);
       if (ready === 'empty') {
-        await rejectUnclaimed(ctx, c, { code: 'FILE_EMPTY', message: `${c.name} stayed empty (0 bytes)` });
-      } else if (c.size > rules.maxFileBytes) {
-        await rejectUnclaimed(ctx, c, {
+        await rejectUnclaimed(ctx, candidate, { code: 'FILE_EMPTY', message: `${candidate.name} stayed empty (0 bytes)` });
+      } else if (candidate.size > rules.maxFileBytes) {
+        await rejectUnclaimed(ctx, candidate, {
           code: 'FILE_TOO_LARGE',
-          message: `${c.name} has ${c.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
+          message: `${candidate.name} has ${candidate.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
         });
-      } else if ((await (ctx.fileGate ?? UNGATED).run(() => takeFile(ctx, c), options.signal)) === 'changed') {
+      } else if ((await (ctx.fileGate ?? UNGATED).run(() => takeFile(ctx, candidate), options.signal)) === 'changed') {
         continue;
       }
       taken += 1;
@@ -87,7 +87,7 @@ export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, o
       if (options.signal.aborted && error === options.signal.reason) break;
       failed += 1;
       // Leave the file for the next scan; a file that fails every time keeps being logged.
-      fileLogger(ctx, c.name).error(failureFields(error), 'taking the file failed; it will be tried again');
+      fileLogger(ctx, candidate.name).error(failureFields(error), 'taking the file failed; it will be tried again');
     }
   }
   tracker.retain(present);
@@ -103,19 +103,19 @@ function failureFields(error: unknown): Record<string, unknown> {
 function judge(
   ctx: IntakeContext,
   tracker: StabilityTracker,
-  c: Candidate,
+  candidate: Candidate,
   present: ReadonlySet<string>,
-  waitUntil: (t: number) => void,
+  waitUntil: (at: number) => void,
 ): 'ready' | 'empty' | 'wait' {
   const mode = ctx.flow.intake.doneMarker;
   if (mode !== 'none') {
-    if (!markerNamesFor(c.name, mode).some((m) => present.has(m))) return 'wait';
-    return c.size === 0 ? 'empty' : 'ready';
+    if (!markerNamesFor(candidate.name, mode).some((m) => present.has(m))) return 'wait';
+    return candidate.size === 0 ? 'empty' : 'ready';
   }
-  const verdict = tracker.observe(c.name, { size: c.size, mtimeMs: c.mtimeMs }, ctx.clock());
+  const verdict = tracker.observe(candidate.name, { size: candidate.size, mtimeMs: candidate.mtimeMs }, ctx.clock());
   if (verdict.kind === 'wait') {
     if (verdict.mtimeAheadMs !== undefined) {
-      fileLogger(ctx, c.name).warn(
+      fileLogger(ctx, candidate.name).warn(
         { mtimeAheadMs: Math.round(verdict.mtimeAheadMs) },
         'file modification time is in the future (is the clock of whoever writes the inbox ahead?); its age is counted from when it was first seen',
       );

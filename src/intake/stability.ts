@@ -34,7 +34,7 @@ interface Seen extends Observation {
 
 export interface StabilityTracker {
   /** Judge a file by what a scan saw now. */
-  observe(name: string, o: Observation, now: number): Verdict;
+  observe(name: string, observation: Observation, now: number): Verdict;
   /** Forget files no longer in the inbox (and files taken). */
   retain(names: ReadonlySet<string>): void;
   forget(name: string): void;
@@ -46,14 +46,14 @@ const MTIME_AHEAD_TOLERANCE_MS = 2_000;
 export function createStabilityTracker(rules: StabilityRules): StabilityTracker {
   const seen = new Map<string, Seen>();
   return {
-    observe(name, o, now) {
+    observe(name, observation, now) {
       const before = seen.get(name);
-      const entry = before && before.size === o.size && before.mtimeMs === o.mtimeMs ? before : { ...o, since: now };
+      const entry = before && before.size === observation.size && before.mtimeMs === observation.mtimeMs ? before : { ...observation, since: now };
       seen.set(name, entry);
       // The file's age: from its mtime, but never from later than when it was first seen like this.
-      const bornAt = Math.min(o.mtimeMs, entry.since);
-      const ahead = entry !== before && o.mtimeMs > now + MTIME_AHEAD_TOLERANCE_MS ? { mtimeAheadMs: o.mtimeMs - now } : {};
-      if (o.size === 0) {
+      const bornAt = Math.min(observation.mtimeMs, entry.since);
+      const ahead = entry !== before && observation.mtimeMs > now + MTIME_AHEAD_TOLERANCE_MS ? { mtimeAheadMs: observation.mtimeMs - now } : {};
+      if (observation.size === 0) {
         const expiresAt = bornAt + rules.emptyFileTimeoutMs;
         return now >= expiresAt ? { kind: 'empty-expired' } : { kind: 'wait', checkAt: expiresAt, ...ahead };
       }

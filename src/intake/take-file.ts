@@ -102,57 +102,57 @@ async function holdsFile(p: string, opened: Stats): Promise<boolean> {
  * Claim a complete file and process it. `changed` means the file changed (or left) while it was
  * taken; it stays where it is for the next scan.
  */
-export async function takeFile(ctx: IntakeContext, c: Candidate): Promise<TakeOutcome> {
-  const opened = await openRegularFile(c.path);
-  if (opened.kind === 'missing') {
-    fileLogger(ctx, c.name).debug('file left before it was opened');
+export async function takeFile(ctx: IntakeContext, candidate: Candidate): Promise<TakeOutcome> {
+  const opened = await openRegularFile(candidate.path);
+  if (!opened.ok && opened.reason === 'missing') {
+    fileLogger(ctx, candidate.name).debug('file left before it was opened');
     return 'changed';
   }
-  if (opened.kind === 'not-regular') {
+  if (!opened.ok && opened.reason === 'not-regular') {
     // Swapped since the scan's lstat saw a regular file.
-    await rejectUnclaimed(ctx, c, { code: 'FILE_NOT_REGULAR', message: `${c.name} is ${opened.what}; it was not read` });
+    await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${opened.what}; it was not read` });
     return 'rejected';
   }
   try {
-    return await takeOpenedFile(ctx, c, opened.handle);
+    return await takeOpenedFile(ctx, candidate, opened.handle);
   } finally {
     await opened.handle.close();
   }
 }
 
-async function takeOpenedFile(ctx: IntakeContext, c: Candidate, handle: fs.FileHandle): Promise<TakeOutcome> {
-  const log = fileLogger(ctx, c.name);
+async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: fs.FileHandle): Promise<TakeOutcome> {
+  const log = fileLogger(ctx, candidate.name);
   const digest = await hashFile(handle);
   const after = await handle.stat();
-  if (digest.size !== c.size || after.size !== c.size || after.mtimeMs !== c.mtimeMs) {
+  if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');
     return 'changed';
   }
-  const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: c.name, sizeBytes: c.size, now: ctx.clock() };
+  const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
   const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name));
   let row: FileRow | undefined;
-  if (claim.claimed) {
+  if (claim.ok) {
     row = claim.row;
   } else {
     const earlier = claim.existing;
     if (earlier.state === 'rejected') {
       // The same content once rejected may come back after a mapping fix: take it again.
-      row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, c.name));
+      row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, candidate.name));
       if (row) log.info({ fileId: row.id }, 'file rejected before is taken again');
     } else if (earlier.state === 'processing' && !(await entryExists(processingPathOf(ctx.dirs, earlier.id, earlier.original_name)))) {
       // Our own claim, left by a crash before the rename into processing/: adopt it.
-      setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, c.name), c.name);
-      row = { ...earlier, original_name: c.name };
+      setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, candidate.name), candidate.name);
+      row = { ...earlier, original_name: candidate.name };
       log.info({ fileId: earlier.id }, 'file claimed before a restart is taken again');
     }
     if (!row) {
-      await rejectUnclaimed(ctx, c, { code: 'FILE_DUPLICATE', message: duplicateMessage(c.name, earlier) }, digest.sha256);
+      await rejectUnclaimed(ctx, candidate, { code: 'FILE_DUPLICATE', message: duplicateMessage(candidate.name, earlier) }, digest.sha256);
       return 'duplicate';
     }
   }
   const processingPath = processingPathOf(ctx.dirs, row.id, row.original_name);
-  if (processingPath !== c.path) await fs.rename(c.path, processingPath);
-  if (path.dirname(c.path) === ctx.dirs.inbox) await removeMarkers(ctx, c.name);
+  if (processingPath !== candidate.path) await fs.rename(candidate.path, processingPath);
+  if (path.dirname(candidate.path) === ctx.dirs.inbox) await removeMarkers(ctx, candidate.name);
   if (!(await holdsFile(processingPath, after))) {
     // The name was pointed elsewhere between the open and the rename (a symlink to a credential,
     // a FIFO, another file): what now sits in processing/ was never checked, so it is not read.
@@ -160,11 +160,11 @@ async function takeOpenedFile(ctx: IntakeContext, c: Candidate, handle: fs.FileH
     await rejectClaimedUnread(
       ctx,
       row,
-      `${c.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`,
+      `${candidate.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`,
     );
     return 'rejected';
   }
-  log.info({ fileId: row.id, sha256: digest.sha256, size: c.size }, 'file taken');
+  log.info({ fileId: row.id, sha256: digest.sha256, size: candidate.size }, 'file taken');
   await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs });
   return 'processed';
 }

@@ -19,7 +19,7 @@
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { ConnectorError } from '../errors.js';
 import { FIELD_LIMITS } from '../platform/contract.js';
-import { buildSubmission, type BuildContext, type GroupInput } from './build-submission.js';
+import { buildSubmission, type BuildContext, type CompiledMapping, type GroupInput } from './build-submission.js';
 import { CompactKeySet } from './compact-key-set.js';
 import { columnsOf, groupColumnOf } from '../config/mapping-sources.js';
 import { compileMapping } from './compile-mapping.js';
@@ -79,7 +79,64 @@ export async function* mapTable(input: TableInput, spec: MappingSpec, ctx: Build
   }
 }
 
+/**
+ * The rows, one at a time: a row is skipped, or has no key (a problem), or opens the next group
+ * (and emits the one before), or is checked against its group's first row; then it is kept as a
+ * line, or is a problem of a key that came back. It runs per row of every file: the steps are
+ * plain functions of the plan, decided once per table, so a row makes no closure; it allocates
+ * only a kept line, a new group and the problems it finds.
+ */
 async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec, ctx: BuildContext, signal?: AbortSignal): AsyncGenerator<MappedItem> {
+  const plan = planTable(found, input, spec);
+  const emitted = new CompactKeySet();
+  let group: OpenGroup | undefined;
+  let count = 0;
+  for await (const { row, cells } of found.dataRows()) {
+    count += 1;
+    if ((count & 1023) === 0) signal?.throwIfAborted();
+    if (plan.skipRow(cells)) continue;
+    const key = groupKeyOf(plan, cells, group);
+    if (key === '') {
+      yield emptyKeyProblem(plan, ctx.fileLabel, row);
+      continue;
+    }
+    if (group === undefined || key !== group.key) {
+      if (group !== undefined) yield* finishGroup(plan, ctx, emitted, group);
+      group = openGroup(plan, key, row, cells, emitted.has(key));
+    } else if (!group.returning && group.items.length < MAX_KEPT_ROWS) {
+      checkRequestCells(plan, ctx.fileLabel, group, row, cells);
+    }
+    if (group.returning) {
+      // Yielded at once, not gathered: a file of one key coming back row after row must not
+      // build its whole list in memory before the problem limit can stop it.
+      yield notAdjacentProblem(plan, ctx.fileLabel, row, key);
+    } else if (group.items.length < MAX_KEPT_ROWS && !isHeading(plan, cells)) {
+      group.items.push({ place: { row }, record: cells });
+    }
+  }
+  if (group !== undefined) yield* finishGroup(plan, ctx, emitted, group);
+}
+
+/** What mapping the rows of one table needs, decided once from its header and the mapping. */
+interface TablePlan {
+  mapping: CompiledMapping<Row, Row>;
+  groupColumn: string;
+  groupIndex: number;
+  /** The request-level columns a later row of a group must agree on (all but the group column). */
+  headerChecks: { field: string; column: string; index: number }[];
+  /** The field the group key fills, in problems. */
+  keyTarget: 'externalId' | 'orderId';
+  skipRow: (cells: Row) => boolean;
+  /** The columns filled down (`fillDownColumns`). */
+  fill: Set<number>;
+  /** The columns the line fields read. */
+  lineColumns: number[];
+  placeAt: (row: number, column: number) => Place;
+  /** Where a built field's problem points, in a group. */
+  locate: (group: OpenGroup) => (field: CompiledField<unknown>, item: number | null) => Place;
+}
+
+function planTable(found: TableHeader, input: TableInput, spec: MappingSpec): TablePlan {
   const options: CompileOptions<Row> = {
     decimalComma: input.decimalComma,
     source: (column) => {
@@ -89,107 +146,114 @@ async function* mapRows(found: TableHeader, input: TableInput, spec: MappingSpec
   };
   const mapping = compileMapping(spec, options, options);
   const groupColumn = groupColumnOf(spec)!;
-  const groupIndex = found.indexOf(groupColumn);
-  const headerChecks = mapping.header.flatMap((field) =>
-    field.sources.filter((column) => column !== groupColumn).map((column) => ({ field: field.target, column, index: found.indexOf(column) })),
-  );
-  const keyTarget = spec.kind === 'requests' ? 'externalId' : 'orderId';
-  const skipRow = compileSkipRows(spec.skipRows);
-  const fill = fillDownColumns(spec, mapping.header, found.indexOf, groupColumn);
-  const lineColumns = mapping.items.flatMap((field) => field.sources.map((column) => found.indexOf(column))).filter((index) => index !== -1);
-  const isHeading = (cells: Row) => fill.size > 0 && lineColumns.length > 0 && lineColumns.every((index) => cellText(cells[index]).trim() === '');
   const placeAt = (row: number, column: number): Place => (input.cellRef === undefined ? { row } : { row, cell: input.cellRef(row, column) });
-  const locate =
-    (group: OpenGroup) =>
-    (field: CompiledField<unknown>, item: number | null): Place => {
-      const row = item === null ? group.first.row : (group.items[item]?.place.row ?? group.first.row);
-      const column = field.sources.length > 0 ? found.indexOf(field.sources[0]!) : -1;
-      return column === -1 ? { row } : placeAt(row, column);
-    };
-
-  const emitted = new CompactKeySet();
-  let group: OpenGroup | undefined;
-  let count = 0;
-  const finish = (open: OpenGroup): MappedItem[] => {
-    emitted.add(open.key);
-    // A returning group's problems were yielded row by row.
-    if (open.returning) return [];
-    return buildSubmission(mapping, open, ctx);
+  return {
+    mapping,
+    groupColumn,
+    groupIndex: found.indexOf(groupColumn),
+    headerChecks: mapping.header.flatMap((field) =>
+      field.sources.filter((column) => column !== groupColumn).map((column) => ({ field: field.target, column, index: found.indexOf(column) })),
+    ),
+    keyTarget: spec.kind === 'requests' ? 'externalId' : 'orderId',
+    skipRow: compileSkipRows(spec.skipRows),
+    fill: fillDownColumns(spec, mapping.header, found.indexOf, groupColumn),
+    lineColumns: mapping.items.flatMap((field) => field.sources.map((column) => found.indexOf(column))).filter((index) => index !== -1),
+    placeAt,
+    locate:
+      (group: OpenGroup) =>
+      (field: CompiledField<unknown>, item: number | null): Place => {
+        const row = item === null ? group.first.row : (group.items[item]?.place.row ?? group.first.row);
+        const column = field.sources.length > 0 ? found.indexOf(field.sources[0]!) : -1;
+        return column === -1 ? { row } : placeAt(row, column);
+      },
   };
+}
 
-  for await (const { row, cells } of found.dataRows()) {
-    count += 1;
-    if ((count & 1023) === 0) signal?.throwIfAborted();
-    if (skipRow(cells)) continue;
-    let key = cellText(cells[groupIndex]).trim();
-    if (key === '' && group !== undefined && fill.has(groupIndex)) key = group.key;
-    if (key === '') {
-      yield {
-        type: 'problem',
-        problem: makeProblem(ctx.fileLabel, {
-          ...placeAt(row, groupIndex),
-          field: keyTarget,
-          code: 'FIELD_REQUIRED',
-          reason: `is empty (column "${groupColumn}" groups the rows)`,
-          text: { key: 'groupEmpty', params: { column: groupColumn } },
-        }),
-      };
-      continue;
-    }
-    if (group === undefined || key !== group.key) {
-      if (group !== undefined) yield* finish(group);
-      // Fill-down writes into the request's cells: a copy, not the reader's row.
-      const header = fill.size > 0 ? [...cells] : cells;
-      const open: OpenGroup = { key, first: { row }, header, items: [], problems: [], returning: emitted.has(key), filledFrom: new Map() };
-      open.locate = locate(open);
-      group = open;
-    } else if (!group.returning && group.items.length < MAX_KEPT_ROWS) {
-      for (const check of headerChecks) {
-        const here = cellText(cells[check.index]).trim();
-        const there = cellText(group.header[check.index]).trim();
-        if (fill.has(check.index)) {
-          if (here === '') continue;
-          if (there === '') {
-            (group.header as Cell[])[check.index] = cells[check.index]!;
-            group.filledFrom.set(check.index, row);
-            continue;
-          }
-        }
-        if (here !== there) {
-          group.problems.push(
-            makeProblem(ctx.fileLabel, {
-              ...placeAt(row, check.index),
-              field: check.field,
-              code: 'FIELD_INVALID',
-              reason: `disagrees with row ${group.first.row} ("${there}") of the same ${keyTarget} in column "${check.column}"`,
-              text: { key: 'groupDisagrees', params: { row: group.first.row, value: there, column: check.column } },
-              value: here,
-              externalId: key,
-            }),
-          );
-        }
+/** The row's group key; with fill-down, a blank one continues the open group. */
+function groupKeyOf(plan: TablePlan, cells: Row, group: OpenGroup | undefined): string {
+  const key = cellText(cells[plan.groupIndex]).trim();
+  if (key === '' && group !== undefined && plan.fill.has(plan.groupIndex)) return group.key;
+  return key;
+}
+
+function openGroup(plan: TablePlan, key: string, row: number, cells: Row, returning: boolean): OpenGroup {
+  // Fill-down writes into the request's cells: a copy, not the reader's row.
+  const header = plan.fill.size > 0 ? [...cells] : cells;
+  const open: OpenGroup = { key, first: { row }, header, items: [], problems: [], returning, filledFrom: new Map() };
+  open.locate = plan.locate(open);
+  return open;
+}
+
+/**
+ * A later row of a group against its request-level cells: with fill-down, a blank cell takes the
+ * request's value and a value fills the request's blank; any other difference is a problem.
+ */
+function checkRequestCells(plan: TablePlan, fileLabel: string, group: OpenGroup, row: number, cells: Row): void {
+  for (const check of plan.headerChecks) {
+    const here = cellText(cells[check.index]).trim();
+    const there = cellText(group.header[check.index]).trim();
+    if (plan.fill.has(check.index)) {
+      if (here === '') continue;
+      if (there === '') {
+        (group.header as Cell[])[check.index] = cells[check.index]!;
+        group.filledFrom.set(check.index, row);
+        continue;
       }
     }
-    if (group.returning) {
-      // Yielded at once, not gathered: a file of one key coming back row after row must not
-      // build its whole list in memory before the problem limit can stop it.
-      yield {
-        type: 'problem',
-        problem: makeProblem(ctx.fileLabel, {
-          ...placeAt(row, groupIndex),
-          field: keyTarget,
-          code: 'MAPPING_FAILED',
-          reason: `appears again after its rows ended: rows of one ${keyTarget} must be adjacent`,
-          text: { key: 'groupNotAdjacent' },
-          value: key,
-          externalId: key,
+    if (here !== there) {
+      group.problems.push(
+        makeProblem(fileLabel, {
+          ...plan.placeAt(row, check.index),
+          field: check.field,
+          code: 'FIELD_INVALID',
+          reason: `disagrees with row ${group.first.row} ("${there}") of the same ${plan.keyTarget} in column "${check.column}"`,
+          text: { key: 'groupDisagrees', params: { row: group.first.row, value: there, column: check.column } },
+          value: here,
+          externalId: group.key,
         }),
-      };
-    } else if (group.items.length < MAX_KEPT_ROWS && !isHeading(cells)) {
-      group.items.push({ place: { row }, record: cells });
+      );
     }
   }
-  if (group !== undefined) yield* finish(group);
+}
+
+/** With fill-down, a row whose line columns are all blank is its request's heading, not a line. */
+function isHeading(plan: TablePlan, cells: Row): boolean {
+  return plan.fill.size > 0 && plan.lineColumns.length > 0 && plan.lineColumns.every((index) => cellText(cells[index]).trim() === '');
+}
+
+function finishGroup(plan: TablePlan, ctx: BuildContext, emitted: CompactKeySet, open: OpenGroup): MappedItem[] {
+  emitted.add(open.key);
+  // A returning group's problems were yielded row by row.
+  if (open.returning) return [];
+  return buildSubmission(plan.mapping, open, ctx);
+}
+
+function emptyKeyProblem(plan: TablePlan, fileLabel: string, row: number): MappedItem {
+  return {
+    type: 'problem',
+    problem: makeProblem(fileLabel, {
+      ...plan.placeAt(row, plan.groupIndex),
+      field: plan.keyTarget,
+      code: 'FIELD_REQUIRED',
+      reason: `is empty (column "${plan.groupColumn}" groups the rows)`,
+      text: { key: 'groupEmpty', params: { column: plan.groupColumn } },
+    }),
+  };
+}
+
+function notAdjacentProblem(plan: TablePlan, fileLabel: string, row: number, key: string): MappedItem {
+  return {
+    type: 'problem',
+    problem: makeProblem(fileLabel, {
+      ...plan.placeAt(row, plan.groupIndex),
+      field: plan.keyTarget,
+      code: 'MAPPING_FAILED',
+      reason: `appears again after its rows ended: rows of one ${plan.keyTarget} must be adjacent`,
+      text: { key: 'groupNotAdjacent' },
+      value: key,
+      externalId: key,
+    }),
+  };
 }
 
 /** The indexes of the columns filled down: `true` means the group column and every request-level column. */

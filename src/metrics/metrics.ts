@@ -68,48 +68,64 @@ const EXCHANGE_KINDS = ['settings', 'taken', 'stale', 'refused'] as const;
 
 export function createMetrics(options: { db: Db; clock?: () => number; defaultMetrics?: boolean }): Metrics {
   const registry = new Registry();
-  const clock = options.clock ?? Date.now;
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'connector_' });
+  const scrape: ScrapeSources = { registry, db: options.db, clock: options.clock ?? Date.now };
+  // The families in the order of the pipeline, each stage's counters and its store gauges together.
+  const intake = intakeMetrics(scrape);
+  const exchange = exchangeMetrics(scrape);
+  const delivery = deliveryMetrics(scrape);
+  const webhook = webhookMetrics(scrape);
+  const exporter = exportMetrics(scrape);
+  const counters: FlowCounters = { ...intake, ...exchange, ...delivery };
+  return {
+    registry,
+    files: intake.files,
+    submissions: delivery.submissions,
+    retries: delivery.retries,
+    webhookEvents: webhook.webhookEvents,
+    exportFiles: exporter.exportFiles,
+    requestsRecorded: intake.requestsRecorded,
+    exchangeMessages: exchange.exchangeMessages,
+    readerFaults: intake.readerFaults,
+    attach: (live) => {
+      startFlowSeries(counters, live);
+      addLiveGauges(registry, live);
+    },
+  };
+}
 
+/** What a stage's families are made with: our registry, and the store and clock its gauges read at scrape time. */
+interface ScrapeSources {
+  registry: Registry;
+  db: Db;
+  clock: () => number;
+}
+
+/** Intake: files taken, requests recorded, reader faults. */
+function intakeMetrics({ registry }: ScrapeSources): Pick<Metrics, 'files' | 'requestsRecorded' | 'readerFaults'> {
   const files = new Counter({
     name: 'connector_files_total',
     help: 'Input files taken, by flow and outcome.',
     labelNames: ['flow', 'outcome'] as const,
     registers: [registry],
   });
-  const submissions = new Counter({
-    name: 'connector_submissions_total',
-    help: 'Submission attempts, by flow and outcome.',
-    labelNames: ['flow', 'outcome'] as const,
-    registers: [registry],
-  });
-  const retries = new Counter({ name: 'connector_retries_total', help: 'Retries scheduled, by flow.', labelNames: ['flow'] as const, registers: [registry] });
-  const webhookEvents = new Counter({
-    name: 'connector_webhook_events_total',
-    help: 'Webhook requests, by outcome.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const exportFiles = new Counter({
-    name: 'connector_export_files_total',
-    help: 'Files written to ERP import folders, by channel.',
-    labelNames: ['channel'] as const,
-    registers: [registry],
-  });
-
   const requestsRecorded = new Counter({
     name: 'connector_requests_recorded_total',
     help: 'Requests recorded from input files (new and corrected), by flow.',
     labelNames: ['flow'] as const,
     registers: [registry],
   });
-
   const readerFaults = new Counter({
     name: 'connector_reader_faults_total',
     help: 'Files a reader of the connector failed on for a reason of its own (READER_FAULT: a bug, reported with the file), by flow.',
     labelNames: ['flow'] as const,
     registers: [registry],
   });
+  return { files, requestsRecorded, readerFaults };
+}
+
+/** Intake's exchange with 1C: messages read, and from the store the last message written, taken and acknowledged. */
+function exchangeMetrics({ registry, db }: ScrapeSources): Pick<Metrics, 'exchangeMessages'> {
   const exchangeMessages = new Counter({
     name: 'connector_exchange_messages_total',
     help: "1C's exchange messages read, by flow and what each was taken as (settings, taken, stale, refused).",
@@ -123,7 +139,7 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(options.db)) if (row.last_message_at !== null) this.set({ flow: row.flow }, row.last_message_at / 1000);
+      for (const row of latestExchanges(db)) if (row.last_message_at !== null) this.set({ flow: row.flow }, row.last_message_at / 1000);
     },
   });
   new Gauge({
@@ -133,7 +149,7 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(options.db)) this.set({ flow: row.flow }, row.last_taken_no);
+      for (const row of latestExchanges(db)) this.set({ flow: row.flow }, row.last_taken_no);
     },
   });
   new Gauge({
@@ -143,9 +159,21 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(options.db)) if (row.acknowledged_no !== null) this.set({ flow: row.flow }, row.acknowledged_no);
+      for (const row of latestExchanges(db)) if (row.acknowledged_no !== null) this.set({ flow: row.flow }, row.acknowledged_no);
     },
   });
+  return { exchangeMessages };
+}
+
+/** Delivery: attempts and retries, and from the store the queue depth and the oldest pending age. */
+function deliveryMetrics({ registry, db, clock }: ScrapeSources): Pick<Metrics, 'submissions' | 'retries'> {
+  const submissions = new Counter({
+    name: 'connector_submissions_total',
+    help: 'Submission attempts, by flow and outcome.',
+    labelNames: ['flow', 'outcome'] as const,
+    registers: [registry],
+  });
+  const retries = new Counter({ name: 'connector_retries_total', help: 'Retries scheduled, by flow.', labelNames: ['flow'] as const, registers: [registry] });
   new Gauge({
     name: 'connector_queue_depth',
     help: 'Submissions in the store, by flow and state.',
@@ -153,7 +181,7 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of countSubmissionsByState(options.db)) this.set({ flow: row.flow, state: row.state }, row.count);
+      for (const row of countSubmissionsByState(db)) this.set({ flow: row.flow, state: row.state }, row.count);
     },
   });
   new Gauge({
@@ -163,8 +191,30 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of oldestPendingByFlow(options.db)) this.set({ flow: row.flow }, Math.max(0, (clock() - row.createdAt) / 1000));
+      for (const row of oldestPendingByFlow(db)) this.set({ flow: row.flow }, Math.max(0, (clock() - row.createdAt) / 1000));
     },
+  });
+  return { submissions, retries };
+}
+
+/** The webhook listener: requests by outcome. */
+function webhookMetrics({ registry }: ScrapeSources): Pick<Metrics, 'webhookEvents'> {
+  const webhookEvents = new Counter({
+    name: 'connector_webhook_events_total',
+    help: 'Webhook requests, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return { webhookEvents };
+}
+
+/** Export: files written, and from the store the age of the oldest record not yet written. */
+function exportMetrics({ registry, db, clock }: ScrapeSources): Pick<Metrics, 'exportFiles'> {
+  const exportFiles = new Counter({
+    name: 'connector_export_files_total',
+    help: 'Files written to ERP import folders, by channel.',
+    labelNames: ['channel'] as const,
+    registers: [registry],
   });
   new Gauge({
     name: 'connector_export_lag_seconds',
@@ -173,43 +223,50 @@ export function createMetrics(options: { db: Db; clock?: () => number; defaultMe
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of pendingExportsByChannel(options.db)) this.set({ channel: row.channel }, Math.max(0, (clock() - row.oldestAt) / 1000));
+      for (const row of pendingExportsByChannel(db)) this.set({ channel: row.channel }, Math.max(0, (clock() - row.oldestAt) / 1000));
     },
   });
+  return { exportFiles };
+}
 
-  const attach = (live: LiveState): void => {
-    for (const flow of live.flows) {
-      requestsRecorded.inc({ flow }, 0);
-      retries.inc({ flow }, 0);
-      readerFaults.inc({ flow }, 0);
-      for (const outcome of FILE_OUTCOMES) files.inc({ flow, outcome }, 0);
-      for (const outcome of SUBMISSION_OUTCOMES) submissions.inc({ flow, outcome }, 0);
-    }
-    for (const flow of live.exchangeFlows ?? []) for (const kind of EXCHANGE_KINDS) exchangeMessages.inc({ flow, kind }, 0);
-    new Gauge({
-      name: 'connector_flow_gate',
-      help: "Each flow's delivery gate: 1 for the mode it is in (closed: sending; open: the platform looks down, probing; paused: the token was refused, probing), 0 for the others.",
-      labelNames: ['flow', 'mode'] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const flow of live.flows) {
-          const current = live.gateMode(flow);
-          if (current === undefined) continue;
-          for (const mode of new Set<string>([...GATE_MODES, current])) this.set({ flow, mode }, mode === current ? 1 : 0);
-        }
-      },
-    });
-    new Gauge({
-      name: 'connector_ready',
-      help: '1 when /readyz answers ready (the store takes writes, every export folder is writable), else 0.',
-      registers: [registry],
-      async collect() {
-        const verdict = await live.readiness().catch(() => ({ ready: false }));
-        this.set(verdict.ready ? 1 : 0);
-      },
-    });
-  };
+/** The counters with a series per configured flow. */
+type FlowCounters = Pick<Metrics, 'files' | 'requestsRecorded' | 'readerFaults' | 'exchangeMessages' | 'submissions' | 'retries'>;
 
-  return { registry, files, submissions, retries, webhookEvents, exportFiles, requestsRecorded, exchangeMessages, readerFaults, attach };
+/** Each configured flow's counter series, at zero from the start (see GATE_MODES). */
+function startFlowSeries(counters: FlowCounters, live: LiveState): void {
+  for (const flow of live.flows) {
+    counters.requestsRecorded.inc({ flow }, 0);
+    counters.retries.inc({ flow }, 0);
+    counters.readerFaults.inc({ flow }, 0);
+    for (const outcome of FILE_OUTCOMES) counters.files.inc({ flow, outcome }, 0);
+    for (const outcome of SUBMISSION_OUTCOMES) counters.submissions.inc({ flow, outcome }, 0);
+  }
+  for (const flow of live.exchangeFlows ?? []) for (const kind of EXCHANGE_KINDS) counters.exchangeMessages.inc({ flow, kind }, 0);
+}
+
+/** What only the running daemon knows, read at every scrape: each flow's gate and the readiness verdict. */
+function addLiveGauges(registry: Registry, live: LiveState): void {
+  new Gauge({
+    name: 'connector_flow_gate',
+    help: "Each flow's delivery gate: 1 for the mode it is in (closed: sending; open: the platform looks down, probing; paused: the token was refused, probing), 0 for the others.",
+    labelNames: ['flow', 'mode'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const flow of live.flows) {
+        const current = live.gateMode(flow);
+        if (current === undefined) continue;
+        for (const mode of new Set<string>([...GATE_MODES, current])) this.set({ flow, mode }, mode === current ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'connector_ready',
+    help: '1 when /readyz answers ready (the store takes writes, every export folder is writable), else 0.',
+    registers: [registry],
+    async collect() {
+      const verdict = await live.readiness().catch(() => ({ ready: false }));
+      this.set(verdict.ready ? 1 : 0);
+    },
+  });
 }

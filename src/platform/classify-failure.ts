@@ -88,83 +88,113 @@ export function classifyOutcome(submission: SubmissionToClassify, attempt: Attem
 }
 
 function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {
-  if (attempt.type === 'error') {
-    const message = describeNetworkError(attempt.error);
-    return {
-      details: message,
-      outcome: 'retry',
-      code: 'PLATFORM_UNAVAILABLE',
-      reason: `No answer from the platform: ${message}`,
-      countsAsPlatformFailure: true,
-      httpStatus: null,
-    };
-  }
+  if (attempt.type === 'error') return classifyNoAnswer(attempt.error);
   const { status, headers, body } = attempt;
   const json = parseJson(body);
-
   if (status >= 200 && status < 300) return classifySuccess(submission.kind, status, headers, json);
-
   const problem = readProblem(json, status);
-  const detail = describeProblem(problem, status);
-  const base = { httpStatus: status, result: problem as Record<string, unknown>, details: detail };
+  const failure: FailureAnswer = { status, headers, problem, detail: describeProblem(problem, status) };
+  if (status === 409) return classifyConflict(submission, failure, now);
+  return classifyFailureStatus(failure, now);
+}
 
-  if (status === 409) {
-    if (problem.type === PROBLEM_TYPES.idempotencyInProgress) {
-      return {
-        ...base,
-        outcome: 'retry',
-        code: 'PLATFORM_UNAVAILABLE',
-        reason: `The platform is still processing the first request with this Idempotency-Key (409): ${detail}`,
-        retryAfterMs: parseRetryAfter(headers['retry-after'], now),
-        // The platform is alive and working on it: not a sign of an outage.
-        countsAsPlatformFailure: false,
-      };
-    }
-    if (problem.type === PROBLEM_TYPES.duplicateExternalId && problem.existingRequestId !== undefined) {
-      const existing = problem.existingRequestId;
-      const held = (why: string): Classification => ({ ...base, outcome: 'held', code: 'PLATFORM_CONFLICT', reason: why, countsAsPlatformFailure: false });
-      // The id goes into the row, the acknowledgement and the log: only a request id the contract
-      // knows is taken, never whatever text an answer carries.
-      if (!REQUEST_ID_PATTERN.test(existing)) {
-        return held(`The platform answered 409 duplicate externalId naming ${JSON.stringify(existing.slice(0, 100))}, which is not a request id`);
-      }
-      if (submission.kind !== 'request') return held(`The platform answered a confirmation with 409 duplicate externalId (${existing})`);
-      if (submission.correction) {
-        // A correction travels under a new key. On its first attempt the request the platform
-        // holds was created from an earlier version (an attempt that reached it although it was
-        // never answered): it holds the old content, and calling the correction delivered would
-        // hide that. After an unanswered attempt of the correction itself, it may be either (the
-        // platform forgets keys after a day): a person must look, in both cases.
-        return held(
-          submission.earlierAttempts === 0
-            ? `The platform already holds this externalId as ${existing} (409), created from an earlier version: the correction was not applied; change the request on the platform or cancel it there`
-            : `The platform already holds this externalId as ${existing} (409); an earlier attempt of this correction got no answer, so it may hold the correction or the earlier version: check ${existing} on the platform`,
-        );
-      }
-      // The externalId is held by a request the platform names, and this row was never changed:
-      // an earlier attempt (or an earlier key of the same content) created it, so it is delivered.
-      return {
-        ...base,
-        outcome: 'accepted',
-        code: null,
-        reason: `The platform already holds this externalId as ${existing} (409)`,
-        platformId: existing,
-        platformStatus: 'accepted',
-        countsAsPlatformFailure: false,
-      };
-    }
+/** A non-2xx answer, read: its problem details and the line they make. */
+interface FailureAnswer {
+  status: number;
+  headers: HttpHeaders;
+  problem: ProblemDetails;
+  /** `describeProblem` of it. */
+  detail: string;
+}
+
+/** What every classification of a non-2xx answer keeps. */
+function keptOf({ status, problem, detail }: FailureAnswer): Pick<Classification, 'httpStatus' | 'result' | 'details'> {
+  return { httpStatus: status, result: problem as Record<string, unknown>, details: detail };
+}
+
+function classifyNoAnswer(error: unknown): Classification {
+  const message = describeNetworkError(error);
+  return {
+    details: message,
+    outcome: 'retry',
+    code: 'PLATFORM_UNAVAILABLE',
+    reason: `No answer from the platform: ${message}`,
+    countsAsPlatformFailure: true,
+    httpStatus: null,
+  };
+}
+
+function classifyConflict(submission: SubmissionToClassify, failure: FailureAnswer, now: number): Classification {
+  const { problem, detail } = failure;
+  if (problem.type === PROBLEM_TYPES.idempotencyInProgress) {
     return {
-      ...base,
-      outcome: 'held',
-      code: 'PLATFORM_CONFLICT',
-      reason: `The platform answered 409 Conflict: ${detail}`,
+      ...keptOf(failure),
+      outcome: 'retry',
+      code: 'PLATFORM_UNAVAILABLE',
+      reason: `The platform is still processing the first request with this Idempotency-Key (409): ${detail}`,
+      retryAfterMs: parseRetryAfter(failure.headers['retry-after'], now),
+      // The platform is alive and working on it: not a sign of an outage.
       countsAsPlatformFailure: false,
     };
   }
+  if (problem.type === PROBLEM_TYPES.duplicateExternalId && problem.existingRequestId !== undefined) {
+    return classifyDuplicateExternalId(submission, failure, problem.existingRequestId);
+  }
+  return {
+    ...keptOf(failure),
+    outcome: 'held',
+    code: 'PLATFORM_CONFLICT',
+    reason: `The platform answered 409 Conflict: ${detail}`,
+    countsAsPlatformFailure: false,
+  };
+}
 
+/** A 409 naming the request that already holds the externalId: delivered, or held for a person. */
+function classifyDuplicateExternalId(submission: SubmissionToClassify, failure: FailureAnswer, existing: string): Classification {
+  const held = (why: string): Classification => ({
+    ...keptOf(failure),
+    outcome: 'held',
+    code: 'PLATFORM_CONFLICT',
+    reason: why,
+    countsAsPlatformFailure: false,
+  });
+  // The id goes into the row, the acknowledgement and the log: only a request id the contract
+  // knows is taken, never whatever text an answer carries.
+  if (!REQUEST_ID_PATTERN.test(existing)) {
+    return held(`The platform answered 409 duplicate externalId naming ${JSON.stringify(existing.slice(0, 100))}, which is not a request id`);
+  }
+  if (submission.kind !== 'request') return held(`The platform answered a confirmation with 409 duplicate externalId (${existing})`);
+  if (submission.correction) {
+    // A correction travels under a new key. On its first attempt the request the platform
+    // holds was created from an earlier version (an attempt that reached it although it was
+    // never answered): it holds the old content, and calling the correction delivered would
+    // hide that. After an unanswered attempt of the correction itself, it may be either (the
+    // platform forgets keys after a day): a person must look, in both cases.
+    return held(
+      submission.earlierAttempts === 0
+        ? `The platform already holds this externalId as ${existing} (409), created from an earlier version: the correction was not applied; change the request on the platform or cancel it there`
+        : `The platform already holds this externalId as ${existing} (409); an earlier attempt of this correction got no answer, so it may hold the correction or the earlier version: check ${existing} on the platform`,
+    );
+  }
+  // The externalId is held by a request the platform names, and this row was never changed:
+  // an earlier attempt (or an earlier key of the same content) created it, so it is delivered.
+  return {
+    ...keptOf(failure),
+    outcome: 'accepted',
+    code: null,
+    reason: `The platform already holds this externalId as ${existing} (409)`,
+    platformId: existing,
+    platformStatus: 'accepted',
+    countsAsPlatformFailure: false,
+  };
+}
+
+/** Any failure status but 409: the token refused, an outage, or a verdict on the submission. */
+function classifyFailureStatus(failure: FailureAnswer, now: number): Classification {
+  const { status, detail } = failure;
   if (status === 401 || status === 403) {
     return {
-      ...base,
+      ...keptOf(failure),
       outcome: 'paused',
       code: 'PLATFORM_UNAUTHORIZED',
       reason: `The platform refused the token (${status}): ${detail}`,
@@ -174,11 +204,11 @@ function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOu
 
   if (RETRY_STATUSES.has(status) || status >= 500) {
     return {
-      ...base,
+      ...keptOf(failure),
       outcome: 'retry',
       code: 'PLATFORM_UNAVAILABLE',
       reason: `The platform failed temporarily (${status}): ${detail}`,
-      retryAfterMs: parseRetryAfter(headers['retry-after'], now),
+      retryAfterMs: parseRetryAfter(failure.headers['retry-after'], now),
       countsAsPlatformFailure: true,
     };
   }
@@ -187,7 +217,7 @@ function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOu
     // Any other 4xx is a statement about this submission, not about the platform's health:
     // repeating the same body under the same key cannot change the answer.
     return {
-      ...base,
+      ...keptOf(failure),
       outcome: 'rejected',
       code: 'PLATFORM_REJECTED',
       reason: `The platform rejected the submission (${status}): ${detail}`,
@@ -197,7 +227,7 @@ function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOu
 
   // 1xx/3xx never reach us (undici follows no redirects here): treat as an outage, not a verdict.
   return {
-    ...base,
+    ...keptOf(failure),
     outcome: 'retry',
     code: 'PLATFORM_UNAVAILABLE',
     reason: `Unexpected HTTP status ${status} from the platform`,

@@ -19,7 +19,7 @@ import { answerTooLarge } from './answer-too-large.js';
 import type { SandboxContext } from './context.js';
 import { faultConfigSchema } from './faults.js';
 import { jsonResponse, notFoundProblem, problemResponse, SANDBOX_PROBLEM_TYPES as P, validationProblem } from './problem.js';
-import { readBody } from './read-body.js';
+import { readTextBody } from './request-body.js';
 import { ORDER_STATUSES, type ApiResponse, type OrderStatus } from './types.js';
 import { writeResponse } from './write-response.js';
 
@@ -32,11 +32,11 @@ export async function handleAdminCall(ctx: SandboxContext, req: IncomingMessage,
   const method = req.method ?? 'GET';
   let body: unknown;
   if (method === 'POST' || method === 'PUT') {
-    const read = await readBody(req, ctx.options.maxBodyBytes);
-    if (read.kind === 'too-large') {
+    const read = await readTextBody(req, ctx.options.maxBodyBytes);
+    if (!read.ok && read.reason === 'tooLarge') {
       return answerTooLarge(req, res, problemResponse({ type: P.tooLarge, title: 'Payload too large', status: 413, detail: 'The body is too large.' }));
     }
-    if (read.kind !== 'ok')
+    if (!read.ok)
       return writeResponse(res, problemResponse({ type: P.tooLarge, title: 'Unreadable body', status: 413, detail: 'The body is too large or was cut off.' }));
     try {
       body = read.text.trim() === '' ? {} : JSON.parse(read.text);

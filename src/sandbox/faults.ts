@@ -69,12 +69,12 @@ export interface FaultDraw {
 const STACK = ['status500', 'status503', 'status429', 'drop', 'dropAfterCommit'] as const;
 
 /** Pick the fault for one draw `r` in [0, 1): pure, so it is table-tested. */
-export function pickFault(faults: OperationFaults | undefined, r: number): FaultDraw {
+export function pickFault(faults: OperationFaults | undefined, roll: number): FaultDraw {
   if (!faults) return { kind: FAULT_KIND.none, latencyMs: 0, retryAfterSeconds: 0 };
   let edge = 0;
   for (const kind of STACK) {
     edge += faults[kind];
-    if (r < edge) return { kind, latencyMs: faults.latencyMs, retryAfterSeconds: faults.retryAfterSeconds };
+    if (roll < edge) return { kind, latencyMs: faults.latencyMs, retryAfterSeconds: faults.retryAfterSeconds };
   }
   return { kind: FAULT_KIND.none, latencyMs: faults.latencyMs, retryAfterSeconds: faults.retryAfterSeconds };
 }
@@ -84,10 +84,10 @@ export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
 }
 

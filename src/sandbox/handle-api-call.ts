@@ -19,9 +19,10 @@ import { confirmOrder } from './confirm-order.js';
 import type { SandboxContext } from './context.js';
 import { createRequest } from './create-request.js';
 import { FAULT_KIND, type FaultDraw } from './faults.js';
+import type { BeginResult } from './idempotency-store.js';
 import { answerTooLarge } from './answer-too-large.js';
 import { problemResponse, SANDBOX_PROBLEM_TYPES as P } from './problem.js';
-import { isJsonContentType, readBody } from './read-body.js';
+import { isJsonContentType, readTextBody } from './request-body.js';
 import { writeResponse } from './write-response.js';
 import type { ApiResponse, RecordedCall } from './types.js';
 
@@ -33,46 +34,17 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
     writeResponse(res, response, { 'x-request-id': requestId, ...extraHeaders });
   };
 
-  if (req.method !== 'POST') {
+  const refusal = refuseUnread({ method: req.method, contentType: req.headers['content-type'] }, route, ctx.options);
+  if (refusal !== undefined) {
     req.resume();
-    return answer(
-      problemResponse({
-        type: P.methodNotAllowed,
-        title: 'Method not allowed',
-        status: 405,
-        detail: `${req.method ?? '?'} is not allowed here; use POST.`,
-        headers: { allow: 'POST' },
-      }),
-    );
+    return answer(refusal);
   }
-  const role = route.token === ctx.options.token ? 'buyer' : route.token === ctx.options.supplierToken ? 'supplier' : null;
-  if (role === null) {
-    req.resume();
-    return answer(problemResponse({ type: P.unauthorized, title: 'Unauthorized', status: 401, detail: 'The access token in the path is not known.' }));
-  }
-  if (role !== route.role) {
-    req.resume();
-    return answer(
-      problemResponse({ type: P.forbidden, title: 'Forbidden', status: 403, detail: `A ${role} token cannot call the ${route.operation} operation.` }),
-    );
-  }
-  if (!isJsonContentType(req.headers['content-type'])) {
-    req.resume();
-    return answer(
-      problemResponse({
-        type: P.unsupportedMediaType,
-        title: 'Unsupported media type',
-        status: 415,
-        detail: 'The body must be sent as application/json (UTF-8).',
-      }),
-    );
-  }
-  const read = await readBody(req, ctx.options.maxBodyBytes);
-  if (read.kind === 'aborted') {
+  const read = await readTextBody(req, ctx.options.maxBodyBytes);
+  if (!read.ok && read.reason === 'aborted') {
     call.status = 'dropped';
     return;
   }
-  if (read.kind === 'too-large') {
+  if (!read.ok) {
     const tooLarge = problemResponse({
       type: P.tooLarge,
       title: 'Payload too large',
@@ -106,28 +78,76 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
     call.replayed = true;
     return answer(begun.response, { 'idempotent-replayed': 'true' });
   }
-  if (begun.kind === 'in-progress') {
-    return answer(
-      problemResponse({
-        type: P.idempotencyInProgress,
-        title: 'Request in progress',
-        status: 409,
-        detail: 'A request with this Idempotency-Key is still being processed; retry later.',
-        headers: { 'retry-after': '1' },
-      }),
-    );
-  }
-  if (begun.kind === 'mismatch') {
-    return answer(
-      problemResponse({
-        type: P.idempotencyKeyReused,
-        title: 'Idempotency-Key reused',
-        status: 422,
-        detail: `This Idempotency-Key was used with a different ${begun.what}.`,
-      }),
-    );
-  }
+  if (begun.kind !== 'acquired') return answer(keyNotFreeProblem(begun));
+  await operateHoldingKey(ctx, res, route, key, body, answer, call);
+}
 
+/**
+ * The checks made before the body is read, in a strict platform's order: the method (405), the
+ * token (401) and its role (403), the content type (415). The refusal to answer, or undefined.
+ */
+export function refuseUnread(
+  req: { method: string | undefined; contentType: string | undefined },
+  route: ApiRoute,
+  tokens: { token: string; supplierToken: string },
+): ApiResponse | undefined {
+  if (req.method !== 'POST') {
+    return problemResponse({
+      type: P.methodNotAllowed,
+      title: 'Method not allowed',
+      status: 405,
+      detail: `${req.method ?? '?'} is not allowed here; use POST.`,
+      headers: { allow: 'POST' },
+    });
+  }
+  const role = route.token === tokens.token ? 'buyer' : route.token === tokens.supplierToken ? 'supplier' : null;
+  if (role === null) return problemResponse({ type: P.unauthorized, title: 'Unauthorized', status: 401, detail: 'The access token in the path is not known.' });
+  if (role !== route.role) {
+    return problemResponse({ type: P.forbidden, title: 'Forbidden', status: 403, detail: `A ${role} token cannot call the ${route.operation} operation.` });
+  }
+  if (!isJsonContentType(req.contentType)) {
+    return problemResponse({
+      type: P.unsupportedMediaType,
+      title: 'Unsupported media type',
+      status: 415,
+      detail: 'The body must be sent as application/json (UTF-8).',
+    });
+  }
+  return undefined;
+}
+
+/** A key another request holds (409, retry later) or used with another path or body (422). */
+function keyNotFreeProblem(begun: Extract<BeginResult, { kind: 'in-progress' | 'mismatch' }>): ApiResponse {
+  if (begun.kind === 'in-progress') {
+    return problemResponse({
+      type: P.idempotencyInProgress,
+      title: 'Request in progress',
+      status: 409,
+      detail: 'A request with this Idempotency-Key is still being processed; retry later.',
+      headers: { 'retry-after': '1' },
+    });
+  }
+  return problemResponse({
+    type: P.idempotencyKeyReused,
+    title: 'Idempotency-Key reused',
+    status: 422,
+    detail: `This Idempotency-Key was used with a different ${begun.what}.`,
+  });
+}
+
+/**
+ * With the key claimed: the added latency, an injected fault, the operation, its answer stored
+ * under the key. The key is released whenever no answer is stored (a dropped call, a fault, a crash).
+ */
+async function operateHoldingKey(
+  ctx: SandboxContext,
+  res: ServerResponse,
+  route: ApiRoute,
+  key: string,
+  body: unknown,
+  answer: (response: ApiResponse) => void,
+  call: RecordedCall,
+): Promise<void> {
   const released = (): void => ctx.idempotency.release(route.token, key);
   try {
     const fault = ctx.faults.draw(route.operation);
@@ -141,7 +161,7 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
       released();
       return;
     }
-    const response = route.operation === 'create' ? createRequest(ctx, route.token, body) : confirmOrder(ctx, route.orderId, body);
+    const response = operate(ctx, route, body);
     ctx.idempotency.complete(route.token, key, response);
     if (fault.kind === FAULT_KIND.dropAfterCommit) {
       call.status = 'dropped-after-commit';
@@ -153,6 +173,16 @@ export async function handleApiCall(ctx: SandboxContext, req: IncomingMessage, r
     released();
     ctx.logger.error({ err: error }, 'sandbox operation crashed');
     answer(problemResponse({ type: P.internal, title: 'Internal error', status: 500, detail: 'The sandbox failed while processing the request.' }));
+  }
+}
+
+/** The operation each API route calls. */
+function operate(ctx: SandboxContext, route: ApiRoute, body: unknown): ApiResponse {
+  switch (route.operation) {
+    case 'create':
+      return createRequest(ctx, route.token, body);
+    case 'confirm':
+      return confirmOrder(ctx, route.orderId, body);
   }
 }
 

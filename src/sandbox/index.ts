@@ -3,13 +3,15 @@
  * confirm, signed order status webhooks) with idempotency, fault injection and an admin API.
  * Every later stage is tested, demonstrated and benchmarked against it.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log.js';
 import type { Component } from '../shared/lifecycle.js';
 import { DemoDriver } from './demo-driver.js';
 import { RequestBook, type SandboxContext } from './context.js';
 import { FaultInjector, type FaultConfig } from './faults.js';
 import { IdempotencyStore } from './idempotency-store.js';
-import { resolveSandboxOptions, type SandboxOptions } from './options.js';
+import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
 import { OrderBook } from './order-book.js';
 import { createSandboxServer } from './server.js';
 import { ORDER_STATUSES, type OrderStatus, type RecordedCall, type SandboxOrder, type SandboxRequest } from './types.js';
@@ -56,8 +58,36 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
   const logger = resolved.logger.child({ component: 'sandbox' });
-  const now = resolved.now;
   const stopController = new AbortController();
+  const ctx = createSandboxContext(resolved, logger, stopController.signal);
+  const server = createSandboxServer(ctx);
+  await listen(server, resolved.port, resolved.host);
+  const purgeTimer = setInterval(() => ctx.idempotency.purgeExpired(), 60_000);
+  purgeTimer.unref();
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, demo: resolved.demo, webhooks: Boolean(resolved.webhookUrl) }, 'sandbox listening');
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(purgeTimer);
+      stopController.abort();
+      ctx.demo?.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([closed, ctx.webhooks.stop()]);
+      logger.info('sandbox stopped');
+    })();
+    return stopping;
+  };
+  return sandboxHandle(ctx, { url, port, stop });
+}
+
+/** The platform's state and parts, empty: faults, webhooks, orders (and the demo moving them), keys, requests, calls. */
+function createSandboxContext(resolved: ResolvedSandboxOptions, logger: Logger, signal: AbortSignal): SandboxContext {
+  const now = resolved.now;
   const faults = new FaultInjector(resolved.faults, resolved.seed);
   const webhooks = new WebhookSender({
     url: resolved.webhookUrl,
@@ -70,6 +100,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     logger,
     now,
   });
+  const { orders, demo, restartEventIds } = createOrderLifecycle(resolved, webhooks);
+  const idempotency = new IdempotencyStore(resolved.idempotencyTtlMs, () => now().getTime());
+  const requests = new RequestBook();
+  const calls: RecordedCall[] = [];
+  return {
+    options: resolved,
+    logger,
+    now,
+    idempotency,
+    faults,
+    orders,
+    webhooks,
+    demo,
+    requests,
+    calls,
+    signal,
+    reset: async () => {
+      demo?.clear();
+      await webhooks.reset();
+      requests.clear();
+      orders.clear();
+      idempotency.clear();
+      calls.length = 0;
+      restartEventIds();
+    },
+  };
+}
+
+/**
+ * The orders, and what a change of status does: a webhook event (`EVT-000001`…) and, in demo
+ * mode, the next step planned, which changes the status again.
+ */
+function createOrderLifecycle(
+  resolved: ResolvedSandboxOptions,
+  webhooks: WebhookSender,
+): { orders: OrderBook; demo: DemoDriver | null; restartEventIds(): void } {
+  const now = resolved.now;
   let eventSequence = 0;
   const demo = resolved.demo
     ? new DemoDriver({
@@ -97,68 +164,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       demo?.schedule(order);
     },
   });
-  const idempotency = new IdempotencyStore(resolved.idempotencyTtlMs, () => now().getTime());
-  const requests = new RequestBook();
-  const calls: RecordedCall[] = [];
-
-  const ctx: SandboxContext = {
-    options: resolved,
-    logger,
-    now,
-    idempotency,
-    faults,
+  return {
     orders,
-    webhooks,
     demo,
-    requests,
-    calls,
-    signal: stopController.signal,
-    reset: async () => {
-      demo?.clear();
-      await webhooks.reset();
-      requests.clear();
-      orders.clear();
-      idempotency.clear();
-      calls.length = 0;
+    restartEventIds: () => {
       eventSequence = 0;
     },
   };
+}
 
-  const server = createSandboxServer(ctx);
-  await new Promise<void>((resolve, reject) => {
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(resolved.port, resolved.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const purgeTimer = setInterval(() => idempotency.purgeExpired(), 60_000);
-  purgeTimer.unref();
-  const { port } = server.address() as AddressInfo;
-  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const url = `http://${host}:${port}`;
-  logger.info({ url, demo: resolved.demo, webhooks: Boolean(resolved.webhookUrl) }, 'sandbox listening');
+}
 
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      clearInterval(purgeTimer);
-      stopController.abort();
-      demo?.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await Promise.all([closed, webhooks.stop()]);
-      logger.info('sandbox stopped');
-    })();
-    return stopping;
-  };
-
+/** What tests and the demo hold of a started sandbox: copies of its state, never the state itself. */
+function sandboxHandle(ctx: SandboxContext, listening: Pick<Sandbox, 'url' | 'port' | 'stop'>): Sandbox {
+  const { orders, requests, webhooks, calls } = ctx;
   return {
-    url,
-    port,
-    token: resolved.token,
-    supplierToken: resolved.supplierToken,
-    stop,
+    url: listening.url,
+    port: listening.port,
+    token: ctx.options.token,
+    supplierToken: ctx.options.supplierToken,
+    stop: listening.stop,
     calls: () => structuredClone(calls),
     requests: () => requests.list().map((request) => structuredClone({ ...request, order: orders.get(request.orderId) ?? null })),
     orders: () => structuredClone(orders.list()),
@@ -175,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!ORDER_STATUSES.includes(status)) throw new ConnectorError('INTERNAL_ERROR', `sandbox: unknown order status ${String(status)}`);
       return structuredClone(orders.setStatus(order, status));
     },
-    setFaults: (config) => faults.set(config),
+    setFaults: (config) => ctx.faults.set(config),
     reset: ctx.reset,
   };
 }

@@ -22,11 +22,11 @@ export interface OpenedInput {
 /** Flags of every open of an input file. */
 export const INPUT_OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
-export type OpenVerdict =
-  | { kind: 'file'; handle: fs.FileHandle; stat: Stats }
+export type OpenResult =
+  | { ok: true; handle: fs.FileHandle; stat: Stats }
   /** Something other than a regular file; `what` says what, for the report (`a symbolic link`). */
-  | { kind: 'not-regular'; what: string }
-  | { kind: 'missing' };
+  | { ok: false; reason: 'not-regular'; what: string }
+  | { ok: false; reason: 'missing' };
 
 /** The kind of a non-regular entry in words, for reports and logs. */
 export function describeEntry(stat: Stats): string {
@@ -39,26 +39,26 @@ export function describeEntry(stat: Stats): string {
 }
 
 /**
- * Open `filePath` for reading if, and only if, it is a regular file. Returns a verdict instead of
+ * Open `filePath` for reading if, and only if, it is a regular file. Returns a result instead of
  * throwing for the cases a hostile folder produces; other errors (EACCES, EIO) are thrown.
  */
-export async function openRegularFile(filePath: string): Promise<OpenVerdict> {
+export async function openRegularFile(filePath: string): Promise<OpenResult> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(filePath, INPUT_OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'missing' };
+    if (code === 'ENOENT') return { ok: false, reason: 'missing' };
     // O_NOFOLLOW on a symlink fails with ELOOP; opening a Unix socket fails with ENXIO.
-    if (code === 'ELOOP') return { kind: 'not-regular', what: 'a symbolic link' };
-    if (code === 'ENXIO') return { kind: 'not-regular', what: 'a socket' };
+    if (code === 'ELOOP') return { ok: false, reason: 'not-regular', what: 'a symbolic link' };
+    if (code === 'ENXIO') return { ok: false, reason: 'not-regular', what: 'a socket' };
     throw error;
   }
   try {
     const stat = await handle.stat();
-    if (stat.isFile()) return { kind: 'file', handle, stat };
+    if (stat.isFile()) return { ok: true, handle, stat };
     await handle.close();
-    return { kind: 'not-regular', what: describeEntry(stat) };
+    return { ok: false, reason: 'not-regular', what: describeEntry(stat) };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;
@@ -67,16 +67,16 @@ export async function openRegularFile(filePath: string): Promise<OpenVerdict> {
 
 /** `openRegularFile` for `mapFile` and `preview`: anything but a regular file is a `ConnectorError`. */
 export async function openInputFile(filePath: string): Promise<fs.FileHandle> {
-  let verdict: OpenVerdict;
+  let opened: OpenResult;
   try {
-    verdict = await openRegularFile(filePath);
+    opened = await openRegularFile(filePath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
   }
-  if (verdict.kind === 'file') return verdict.handle;
-  if (verdict.kind === 'missing') throw new ConnectorError('FILE_UNREADABLE', 'cannot be read: ENOENT');
-  throw new ConnectorError('FILE_NOT_REGULAR', `is ${verdict.what}; it was not read`);
+  if (opened.ok) return opened.handle;
+  if (opened.reason === 'missing') throw new ConnectorError('FILE_UNREADABLE', 'cannot be read: ENOENT');
+  throw new ConnectorError('FILE_NOT_REGULAR', `is ${opened.what}; it was not read`);
 }
 
 /** Default size of one read. */

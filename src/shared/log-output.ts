@@ -32,9 +32,9 @@ export interface LogSurroundings {
   noColor: boolean;
 }
 
-export function decideLogOutput(s: LogSurroundings): LogOutput {
-  if (s.pretty ?? s.stdoutIsTty) return { format: 'pretty', colorize: s.stdoutIsTty && !s.noColor };
-  return { format: 'json', levelPrefix: isJournalStream(s.journalStream, s.stdoutId) };
+export function decideLogOutput(surroundings: LogSurroundings): LogOutput {
+  if (surroundings.pretty ?? surroundings.stdoutIsTty) return { format: 'pretty', colorize: surroundings.stdoutIsTty && !surroundings.noColor };
+  return { format: 'json', levelPrefix: isJournalStream(surroundings.journalStream, surroundings.stdoutId) };
 }
 
 /**

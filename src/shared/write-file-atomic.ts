@@ -210,7 +210,7 @@ async function entryExists(target: string): Promise<boolean> {
 /** Is `target` a regular file holding exactly `bytes`? Opened as every input is (no link followed, no FIFO waited on). */
 async function holdsBytes(target: string, bytes: Buffer): Promise<boolean> {
   const opened = await openRegularFile(target).catch(() => null);
-  if (opened?.kind !== 'file') return false;
+  if (!opened?.ok) return false;
   try {
     if (opened.stat.size !== bytes.length) return false;
     const held = Buffer.alloc(bytes.length);

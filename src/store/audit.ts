@@ -27,12 +27,12 @@ export interface AuditEntry extends NewAuditEntry {
   id: number;
 }
 
-export function recordAudit(db: Db, e: NewAuditEntry): number {
+export function recordAudit(db: Db, entry: NewAuditEntry): number {
   const info = statement(
     db,
     `INSERT INTO audit (at, actor, address, action, flow, target, result, detail, detail_text)
        VALUES (@at, @actor, @address, @action, @flow, @target, @result, @detail, @detail_text)`,
-  ).run(e);
+  ).run(entry);
   return Number(info.lastInsertRowid);
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
-import type { ExportRow } from './exports.js';
+import type { ExportState } from './exports.js';
 
 /** An event as lists show it (the raw body is read on the order page only). */
 export interface EventListItem {
@@ -44,14 +44,41 @@ export function eventsOfOrder(db: Db, orderId: string, limit = 500): (EventListI
   })[];
 }
 
+/** An export row (an acknowledgement or a status record) as the console shows it. */
+export interface ExportListItem {
+  id: number;
+  channel: string;
+  state: ExportState;
+  fileName: string | null;
+  createdAt: number;
+  writtenAt: number | null;
+  /** Why its first name failed, or why it was set aside (`ExportRow.error`). */
+  error: string | null;
+}
+
+export const EXPORT_ITEM_COLUMNS = 'id, channel, state, file_name AS fileName, created_at AS createdAt, written_at AS writtenAt, error';
+
 /** The newest written row of an export channel (the last file written there). */
-export function lastWrittenExport(db: Db, channel: string): ExportRow | undefined {
-  return statement(db, "SELECT * FROM exports WHERE state = 'written' AND channel = ? ORDER BY id DESC LIMIT 1").get(channel) as ExportRow | undefined;
+export function lastWrittenExport(db: Db, channel: string): ExportListItem | undefined {
+  return statement(db, `SELECT ${EXPORT_ITEM_COLUMNS} FROM exports WHERE state = 'written' AND channel = ? ORDER BY id DESC LIMIT 1`).get(channel) as
+    ExportListItem | undefined;
 }
 
 /** Rows set aside for good (EXPORT_SET_ASIDE), newest first, and how many there are in all. */
-export function setAsideExports(db: Db, limit: number): { total: number; rows: ExportRow[] } {
+export function setAsideExports(db: Db, limit: number): { total: number; rows: ExportListItem[] } {
   const total = (statement(db, "SELECT count(*) AS n FROM exports WHERE state = 'set_aside'").get() as { n: number }).n;
-  const rows = statement(db, "SELECT * FROM exports WHERE state = 'set_aside' ORDER BY id DESC LIMIT ?").all(limit) as ExportRow[];
+  const rows = statement(db, `SELECT ${EXPORT_ITEM_COLUMNS} FROM exports WHERE state = 'set_aside' ORDER BY id DESC LIMIT ?`).all(limit) as ExportListItem[];
   return { total, rows };
+}
+
+/** An order's newest applied status, as the order page shows it. */
+export interface OrderStatusItem {
+  status: string;
+  eventId: string;
+  updatedAt: number;
+}
+
+export function orderStatusOf(db: Db, orderId: string): OrderStatusItem | undefined {
+  return statement(db, 'SELECT status, event_id AS eventId, updated_at AS updatedAt FROM order_statuses WHERE order_id = ?').get(orderId) as
+    OrderStatusItem | undefined;
 }

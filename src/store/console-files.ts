@@ -3,7 +3,7 @@ import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import type { FileState } from './files.js';
 
-/** A file as lists show it (its report is read with `getFile`). */
+/** A file as lists show it (its report is read with `fileDetail`). */
 export interface FileListItem {
   id: number;
   flow: string;
@@ -29,16 +29,20 @@ export function countFilesSince(db: Db, flow: string, since: number): { state: F
 }
 
 /** A flow's files, newest first, optionally in one state, before id `beforeId` (paging). */
-export function listFilesOfFlow(db: Db, flow: string, o: { state?: FileState | undefined; beforeId?: number | undefined; limit: number }): FileListItem[] {
+export function listFilesOfFlow(
+  db: Db,
+  flow: string,
+  options: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
+): FileListItem[] {
   return statement(
     db,
     `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = @flow AND (@state IS NULL OR state = @state) AND id < @beforeId ORDER BY id DESC LIMIT @limit`,
-  ).all({ flow, state: o.state ?? null, beforeId: o.beforeId ?? Number.MAX_SAFE_INTEGER, limit: o.limit }) as FileListItem[];
+  ).all({ flow, state: options.state ?? null, beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER, limit: options.limit }) as FileListItem[];
 }
 
 /** A flow's files whose name contains `q` (case-insensitive for ASCII), newest first. */
 export function searchFilesByName(db: Db, flow: string, q: string, limit: number): FileListItem[] {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   return statement(db, `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = ? AND original_name LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`).all(
     flow,
     pattern,
@@ -78,10 +82,23 @@ export const FILES_OF_FLOWS_SQL = {
 export function listFilesOfFlows(
   db: Db,
   flows: readonly string[],
-  o: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
+  options: { state?: FileState | undefined; beforeId?: number | undefined; limit: number },
 ): FileListItem[] {
-  const params = { flows: JSON.stringify(flows), beforeId: o.beforeId ?? Number.MAX_SAFE_INTEGER, limit: o.limit };
+  const params = { flows: JSON.stringify(flows), beforeId: options.beforeId ?? Number.MAX_SAFE_INTEGER, limit: options.limit };
   return (
-    o.state === undefined ? statement(db, FILES_OF_FLOWS_SQL.any).all(params) : statement(db, FILES_OF_FLOWS_SQL.inState).all({ ...params, state: o.state })
+    options.state === undefined
+      ? statement(db, FILES_OF_FLOWS_SQL.any).all(params)
+      : statement(db, FILES_OF_FLOWS_SQL.inState).all({ ...params, state: options.state })
   ) as FileListItem[];
+}
+
+/** One file as its page shows it: a list item, with its hash, where it is now, and its report (JSON text, read with `readFileReport`). */
+export interface FileDetail extends FileListItem {
+  sha256: string;
+  currentPath: string | null;
+  report: string | null;
+}
+
+export function fileDetail(db: Db, id: number): FileDetail | undefined {
+  return statement(db, `SELECT ${ITEM_COLUMNS}, sha256, current_path AS currentPath, report FROM files WHERE id = ?`).get(id) as FileDetail | undefined;
 }

@@ -51,11 +51,11 @@ export interface AttemptOutcomeCount {
  * read from `submission_attempts_finished` alone, each one's flow by its submission's rowid.
  * Better-sqlite3 binds numbers as REAL, hence the CAST of the hour.
  */
-export function attemptOutcomesByHour(db: Db, w: HourWindow, groups: Readonly<Record<string, string>> = {}): AttemptOutcomeCount[] {
+export function attemptOutcomesByHour(db: Db, range: HourWindow, groups: Readonly<Record<string, string>> = {}): AttemptOutcomeCount[] {
   return statement(db, HISTORY_SQL.attemptOutcomesByHour).all({
-    since: w.since,
-    until: w.until,
-    hourMs: w.hourMs,
+    since: range.since,
+    until: range.until,
+    hourMs: range.hourMs,
     groups: JSON.stringify(groups),
   }) as AttemptOutcomeCount[];
 }
@@ -73,6 +73,10 @@ export interface EventCount {
  * so repeats are not counted here; nor are refused requests. Read from `events_received_applied`
  * alone.
  */
-export function eventsByHour(db: Db, w: HourWindow): EventCount[] {
-  return statement(db, HISTORY_SQL.eventsByHour).all({ since: w.since, hourMs: w.hourMs, hours: Math.round((w.until - w.since) / w.hourMs) }) as EventCount[];
+export function eventsByHour(db: Db, range: HourWindow): EventCount[] {
+  return statement(db, HISTORY_SQL.eventsByHour).all({
+    since: range.since,
+    hourMs: range.hourMs,
+    hours: Math.round((range.until - range.since) / range.hourMs),
+  }) as EventCount[];
 }

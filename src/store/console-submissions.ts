@@ -5,8 +5,8 @@
  */
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
-import type { ExportRow } from './exports.js';
-import type { SubmissionRow, SubmissionState } from './submissions.js';
+import { EXPORT_ITEM_COLUMNS, type ExportListItem } from './console-events.js';
+import type { SubmissionState } from './submissions.js';
 
 /** A submission as lists show it. */
 export interface SubmissionListItem {
@@ -84,9 +84,28 @@ export function submissionsOfFiles(db: Db, fileIds: readonly number[], limit: nu
   ).all(JSON.stringify(fileIds), limit) as SubmissionListItem[];
 }
 
+/** Submissions recorded (or last corrected) from one file, in file order. */
+export function submissionsOfFile(db: Db, fileId: number): SubmissionListItem[] {
+  return statement(db, `SELECT ${ITEM_COLUMNS} FROM submissions WHERE file_id = ? ORDER BY source_row, id`).all(fileId) as SubmissionListItem[];
+}
+
+/** A submission as the request page tells its story: a list item, with its payload, key and times. */
+export interface SubmissionDetail extends SubmissionListItem {
+  idempotencyKey: string;
+  /** JSON text of the payload sent. */
+  payload: string;
+  nextAttemptAt: number;
+  finishedAt: number | null;
+}
+
+const DETAIL_COLUMNS = `${ITEM_COLUMNS}, idempotency_key AS idempotencyKey, payload, next_attempt_at AS nextAttemptAt, finished_at AS finishedAt`;
+
 /** Every row of a flow with this externalId (a request has one; an order may have several confirmations), newest first. */
-export function submissionsByExternalId(db: Db, flow: string, externalId: string): SubmissionRow[] {
-  return statement(db, 'SELECT * FROM submissions WHERE flow = ? AND external_id = ? ORDER BY id DESC').all(flow, externalId) as SubmissionRow[];
+export function submissionsByExternalId(db: Db, flow: string, externalId: string): SubmissionDetail[] {
+  return statement(db, `SELECT ${DETAIL_COLUMNS} FROM submissions WHERE flow = ? AND external_id = ? ORDER BY id DESC`).all(
+    flow,
+    externalId,
+  ) as SubmissionDetail[];
 }
 
 /** The rows that name an order (confirmations), newest first. */
@@ -131,13 +150,13 @@ export function attemptsOf(db: Db, submissionId: number): AttemptRow[] {
  * The acknowledgement rows of one submission in its channel (`ack:<flow>`): their source key is
  * `<submission id>:<state>:<X-Request-Id of the deciding attempt>`, so a key range finds them on the (channel, source_key) index.
  */
-export function acknowledgementsOf(db: Db, channel: string, submissionId: number): ExportRow[] {
+export function acknowledgementsOf(db: Db, channel: string, submissionId: number): ExportListItem[] {
   // ';' follows ':' in ASCII: every key that starts with "<id>:" lies in [<id>:, <id>;).
-  return statement(db, 'SELECT * FROM exports WHERE channel = ? AND source_key >= ? AND source_key < ? ORDER BY id').all(
+  return statement(db, `SELECT ${EXPORT_ITEM_COLUMNS} FROM exports WHERE channel = ? AND source_key >= ? AND source_key < ? ORDER BY id`).all(
     channel,
     `${submissionId}:`,
     `${submissionId};`,
-  ) as ExportRow[];
+  ) as ExportListItem[];
 }
 
 /** The SQL of `latestSubmissionsOfFlows` (its query plan is tested). */

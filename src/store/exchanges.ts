@@ -63,6 +63,42 @@ export function getExchange(db: Db, key: ExchangeKey): ExchangeRow | undefined {
   return statement(db, 'SELECT * FROM exchanges WHERE flow = ? AND node = ? AND peer = ?').get(key.flow, key.node, key.peer) as ExchangeRow | undefined;
 }
 
+/** An exchange's state as the stages outside the store read it (`ExchangeRow`, camelCase). */
+export interface ExchangeState {
+  flow: string;
+  node: string;
+  peer: string;
+  exchangePlan: string | null;
+  /** JSON: the versions 1C declared in its last header. */
+  peerVersions: string | null;
+  /** JSON: the object types 1C declared in its settings. */
+  peerObjectTypes: string | null;
+  agreedVersion: string | null;
+  settingsAt: number | null;
+  lastTakenNo: number;
+  lastTakenAt: number | null;
+  lastMessageAt: number | null;
+  peerReceivedNo: number;
+  sentNo: number;
+  replyFormat: string | null;
+  replyReceivedNo: number;
+  /** 1 while our reply is still to be written into the folder. */
+  replyDue: number;
+  replyWrittenAt: number | null;
+  acknowledgedNo: number | null;
+}
+
+const STATE_COLUMNS = `flow, node, peer, exchange_plan AS exchangePlan, peer_versions AS peerVersions, peer_object_types AS peerObjectTypes,
+  agreed_version AS agreedVersion, settings_at AS settingsAt, last_taken_no AS lastTakenNo, last_taken_at AS lastTakenAt,
+  last_message_at AS lastMessageAt, peer_received_no AS peerReceivedNo, sent_no AS sentNo, reply_format AS replyFormat,
+  reply_received_no AS replyReceivedNo, reply_due AS replyDue, reply_written_at AS replyWrittenAt, acknowledged_no AS acknowledgedNo`;
+
+/** `getExchange`, camelCase: for the stages that read an exchange's state without deciding its next one. */
+export function exchangeStateOf(db: Db, key: ExchangeKey): ExchangeState | undefined {
+  return statement(db, `SELECT ${STATE_COLUMNS} FROM exchanges WHERE flow = ? AND node = ? AND peer = ?`).get(key.flow, key.node, key.peer) as
+    ExchangeState | undefined;
+}
+
 /** Every exchange of a flow (an earlier pair of codes included), the current one first when it exists. */
 export function listExchanges(db: Db, flow: string): ExchangeRow[] {
   return statement(db, 'SELECT * FROM exchanges WHERE flow = ? ORDER BY last_message_at DESC').all(flow) as ExchangeRow[];
@@ -140,19 +176,26 @@ export function getExchangeMessage(db: Db, fileId: number): ExchangeMessageRow |
 }
 
 /** A message file of a flow with what its file became: its state, requests recorded and problems. */
-export interface ExchangeMessageFile extends ExchangeMessageRow {
-  original_name: string;
+export interface ExchangeMessageFile {
+  fileId: number;
+  flow: string;
+  kind: ExchangeMessageKind;
+  messageNo: number | null;
+  receivedNo: number | null;
+  format: string | null;
+  recordedAt: number;
+  originalName: string;
   state: string;
-  request_count: number;
-  problem_count: number;
+  requestCount: number;
+  problemCount: number;
 }
 
 /** The message files of a flow with their files' outcome, newest first. */
 export function listExchangeMessageFiles(db: Db, flow: string, limit: number): ExchangeMessageFile[] {
   return statement(
     db,
-    `SELECT m.file_id, m.flow, m.kind, m.message_no, m.received_no, m.format, m.recorded_at,
-            f.original_name, f.state, f.request_count, f.problem_count
+    `SELECT m.file_id AS fileId, m.flow, m.kind, m.message_no AS messageNo, m.received_no AS receivedNo, m.format, m.recorded_at AS recordedAt,
+            f.original_name AS originalName, f.state, f.request_count AS requestCount, f.problem_count AS problemCount
        FROM exchange_messages m JOIN files f ON f.id = m.file_id
       WHERE m.flow = ? ORDER BY m.file_id DESC LIMIT ?`,
   ).all(flow, limit) as ExchangeMessageFile[];

@@ -27,12 +27,12 @@ export interface NewExport {
 }
 
 /** Enqueue a record; a second enqueue with the same channel and source key is ignored. Returns true when inserted. */
-export function enqueueExport(db: Db, e: NewExport): boolean {
+export function enqueueExport(db: Db, entry: NewExport): boolean {
   const info = statement(
     db,
     `INSERT INTO exports (channel, source_key, record, state, created_at)
        VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (channel, source_key) DO NOTHING`,
-  ).run(e.channel, e.sourceKey, JSON.stringify(e.record), e.now);
+  ).run(entry.channel, entry.sourceKey, JSON.stringify(entry.record), entry.now);
   return info.changes === 1;
 }
 

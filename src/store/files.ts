@@ -45,22 +45,22 @@ export interface NewFile {
   now: number;
 }
 
-export type ClaimResult = { claimed: true; row: FileRow } | { claimed: false; existing: FileRow };
+export type ClaimResult = { ok: true; row: FileRow } | { ok: false; existing: FileRow };
 
 /**
  * Claim a file by its content. The winner gets a `processing` row whose `current_path` is
  * `processingPathFor(row.id)`; a loser gets the earlier row (a duplicate, or its own crashed claim).
  */
-export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
+export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
   return db.transaction((): ClaimResult => {
     const inserted = statement(
       db,
       `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
          VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
-    ).get(f.flow, f.sha256, f.originalName, f.sizeBytes, f.now) as { id: number } | undefined;
-    if (!inserted) return { claimed: false, existing: findFileBySha256(db, f.flow, f.sha256)! };
-    statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, f.originalName), inserted.id);
-    return { claimed: true, row: getFile(db, inserted.id)! };
+    ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now) as { id: number } | undefined;
+    if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
+    statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, file.originalName), inserted.id);
+    return { ok: true, row: getFile(db, inserted.id)! };
   })();
 }
 
@@ -68,13 +68,13 @@ export function claimFile(db: Db, f: NewFile, processingPathFor: (id: number, na
  * Take a rejected file's row back for the same content dropped again (after the mapping was fixed,
  * say). Only a `rejected` row can be reclaimed; returns the row, or undefined when it was not rejected.
  */
-export function reclaimRejectedFile(db: Db, id: number, f: NewFile, processingPath: string): FileRow | undefined {
+export function reclaimRejectedFile(db: Db, id: number, file: NewFile, processingPath: string): FileRow | undefined {
   const info = statement(
     db,
     `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
               problem_count = 0, report = NULL, report_pending = 0, read_attempts = 0, claimed_at = ?, finished_at = NULL
        WHERE id = ? AND state = 'rejected'`,
-  ).run(f.originalName, f.sizeBytes, processingPath, f.now, id);
+  ).run(file.originalName, file.sizeBytes, processingPath, file.now, id);
   return info.changes === 1 ? getFile(db, id) : undefined;
 }
 
@@ -102,12 +102,21 @@ export interface FileOutcome {
 }
 
 /** Record where a processed file goes and what came of it. Call inside the recording transaction. */
-export function finishFile(db: Db, id: number, o: FileOutcome): void {
+export function finishFile(db: Db, id: number, outcome: FileOutcome): void {
   statement(
     db,
     `UPDATE files SET state = ?, current_path = ?, request_count = ?, problem_count = ?, report = ?, report_pending = ?, finished_at = ?
      WHERE id = ?`,
-  ).run(o.state, o.currentPath, o.requestCount, o.problemCount, o.report === null ? null : JSON.stringify(o.report), o.reportPending ? 1 : 0, o.now, id);
+  ).run(
+    outcome.state,
+    outcome.currentPath,
+    outcome.requestCount,
+    outcome.problemCount,
+    outcome.report === null ? null : JSON.stringify(outcome.report),
+    outcome.reportPending ? 1 : 0,
+    outcome.now,
+    id,
+  );
 }
 
 /** Both report files of a row are on disk: stop writing them again. */
@@ -139,6 +148,6 @@ export function listFiles(db: Db, flow: string, limit = 100): FileRow[] {
 }
 
 /** The parsed report of a file row, when it has one. */
-export function readFileReport(row: FileRow): FileReport | null {
+export function readFileReport(row: Pick<FileRow, 'report'>): FileReport | null {
   return row.report === null ? null : (JSON.parse(row.report) as FileReport);
 }

@@ -22,8 +22,8 @@ export interface ClaimOptions {
  * whose lease ran out (a crash left them; graphile-worker's `resetLockedAt`). One UPDATE …
  * RETURNING, so two claimers can never take the same row.
  */
-export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
-  if (o.limit <= 0) return [];
+export function claimDueSubmissions(db: Db, options: ClaimOptions): SubmissionRow[] {
+  if (options.limit <= 0) return [];
   const rows = statement(
     db,
     // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
@@ -45,7 +45,13 @@ export function claimDueSubmissions(db: Db, o: ClaimOptions): SubmissionRow[] {
            LIMIT @limit)
          LIMIT @limit)
        RETURNING *`,
-  ).all({ flow: o.flow, now: o.now, leaseUntil: o.now + o.leaseMs, limit: o.limit, exclude: JSON.stringify(o.excludeIds ?? []) }) as SubmissionRow[];
+  ).all({
+    flow: options.flow,
+    now: options.now,
+    leaseUntil: options.now + options.leaseMs,
+    limit: options.limit,
+    exclude: JSON.stringify(options.excludeIds ?? []),
+  }) as SubmissionRow[];
   return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
 }
 

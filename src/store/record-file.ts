@@ -148,18 +148,18 @@ export function stageChunk(db: Db, input: StageChunkInput): void {
       if (row) existing.set(key, { id: row.id, payloadHash: row.payload_hash, state: row.state, sourceRow: row.source_row });
     }
     const plan = input.plan(existing);
-    for (const s of plan.inserts) {
+    for (const submission of plan.inserts) {
       insertSubmission(db, {
         flow: input.flow,
-        kind: s.kind,
-        dedupeKey: s.dedupeKey,
-        externalId: s.externalId,
-        orderId: s.orderId,
-        payload: s.payload,
-        payloadHash: s.payloadHash,
-        idempotencyKey: s.idempotencyKey,
+        kind: submission.kind,
+        dedupeKey: submission.dedupeKey,
+        externalId: submission.externalId,
+        orderId: submission.orderId,
+        payload: submission.payload,
+        payloadHash: submission.payloadHash,
+        idempotencyKey: submission.idempotencyKey,
         fileId: input.fileId,
-        sourceRow: s.firstRow,
+        sourceRow: submission.firstRow,
         state: 'staged',
         now: input.now,
       });

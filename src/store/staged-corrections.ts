@@ -26,12 +26,12 @@ export interface LapsedCorrection {
   state: SubmissionState;
 }
 
-export function stageCorrection(db: Db, c: StagedCorrection): void {
+export function stageCorrection(db: Db, correction: StagedCorrection): void {
   statement(
     db,
     `INSERT INTO staged_corrections (submission_id, file_id, payload, payload_hash, idempotency_key, source_row)
        VALUES (@submissionId, @fileId, @payload, @payloadHash, @idempotencyKey, @sourceRow)`,
-  ).run(c);
+  ).run(correction);
 }
 
 /** The file's staged corrections that can no longer be applied. */

@@ -112,7 +112,7 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
     if (gone) return;
     gone = true;
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    for (const w of waiting.values()) w.reject(error);
+    for (const waiter of waiting.values()) waiter.reject(error);
     waiting.clear();
     options.onGone(error);
   };

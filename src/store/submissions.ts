@@ -111,14 +111,20 @@ export interface NewSubmission {
 }
 
 /** Insert a row, due now (pending unless staged). Throws on a UNIQUE conflict: call inside a recording transaction. */
-export function insertSubmission(db: Db, s: NewSubmission): number {
+export function insertSubmission(db: Db, submission: NewSubmission): number {
   const info = statement(
     db,
     `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
                                 file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at)
        VALUES (@flow, @kind, @dedupeKey, @externalId, @orderId, @payload, @payloadHash, @idempotencyKey,
                @fileId, @sourceRow, @state, 0, @now, @now, @now)`,
-  ).run({ ...s, orderId: s.orderId ?? null, fileId: s.fileId ?? null, sourceRow: s.sourceRow ?? null, state: s.state ?? 'pending' });
+  ).run({
+    ...submission,
+    orderId: submission.orderId ?? null,
+    fileId: submission.fileId ?? null,
+    sourceRow: submission.sourceRow ?? null,
+    state: submission.state ?? 'pending',
+  });
   return Number(info.lastInsertRowid);
 }
 
@@ -160,11 +166,6 @@ export function deleteStagedSubmissions(db: Db, fileId: number, limit: number): 
 
 export function countStagedSubmissions(db: Db, fileId: number): number {
   return (statement(db, `SELECT COUNT(*) AS n FROM submissions WHERE file_id = ? AND state = 'staged'`).get(fileId) as { n: number }).n;
-}
-
-/** Submissions recorded (or last corrected) from one file, in file order. */
-export function listSubmissionsOfFile(db: Db, fileId: number): SubmissionRow[] {
-  return statement(db, 'SELECT * FROM submissions WHERE file_id = ? ORDER BY source_row, id').all(fileId) as SubmissionRow[];
 }
 
 /** A flow's submissions, oldest first (for `status` and tests). */

@@ -46,7 +46,7 @@ export type BodyRead = Buffer | 'too-large';
 export type Admission =
   /** Refused: answer `status`; `code` is what it is counted and logged as (null for 404/405, which are not webhook refusals). */
   | {
-      verdict: 'refuse';
+      kind: 'refuse';
       status: number;
       code: ErrorCode | null;
       message: string;
@@ -56,12 +56,12 @@ export type Admission =
       signatureProblem?: SignatureProblem;
     }
   /** The head passed: read the body (at most `maxBodyBytes`) and ask again with it. */
-  | { verdict: 'read-body' }
+  | { kind: 'read-body' }
   /** A signed, well-formed event, ready to store, and its body as text (decoded once, here). */
-  | { verdict: 'accept'; event: WebhookEvent; text: string };
+  | { kind: 'accept'; event: WebhookEvent; text: string };
 
-const refuse = (status: number, code: ErrorCode | null, message: string, extra: Partial<Extract<Admission, { verdict: 'refuse' }>> = {}): Admission => ({
-  verdict: 'refuse',
+const refuse = (status: number, code: ErrorCode | null, message: string, extra: Partial<Extract<Admission, { kind: 'refuse' }>> = {}): Admission => ({
+  kind: 'refuse',
   status,
   code,
   message,
@@ -81,11 +81,11 @@ export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: 
   if ((Number.isFinite(declared) && declared > policy.maxBodyBytes) || body === 'too-large') {
     return refuse(413, 'WEBHOOK_TOO_LARGE', `body exceeds ${policy.maxBodyBytes} bytes`);
   }
-  if (body === undefined) return { verdict: 'read-body' };
+  if (body === undefined) return { kind: 'read-body' };
 
   if (policy.requireSignature) {
-    const verdict = verifySignature(body, head.headers[SIGNATURE_HEADER], policy.secrets);
-    if (!verdict.valid) return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${verdict.problem}`, { signatureProblem: verdict.problem });
+    const signature = verifySignature(body, head.headers[SIGNATURE_HEADER], policy.secrets);
+    if (!signature.ok) return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${signature.problem}`, { signatureProblem: signature.problem });
   }
   const text = body.toString('utf8');
   let json: unknown;
@@ -96,10 +96,10 @@ export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: 
   }
   // The quick check first; the schema only for a body it refuses, for the issues the 400 names.
   const event = quickWebhookEvent(json);
-  if (event !== undefined) return { verdict: 'accept', event, text };
+  if (event !== undefined) return { kind: 'accept', event, text };
   const parsed = webhookEventSchema.safeParse(json);
   if (!parsed.success) return refuse(400, 'WEBHOOK_BODY_INVALID', 'body does not match the event schema', { errors: issuesToFieldErrors(parsed.error.issues) });
-  return { verdict: 'accept', event: parsed.data, text };
+  return { kind: 'accept', event: parsed.data, text };
 }
 
 /** True for `application/json`, with or without parameters (`; charset=utf-8`), any letter case. */

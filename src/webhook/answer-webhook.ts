@@ -34,13 +34,13 @@ export function createWebhookAnswerer(deps: AnswerWebhookDeps): (req: IncomingMe
     const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: deps.stopping() };
     log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
     let admission = admitWebhook(policy, head);
-    if (admission.verdict === 'read-body') {
+    if (admission.kind === 'read-body') {
       const read = await readBody(req, policy.maxBodyBytes, req.headers['content-length']);
       if (!read.ok && read.reason === 'aborted') return void req.destroy();
       admission = admitWebhook(policy, head, read.ok ? read.body : 'too-large');
     }
     const context = { remote: head.remote, requestId: req.headers['x-request-id'] };
-    if (admission.verdict === 'refuse') {
+    if (admission.kind === 'refuse') {
       const { status, code, message } = admission;
       if (code === null) {
         if (status === 405) res.setHeader('Allow', 'POST');
@@ -63,7 +63,7 @@ export function createWebhookAnswerer(deps: AnswerWebhookDeps): (req: IncomingMe
     }
 
     // The ladder accepts nothing without the body, so a second `read-body` would be our own bug.
-    if (admission.verdict !== 'accept') throw new ConnectorError('WEBHOOK_INTERNAL_ERROR', 'The admission ladder asked for the body twice');
+    if (admission.kind !== 'accept') throw new ConnectorError('WEBHOOK_INTERNAL_ERROR', 'The admission ladder asked for the body twice');
     const { event, text: body } = admission;
     const result = await batcher.submit(event, body);
     if (!result.ok) {

@@ -19,18 +19,18 @@ export const SIGNATURE_PROBLEM = {
 } as const;
 export type SignatureProblem = (typeof SIGNATURE_PROBLEM)[keyof typeof SIGNATURE_PROBLEM];
 
-export type SignatureVerdict = { valid: true; secretIndex: number } | { valid: false; problem: SignatureProblem };
+export type SignatureVerdict = { ok: true; secretIndex: number } | { ok: false; problem: SignatureProblem };
 
 /** Check a signature header value against every secret; `secretIndex` tells which one matched (rotation). */
 export function verifySignature(body: Buffer | string, header: string | string[] | undefined, secrets: readonly string[]): SignatureVerdict {
-  if (header === undefined || header === '') return { valid: false, problem: SIGNATURE_PROBLEM.missing };
-  if (Array.isArray(header)) return { valid: false, problem: SIGNATURE_PROBLEM.malformed };
+  if (header === undefined || header === '') return { ok: false, problem: SIGNATURE_PROBLEM.missing };
+  if (Array.isArray(header)) return { ok: false, problem: SIGNATURE_PROBLEM.malformed };
   const match = SIGNATURE_FORM.exec(header.trim());
-  if (!match) return { valid: false, problem: SIGNATURE_PROBLEM.malformed };
+  if (!match) return { ok: false, problem: SIGNATURE_PROBLEM.malformed };
   const given = Buffer.from(match[1]!.toLowerCase(), 'hex');
   for (const [index, secret] of secrets.entries()) {
     const expected = webhookDigest(secret, body);
-    if (expected.length === given.length && crypto.timingSafeEqual(expected, given)) return { valid: true, secretIndex: index };
+    if (expected.length === given.length && crypto.timingSafeEqual(expected, given)) return { ok: true, secretIndex: index };
   }
-  return { valid: false, problem: SIGNATURE_PROBLEM.mismatch };
+  return { ok: false, problem: SIGNATURE_PROBLEM.mismatch };
 }

@@ -82,7 +82,7 @@ describe('the daemon across stops and crashes', () => {
           { flow: 'requests', sha256: createHash('sha256').update(sample).digest('hex'), originalName: 'requests.csv', sizeBytes: sample.length, now },
           (id, name) => path.join(processing, `${id}-${name}`),
         );
-        if (!claim.claimed) throw new Error('claim failed');
+        if (!claim.ok) throw new Error('claim failed');
         fs.writeFileSync(claim.row.current_path!, sample);
         const payload = {
           externalId: 'CRASH-1',

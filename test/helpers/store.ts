@@ -50,7 +50,7 @@ export function addConfirmationRow(db: Db, flow: string, orderId: string, payloa
  */
 export function stageRequestRows(db: Db, flow: string, externalIds: readonly string[], now = Date.now()): number {
   const claim = claimFile(db, { flow, sha256: randomUUID(), originalName: 'staged.csv', sizeBytes: 1, now }, () => 'processing/staged.csv');
-  if (!claim.claimed) throw new Error('expected a new claim');
+  if (!claim.ok) throw new Error('expected a new claim');
   const inserts = externalIds.map((externalId, i): PreparedSubmission => {
     const payload = JSON.stringify(validRequest(externalId));
     const payloadHash = createHash('sha256').update(payload).digest('hex');

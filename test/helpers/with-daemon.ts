@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { Config } from '../../src/config/schema.js';
-import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/index.js';
 import { silentLogger } from '../../src/log.js';
 import { FAST_INTAKE } from './fixtures.js';
 

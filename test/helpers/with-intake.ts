@@ -215,7 +215,7 @@ export async function claimIntoProcessing(f: { db: Db; inbox: string }, name: st
     { flow: 'requests', sha256: sha256Hex(content), originalName: name, sizeBytes: Buffer.byteLength(content), now: Date.now() },
     (id, n) => path.join(processing, storedName(id, n)),
   );
-  if (!claim.claimed) throw new Error('expected a claim');
+  if (!claim.ok) throw new Error('expected a claim');
   await fs.writeFile(claim.row.current_path!, content);
   return claim.row;
 }

@@ -145,7 +145,7 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
         { flow: 'requests', sha256: sha256Hex(content), originalName: 'c.csv', sizeBytes: content.length, now: Date.now() },
         (id, n) => path.join(processing, storedName(id, n)),
       );
-      if (!claim.claimed) throw new Error('expected a claim');
+      if (!claim.ok) throw new Error('expected a claim');
       // A crash after the claim; someone then puts this where the file should be.
       SWAPS[swap](credential)(claim.row.current_path!);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, hashCanonicalJson } from '../../src/sandbox/canonical-hash.js';
 import { IdempotencyStore } from '../../src/sandbox/idempotency-store.js';
-import { isJsonContentType } from '../../src/sandbox/read-body.js';
+import { isJsonContentType } from '../../src/sandbox/request-body.js';
 
 describe('canonical JSON hash', () => {
   it('ignores key order at every depth but not array order or values', () => {

@@ -117,5 +117,5 @@ describe('durability', () => {
         expect(missing, `events answered 200 but lost in cut ${index} (after ${cut.answered.length} answers)`).toEqual([]);
       }
     });
-  });
+  }, 120_000); // rounds of 16 senders: far past the default 30 s on a loaded two-core machine
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startDaemon } from '../../src/daemon.js';
+import { startDaemon } from '../../src/daemon/index.js';
 import { silentLogger } from '../../src/log.js';
 import { acquireStateLock, lockFilePath, pidFilePath } from '../../src/store/state-lock.js';
 import { withTempDir } from '../helpers/temp-dir.js';

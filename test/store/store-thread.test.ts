@@ -27,7 +27,9 @@ describe('store thread', () => {
           largestWal = Math.max(largestWal, fs.statSync(`${file}-wal`).size);
         }
         expect(thread.checkpoints).toBeGreaterThanOrEqual(48);
-        expect(largestWal).toBeLessThan(8 * 1024 * 1024);
+        // A checkpoint cannot reset the WAL while a commit lands, so a loaded machine sees a few MiB
+        // more than one commit; without the worker the WAL would hold all 48 MiB.
+        expect(largestWal).toBeLessThan(16 * 1024 * 1024);
       } finally {
         await component.stop();
       }

@@ -33,9 +33,9 @@ function head(change: Partial<RequestHead> = {}, headers: Record<string, string 
 
 describe('admitWebhook', () => {
   it('asks for the body once the head passes, then accepts the signed event', () => {
-    expect(admitWebhook(policy, head())).toEqual({ verdict: 'read-body' });
-    expect(admitWebhook(policy, head(), body)).toEqual({ verdict: 'accept', event, text: body.toString('utf8') });
-    expect(admitWebhook(policy, head({ remote: '::ffff:10.9.9.9' }), body).verdict).toBe('accept');
+    expect(admitWebhook(policy, head())).toEqual({ kind: 'read-body' });
+    expect(admitWebhook(policy, head(), body)).toEqual({ kind: 'accept', event, text: body.toString('utf8') });
+    expect(admitWebhook(policy, head({ remote: '::ffff:10.9.9.9' }), body).kind).toBe('accept');
   });
 
   // Plain targets skip the URL parser; these must still be read as the URL parser reads them.
@@ -47,7 +47,7 @@ describe('admitWebhook', () => {
     ['/webhooks//service', 'refuse'],
     ['/webhooks/service/', 'refuse'],
   ])('reads the target %s as a URL path would (%s)', (target, verdict) => {
-    expect(admitWebhook(policy, head({ target })).verdict).toBe(verdict);
+    expect(admitWebhook(policy, head({ target })).kind).toBe(verdict);
   });
 
   it.each<[string, RequestHead, Buffer | 'too-large' | undefined, number, string | null]>([
@@ -67,7 +67,7 @@ describe('admitWebhook', () => {
     ['signed, not JSON', head({}, { 'x-service-signature': signWebhookBody(SECRET, '{"eventId":') }), Buffer.from('{"eventId":'), 400, 'WEBHOOK_BODY_INVALID'],
     ['signed, not an event', head({}, { 'x-service-signature': signWebhookBody(SECRET, '[1]') }), Buffer.from('[1]'), 400, 'WEBHOOK_BODY_INVALID'],
   ])('%s → %i %s', (_name, request, read, status, code) => {
-    expect(admitWebhook(policy, request, read)).toMatchObject({ verdict: 'refuse', status, code });
+    expect(admitWebhook(policy, request, read)).toMatchObject({ kind: 'refuse', status, code });
   });
 
   it('checks the signature before reading the body as JSON, and names the fields a bad event breaks', () => {
@@ -80,6 +80,6 @@ describe('admitWebhook', () => {
 
   it('admits unsigned events only when signatures are not required', () => {
     const open = { ...policy, requireSignature: false };
-    expect(admitWebhook(open, head({}, { 'x-service-signature': undefined }), body).verdict).toBe('accept');
+    expect(admitWebhook(open, head({}, { 'x-service-signature': undefined }), body).kind).toBe('accept');
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { startDaemon } from '../../src/daemon.js';
+import { startDaemon } from '../../src/daemon/index.js';
 import { silentLogger } from '../../src/log.js';
 import { getOrderStatus } from '../../src/store/events.js';
 import { withTempDir } from '../helpers/temp-dir.js';

@@ -28,15 +28,15 @@ export interface AccessRequest {
 
 export type AccessVerdict = { allowed: true } | { allowed: false; reason: 'sign-in' | 'no-password' };
 
-export function decideAccess(need: AccessNeed, r: AccessRequest): AccessVerdict {
-  if (r.signedIn) return { allowed: true };
-  if (need === 'read' && isDirectLocalRequest(r)) return { allowed: true };
-  return { allowed: false, reason: r.passwordSet ? 'sign-in' : 'no-password' };
+export function decideAccess(need: AccessNeed, request: AccessRequest): AccessVerdict {
+  if (request.signedIn) return { allowed: true };
+  if (need === 'read' && isDirectLocalRequest(request)) return { allowed: true };
+  return { allowed: false, reason: request.passwordSet ? 'sign-in' : 'no-password' };
 }
 
 /** Loopback listener, loopback Host, no proxy in between. */
-export function isDirectLocalRequest(r: Pick<AccessRequest, 'loopbackListener' | 'hostHeader' | 'forwarded'>): boolean {
-  return r.loopbackListener && !r.forwarded && isLoopbackHostHeader(r.hostHeader);
+export function isDirectLocalRequest(request: Pick<AccessRequest, 'loopbackListener' | 'hostHeader' | 'forwarded'>): boolean {
+  return request.loopbackListener && !request.forwarded && isLoopbackHostHeader(request.hostHeader);
 }
 
 /** `127.0.0.1:9464`, `localhost:9464`, `[::1]:9464` (with or without the port). */

@@ -15,14 +15,14 @@ import { describeError, isConnectorError } from '../../errors.js';
 import type { MessageText } from '../../shared/types.js';
 import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../../store/audit.js';
 import { submissionsInState } from '../../store/console-submissions.js';
-import { getFile } from '../../store/files.js';
+import { fileDetail } from '../../store/console-files.js';
 import { requeueSubmissions } from '../../store/outbox.js';
 import { isSameOrigin } from './access.js';
 import { auditItem } from './data/shapes.js';
 import { translateOr } from './i18n.js';
 import { paths } from './paths.js';
 import { html, notFound, refused, signInFirst } from './respond.js';
-import { checkAccess, clientAddress, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
+import { checkAccess, clientAddress, viewContext, wantsJson, type ConsoleEnv, type RequestContext, type Runtime } from './runtime.js';
 import { tokensMatch } from './sessions.js';
 import { ConfirmPage } from './views/forms.js';
 
@@ -47,7 +47,7 @@ interface ActionRoute {
   action: ConsoleAction;
   path: string;
   /** The target as the audit names it (an externalId, a file id, the flow); null when the path names none that exists. */
-  target(c: Ctx, flow: string): string | null;
+  target(c: RequestContext, flow: string): string | null;
   question(rt: Runtime, flow: string, target: string): string;
   perform(rt: Runtime, flow: string, target: string): Promise<ActionOutcome>;
   back(flow: string, target: string): string;
@@ -90,7 +90,7 @@ const ROUTES: ActionRoute[] = [
     action: CONSOLE_ACTION.retakeFile,
     path: '/flows/:flow/files/:fileId{[0-9]+}/retake',
     target: (c) => c.req.param('fileId') ?? null,
-    question: (rt, flow, target) => rt.t('confirm.retake-file', { flow, target, name: getFile(rt.deps.db, Number(target))?.original_name ?? '—' }),
+    question: (rt, flow, target) => rt.t('confirm.retake-file', { flow, target, name: fileDetail(rt.deps.db, Number(target))?.originalName ?? '—' }),
     perform: async (rt, flow, target) => {
       const { inboxName } = await rt.deps.operator.retakeFile(flow, Number(target));
       return { result: AUDIT_RESULT.ok, detail: `moved back into the inbox as ${inboxName}`, text: { key: 'retaken', params: { name: inboxName } } };
@@ -121,7 +121,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
   for (const route of ROUTES) {
     /** Session, a configured password, a known flow, an existing target: or the answer that says which is missing. */
-    const guard = async (c: Ctx): Promise<{ flow: string; target: string } | Response> => {
+    const guard = async (c: RequestContext): Promise<{ flow: string; target: string } | Response> => {
       if (!rt.passwordSet) return refused(rt, c, 403, rt.t('error.actionsOff'));
       const verdict = checkAccess(rt, c, 'act');
       if (!verdict.allowed) return signInFirst(rt, c, verdict);
@@ -147,7 +147,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
       );
     });
 
-    app.post(route.path, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => refused(rt, c as Ctx, 413, 'form too large') }), async (c) => {
+    app.post(route.path, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => refused(rt, c as RequestContext, 413, 'form too large') }), async (c) => {
       const checked = await guard(c);
       if (checked instanceof Response) return checked;
       const { flow, target } = checked;

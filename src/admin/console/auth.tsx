@@ -11,7 +11,7 @@ import { isSameOrigin, safeNext } from './access.js';
 import { formatDuration } from './format.js';
 import { passwordMatches } from './password.js';
 import { html, refused } from './respond.js';
-import { clientAddress, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
+import { clientAddress, viewContext, wantsJson, type ConsoleEnv, type RequestContext, type Runtime } from './runtime.js';
 import { SESSION_COOKIE, tokensMatch } from './sessions.js';
 import { LoginPage } from './views/forms.js';
 
@@ -19,7 +19,7 @@ const MAX_NAME_LENGTH = 100;
 const DEFAULT_ACTOR = 'operator';
 
 export function addAuth(app: Hono<ConsoleEnv>, rt: Runtime): void {
-  const loginPage = (c: Ctx, o: { next: string; name: string; problem: string | null }, status: 200 | 401 | 403 | 429 = 200) =>
+  const loginPage = (c: RequestContext, o: { next: string; name: string; problem: string | null }, status: 200 | 401 | 403 | 429 = 200) =>
     html(c, <LoginPage ctx={viewContext(rt, c, false)} next={o.next} name={o.name} problem={o.problem} passwordSet={rt.passwordSet} />, status);
 
   app.get('/login', (c) => {
@@ -28,7 +28,7 @@ export function addAuth(app: Hono<ConsoleEnv>, rt: Runtime): void {
     return loginPage(c, { next, name: '', problem: null });
   });
 
-  app.post('/login', bodyLimit({ maxSize: 16 * 1024, onError: (c) => refused(rt, c as Ctx, 413, 'form too large') }), async (c) => {
+  app.post('/login', bodyLimit({ maxSize: 16 * 1024, onError: (c) => refused(rt, c as RequestContext, 413, 'form too large') }), async (c) => {
     // Login CSRF: a page elsewhere must not sign a browser in to its own session.
     if (!isSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'))) return refused(rt, c, 403, 'foreign origin');
     const form = await c.req.parseBody();
@@ -75,7 +75,7 @@ export function addAuth(app: Hono<ConsoleEnv>, rt: Runtime): void {
       : c.redirect(next, 303);
   });
 
-  app.post('/logout', bodyLimit({ maxSize: 16 * 1024, onError: (c) => refused(rt, c as Ctx, 413, 'form too large') }), async (c) => {
+  app.post('/logout', bodyLimit({ maxSize: 16 * 1024, onError: (c) => refused(rt, c as RequestContext, 413, 'form too large') }), async (c) => {
     const session = c.get('session');
     if (session) {
       if (!isSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'))) return refused(rt, c, 403, 'foreign origin');

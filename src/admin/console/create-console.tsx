@@ -11,14 +11,14 @@ import { Hono } from 'hono';
 import { addActions } from './actions.js';
 import { loadAssets } from './assets.js';
 import { addAuth } from './auth.js';
-import type { ConsoleDeps } from './context.js';
+import type { ConsoleDeps } from './deps.js';
 import { addPages } from './pages.js';
 import { html, notFound } from './respond.js';
 import { addMappingStudio } from './studio/routes.js';
 import { createRuntime, sessionOf, viewContext, wantsJson, type ConsoleEnv } from './runtime.js';
 import { MessagePage } from './views/forms.js';
 
-export type { ConsoleDeps, FlowGateView, OperatorActions } from './context.js';
+export type { ConsoleDeps, FlowGateView, OperatorActions } from './deps.js';
 
 export type ConsoleHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 

@@ -33,7 +33,7 @@ export function createLoginLimiter(options: LoginLimitOptions): LoginLimiter {
 
   const recent = (key: string): number[] => {
     const since = options.clock() - windowMs;
-    const kept = (failures.get(key) ?? []).filter((t) => t > since);
+    const kept = (failures.get(key) ?? []).filter((at) => at > since);
     if (kept.length === 0) failures.delete(key);
     else failures.set(key, kept);
     return kept;

@@ -2,7 +2,8 @@
 import type { Hono } from 'hono';
 import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
 import { scrubDeep } from '../../log.js';
-import { getFile, readFileReport } from '../../store/files.js';
+import { fileDetail } from '../../store/console-files.js';
+import { readFileReport } from '../../store/files.js';
 import { allFilesData, allRequestsData } from './data/all-lists.js';
 import { attentionData } from './data/attention.js';
 import { exchangeData } from './data/exchange.js';
@@ -12,7 +13,7 @@ import { overviewData } from './data/overview.js';
 import { requestData, searchData } from './data/requests.js';
 import { paths } from './paths.js';
 import { notFound, page, signInFirst } from './respond.js';
-import { checkAccess, viewContext, type ConsoleEnv, type Ctx, type Runtime } from './runtime.js';
+import { checkAccess, viewContext, type ConsoleEnv, type RequestContext, type Runtime } from './runtime.js';
 import { AttentionPage } from './views/attention.js';
 import { AuditPage, EventsPage, OrderPage } from './views/events.js';
 import { ExchangePage } from './views/exchange.js';
@@ -21,16 +22,24 @@ import { AllFilesPage, AllRequestsPage } from './views/lists.js';
 import { OverviewPage } from './views/overview.js';
 import { RequestPage, SearchPage } from './views/requests.js';
 
+type Guard = (c: RequestContext, flow?: string) => Promise<Response | null>;
+
 export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
-  const { deps, t } = rt;
   /** Read access first; then the flow named in the path must exist. */
-  const guard = async (c: Ctx, flow?: string): Promise<Response | null> => {
+  const guard: Guard = async (c, flow) => {
     const verdict = checkAccess(rt, c, 'read');
     if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, t('error.noFlow', { flow }));
+    if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, rt.t('error.noFlow', { flow }));
     return null;
   };
+  addOverallPages(app, rt, guard);
+  addFlowPages(app, rt, guard);
+  addReportDownloads(app, rt, guard);
+}
 
+/** The pages across flows: the overview, attention, events, audit, orders, and the lists of all requests and files. */
+function addOverallPages(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   app.get('/', async (c) => (await guard(c)) ?? page(c, await overviewData(deps), (data) => <OverviewPage ctx={viewContext(rt, c)} data={data} />));
 
   app.get('/attention', async (c) => (await guard(c)) ?? page(c, attentionData(deps), (data) => <AttentionPage ctx={viewContext(rt, c)} data={data} />));
@@ -62,7 +71,11 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (!data) return notFound(rt, c, t('order.notFound', { id: orderId }));
     return page(c, data, (d) => <OrderPage ctx={viewContext(rt, c)} data={d} />);
   });
+}
 
+/** The pages of one flow: its requests, a request, its exchange with 1C, its files, a file. */
+function addFlowPages(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   app.get('/flows/:flow/requests', async (c) => {
     const flow = c.req.param('flow');
     return (await guard(c, flow)) ?? page(c, searchData(deps, flow, c.req.query('q') ?? ''), (data) => <SearchPage ctx={viewContext(rt, c)} data={data} />);
@@ -102,13 +115,17 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (!data) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
     return page(c, data, (d) => <FilePage ctx={viewContext(rt, c)} data={d} />);
   });
+}
 
+/** A file's report as a download. */
+function addReportDownloads(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): void {
+  const { deps, t } = rt;
   // The report, rendered from the store by the same functions the intake writes it with (never read from rejected/, which others write).
   app.get('/flows/:flow/files/:fileId{[0-9]+}/:report{errors\\.(?:json|csv)}', async (c) => {
     const { flow, fileId, report } = c.req.param();
     const refusal = await guard(c, flow);
     if (refusal) return refusal;
-    const row = getFile(deps.db, Number(fileId));
+    const row = fileDetail(deps.db, Number(fileId));
     const content = row && row.flow === flow ? readFileReport(row) : null;
     if (!row || !content) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
     const safe = scrubDeep(content);
@@ -116,7 +133,7 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const name = `${row.id}-report${csv ? '.errors.csv' : '.errors.json'}`;
     c.header(
       'content-disposition',
-      `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.original_name}${csv ? '.errors.csv' : '.errors.json'}`)}`,
+      `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.originalName}${csv ? '.errors.csv' : '.errors.json'}`)}`,
     );
     return csv
       ? c.body(renderCsvReport(safe), 200, { 'content-type': 'text/csv; charset=utf-8' })

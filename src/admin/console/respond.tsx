@@ -5,10 +5,10 @@ import { scrubDeep } from '../../log.js';
 import type { ErrorCode } from '../../errors.js';
 import type { AccessVerdict } from './access.js';
 import { paths } from './paths.js';
-import { logRefusal, pathWithQuery, viewContext, wantsJson, type Ctx, type Runtime } from './runtime.js';
+import { logRefusal, pathWithQuery, viewContext, wantsJson, type RequestContext, type Runtime } from './runtime.js';
 import { MessagePage } from './views/forms.js';
 
-export async function html(c: Ctx, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
+export async function html(c: RequestContext, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
   return c.html(`<!DOCTYPE html>${String(await page)}`, status);
 }
 
@@ -16,7 +16,7 @@ export async function html(c: Ctx, page: JSX.Element, status: ContentfulStatusCo
  * A page: its data as JSON for a script, or rendered for a browser. Every string passes
  * `scrubDeep` first, as in `status`: rows written before secrets were scrubbed may still hold one.
  */
-export async function page<T>(c: Ctx, data: T, render: (data: T) => JSX.Element): Promise<Response> {
+export async function page<T>(c: RequestContext, data: T, render: (data: T) => JSX.Element): Promise<Response> {
   const safe = scrubDeep(data);
   if (wantsJson(c)) return c.json(safe as object);
   return html(c, render(safe));
@@ -24,7 +24,7 @@ export async function page<T>(c: Ctx, data: T, render: (data: T) => JSX.Element)
 
 export async function refused(
   rt: Runtime,
-  c: Ctx,
+  c: RequestContext,
   status: 401 | 403 | 413 | 429,
   reason: string,
   code: ErrorCode = 'CONSOLE_REQUEST_REFUSED',
@@ -34,13 +34,13 @@ export async function refused(
   return html(c, <MessagePage ctx={viewContext(rt, c, false)} title={rt.t('error.refused', { reason: '' }).replace(/:\s*$/, '')} message={reason} />, status);
 }
 
-export async function notFound(rt: Runtime, c: Ctx, message: string): Promise<Response> {
+export async function notFound(rt: Runtime, c: RequestContext, message: string): Promise<Response> {
   if (wantsJson(c)) return c.json({ error: { code: 'NOT_FOUND', message } }, 404);
   return html(c, <MessagePage ctx={viewContext(rt, c, false)} title={rt.t('error.notFound')} message={message} />, 404);
 }
 
 /** Not allowed without a session: a browser goes to the sign-in page (and comes back), a script gets 401. */
-export async function signInFirst(rt: Runtime, c: Ctx, verdict: Extract<AccessVerdict, { allowed: false }>): Promise<Response> {
+export async function signInFirst(rt: Runtime, c: RequestContext, verdict: Extract<AccessVerdict, { allowed: false }>): Promise<Response> {
   const message = verdict.reason === 'no-password' ? rt.t('login.noPassword') : rt.t('login.why');
   if (wantsJson(c)) {
     logRefusal(rt, c, verdict.reason);

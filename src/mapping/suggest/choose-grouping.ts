@@ -96,10 +96,10 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     count: rowCount,
   });
   const candidates = profiles.map((profile) => ({ profile, runs: runsOf(profile.column.values), name: matchName(keyTarget, profile.column.name) }));
-  const usable = (c: (typeof candidates)[number]) => c.profile.filled === 1 && c.runs.returning === undefined;
-  const describe = (c: (typeof candidates)[number]) => `${c.runs.runs} ${noun}${c.runs.runs === 1 ? '' : 's'} in ${rowCount} rows`;
+  const usable = (candidate: (typeof candidates)[number]) => candidate.profile.filled === 1 && candidate.runs.returning === undefined;
+  const describe = (candidate: (typeof candidates)[number]) => `${candidate.runs.runs} ${noun}${candidate.runs.runs === 1 ? '' : 's'} in ${rowCount} rows`;
 
-  const named = candidates.filter((c) => (c.name?.score ?? 0) >= CONFIDENCE_THRESHOLD).sort((a, b) => b.name!.score - a.name!.score);
+  const named = candidates.filter((candidate) => (candidate.name?.score ?? 0) >= CONFIDENCE_THRESHOLD).sort((a, b) => b.name!.score - a.name!.score);
   // A named column that groups cleanly beats a better-named one whose rows are scattered.
   const byName = named.find(usable) ?? named[0];
   if (byName !== undefined) {
@@ -122,7 +122,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     return { column: byName.profile.column.name, confidence: round(byName.name!.score * 0.7), reason, keyReason: reason, groups, count, warning: problem };
   }
 
-  const orderIds = candidates.filter((c) => usable(c) && c.profile.orderId >= 0.9);
+  const orderIds = candidates.filter((candidate) => usable(candidate) && candidate.profile.orderId >= 0.9);
   if (keyTarget === 'orderId' && orderIds.length === 1) {
     const only = orderIds[0]!;
     const { groups, count } = groupsBy(only.profile.column.values);
@@ -133,13 +133,15 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   // By content alone: the finest grouping that still puts several rows together, and within whose
   // runs every line column changes (a line number repeated within a run means two requests).
   const lineColumns = profiles.filter((p) => (matchName(LINE_TARGET, p.column.name)?.score ?? 0) >= CONFIDENCE_THRESHOLD).map((p) => p.column);
-  const linesChange = (c: (typeof candidates)[number]) => {
-    const { groups } = groupsBy(c.profile.column.values);
-    return lineColumns.every((line) => line === c.profile.column || changesWithin(line.values, groups));
+  const linesChange = (candidate: (typeof candidates)[number]) => {
+    const { groups } = groupsBy(candidate.profile.column.values);
+    return lineColumns.every((line) => line === candidate.profile.column || changesWithin(line.values, groups));
   };
-  const grouping = candidates.filter((c) => usable(c) && c.runs.runs < rowCount && !lineColumns.includes(c.profile.column) && linesChange(c));
-  const most = Math.max(0, ...grouping.map((c) => c.runs.runs));
-  const best = grouping.filter((c) => c.runs.runs === most);
+  const grouping = candidates.filter(
+    (candidate) => usable(candidate) && candidate.runs.runs < rowCount && !lineColumns.includes(candidate.profile.column) && linesChange(candidate),
+  );
+  const most = Math.max(0, ...grouping.map((candidate) => candidate.runs.runs));
+  const best = grouping.filter((candidate) => candidate.runs.runs === most);
   const lineNames = lineColumns.map((line) => shown(line.name)).join(', ');
   if (best.length === 0) {
     return ungrouped(
@@ -156,7 +158,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
       : `its value repeats over adjacent rows (no line column to check it against): ${describe(best[0]!)}`;
   if (best.length === 1)
     return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${why}; the grouping column`, groups, count };
-  const names = best.map((c) => shown(c.profile.column.name)).join(', ');
+  const names = best.map((candidate) => shown(candidate.profile.column.name)).join(', ');
   const reason = `${names} group the rows the same way (${describe(best[0]!)}); none is named like the key`;
   return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: reason, groups, count };
 }

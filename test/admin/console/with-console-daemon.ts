@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startDaemon, type Daemon } from '../../../src/daemon.js';
+import { startDaemon, type Daemon } from '../../../src/daemon/index.js';
 import { silentLogger, type Logger } from '../../../src/log.js';
 import { openStore, storePath, type Db } from '../../../src/store/open-store.js';
 import { withTempDir } from '../../helpers/temp-dir.js';

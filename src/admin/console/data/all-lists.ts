@@ -6,7 +6,7 @@
 import { listFilesOfFlows } from '../../../store/console-files.js';
 import { latestSubmissionsOfFlows } from '../../../store/console-submissions.js';
 import { FILE_STATE, type FileState } from '../../../store/files.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { FILES_PAGE } from './files.js';
 import { SEARCH_LIMIT, searchData } from './requests.js';
 import { fileItem, submissionItem, type FileItem, type SubmissionItem } from './shapes.js';

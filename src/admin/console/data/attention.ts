@@ -7,7 +7,7 @@ import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
 import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsInState } from '../../../store/console-submissions.js';
-import type { ConsoleDeps, FlowGateView } from '../context.js';
+import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
@@ -62,14 +62,17 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
   const total =
-    flows.reduce((n, f) => n + (f.gate ? 1 : 0) + f.held.total + f.dead.total + f.rejected.total + f.rejectedFiles.total + f.pendingReports, 0) + aside.total;
+    flows.reduce(
+      (n, flow) => n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports,
+      0,
+    ) + aside.total;
   return {
     page: 'attention',
     total,
     flows,
     setAside: {
       total: aside.total,
-      rows: aside.rows.map((row) => ({ id: row.id, channel: row.channel, fileName: row.file_name, error: row.error, createdAt: iso(row.created_at) })),
+      rows: aside.rows.map((row) => ({ id: row.id, channel: row.channel, fileName: row.fileName, error: row.error, createdAt: iso(row.createdAt) })),
     },
   };
 }

@@ -1,9 +1,8 @@
 /** `/events` (recent webhook events), `/orders/<orderId>` (one order's status history) and `/audit` (the operator's actions). */
 import { listAudit } from '../../../store/audit.js';
-import { eventsOfOrder, recentEvents } from '../../../store/console-events.js';
+import { eventsOfOrder, orderStatusOf, recentEvents } from '../../../store/console-events.js';
 import { submissionsOfOrder } from '../../../store/console-submissions.js';
-import { getOrderStatus } from '../../../store/events.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, eventItem, parseJson, submissionItem, type AuditItem, type EventItem, type SubmissionItem } from './shapes.js';
 
@@ -36,14 +35,14 @@ export interface OrderData {
 
 /** The order page's data, or null when nothing in the store names the order. */
 export function orderData(deps: ConsoleDeps, orderId: string): OrderData | null {
-  const status = getOrderStatus(deps.db, orderId);
+  const status = orderStatusOf(deps.db, orderId);
   const events = eventsOfOrder(deps.db, orderId).map(({ body, ...event }) => ({ ...eventItem(event), body: parseJson(body) }));
   const submissions = submissionsOfOrder(deps.db, orderId).map(submissionItem);
   if (!status && events.length === 0 && submissions.length === 0) return null;
   return {
     page: 'order',
     orderId,
-    status: status ? { status: status.status, eventId: status.event_id, updatedAt: iso(status.updated_at) } : null,
+    status: status ? { status: status.status, eventId: status.eventId, updatedAt: iso(status.updatedAt) } : null,
     events,
     submissions,
   };

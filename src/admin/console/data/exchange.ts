@@ -6,9 +6,9 @@
  */
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { replyName } from '../../../exchange/message-names.js';
-import { getExchange, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeRow } from '../../../store/exchanges.js';
+import { exchangeStateOf, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeState } from '../../../store/exchanges.js';
 import { countSubmissionsByState } from '../../../store/outbox.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
 
 /** Messages listed on the page. */
@@ -68,7 +68,7 @@ export interface ExchangeData {
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 /** The summary of a flow's exchange, for the overview's card and the exchange page. */
-export function exchangeSummary(flow: FlowConfig, row: ExchangeRow | undefined): ExchangeSummary | null {
+export function exchangeSummary(flow: FlowConfig, state: ExchangeState | undefined): ExchangeSummary | null {
   const exchange = flow.enterpriseData;
   if (!exchange) return null;
   const peerMessageName = `Message_${exchange.peer}_${exchange.node}.xml`;
@@ -77,47 +77,47 @@ export function exchangeSummary(flow: FlowConfig, row: ExchangeRow | undefined):
     peer: exchange.peer,
     peerMessageName,
     replyName: replyName(exchange, exchange.transliterateFileNames),
-    agreedVersion: row?.agreed_version ?? null,
-    settingsAt: iso(row?.settings_at ?? null),
-    lastTakenNo: row?.last_taken_no ?? 0,
-    lastTakenAt: iso(row?.last_taken_at ?? null),
-    lastMessageAt: iso(row?.last_message_at ?? null),
-    acknowledgedNo: row?.acknowledged_no ?? null,
-    replyDue: row?.reply_due === 1,
-    replyWrittenAt: iso(row?.reply_written_at ?? null),
-    ourMessageNo: row?.sent_no ?? 0,
-    peerAcceptedNo: row?.peer_received_no ?? 0,
+    agreedVersion: state?.agreedVersion ?? null,
+    settingsAt: iso(state?.settingsAt ?? null),
+    lastTakenNo: state?.lastTakenNo ?? 0,
+    lastTakenAt: iso(state?.lastTakenAt ?? null),
+    lastMessageAt: iso(state?.lastMessageAt ?? null),
+    acknowledgedNo: state?.acknowledgedNo ?? null,
+    replyDue: state?.replyDue === 1,
+    replyWrittenAt: iso(state?.replyWrittenAt ?? null),
+    ourMessageNo: state?.sentNo ?? 0,
+    peerAcceptedNo: state?.peerReceivedNo ?? 0,
   };
 }
 
 /** The exchange page's data, or null when the flow has no exchange. */
 export function exchangeData(deps: ConsoleDeps, flowName: string): ExchangeData | null {
-  const flow = deps.flows.find((f) => f.name === flowName);
+  const flow = deps.flows.find((candidate) => candidate.name === flowName);
   const exchange = flow?.enterpriseData;
   if (!flow || !exchange) return null;
-  const row = getExchange(deps.db, { flow: flow.name, node: exchange.node, peer: exchange.peer });
+  const state = exchangeStateOf(deps.db, { flow: flow.name, node: exchange.node, peer: exchange.peer });
   const messages = listExchangeMessageFiles(deps.db, flow.name, EXCHANGE_MESSAGES_SHOWN).map((m): ExchangeMessageItem => ({
-    fileId: m.file_id,
-    fileName: m.original_name,
+    fileId: m.fileId,
+    fileName: m.originalName,
     kind: m.kind,
-    messageNo: m.message_no,
-    receivedNo: m.received_no,
+    messageNo: m.messageNo,
+    receivedNo: m.receivedNo,
     version: m.format === null ? null : (/\/EnterpriseData\/([\d.]+)/.exec(m.format)?.[1] ?? null),
-    at: iso(m.recorded_at),
+    at: iso(m.recordedAt),
     fileState: m.state,
-    requests: m.request_count,
-    problems: m.problem_count,
+    requests: m.requestCount,
+    problems: m.problemCount,
   }));
   const waiting = countSubmissionsByState(deps.db)
-    .filter((c) => c.flow === flow.name && (c.state === 'pending' || c.state === 'in_flight'))
-    .reduce((sum, c) => sum + c.count, 0);
+    .filter((count) => count.flow === flow.name && (count.state === 'pending' || count.state === 'in_flight'))
+    .reduce((sum, count) => sum + count.count, 0);
   return {
     page: 'exchange',
     flow: flow.name,
-    exchange: exchangeSummary(flow, row)!,
+    exchange: exchangeSummary(flow, state)!,
     ourVersions: exchange.versions,
-    peerVersions: json<string[]>(row?.peer_versions ?? null),
-    peerObjectTypes: json<{ name: string; sending: string; receiving: string }[]>(row?.peer_object_types ?? null),
+    peerVersions: json<string[]>(state?.peerVersions ?? null),
+    peerObjectTypes: json<{ name: string; sending: string; receiving: string }[]>(state?.peerObjectTypes ?? null),
     waiting,
     problems: messages.reduce((sum, m) => sum + m.problems, 0),
     messages,

@@ -1,12 +1,11 @@
 /** `/flows/<flow>/files` (taken, archived and rejected files) and `/flows/<flow>/files/<fileId>` (its problems, reports, requests). */
 import { listAuditOfTarget } from '../../../store/audit.js';
-import { listFilesOfFlow } from '../../../store/console-files.js';
-import { type SubmissionListItem } from '../../../store/console-submissions.js';
-import { FILE_STATE, getFile, readFileReport, type FileState } from '../../../store/files.js';
-import { listSubmissionsOfFile } from '../../../store/submissions.js';
+import { fileDetail, listFilesOfFlow } from '../../../store/console-files.js';
+import { submissionsOfFile } from '../../../store/console-submissions.js';
+import { FILE_STATE, readFileReport, type FileState } from '../../../store/files.js';
 import type { MappingProblem, ReportNote } from '../../../shared/types.js';
-import type { ConsoleDeps } from '../context.js';
-import { auditItem, fileItem, fileRowItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
+import type { ConsoleDeps } from '../deps.js';
+import { auditItem, fileItem, fileDetailItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 export const FILES_PAGE = 50;
 
@@ -45,7 +44,7 @@ export interface FileData {
 
 /** The file page's data, or null when the flow has no such file. */
 export function fileData(deps: ConsoleDeps, flow: string, fileId: number, base: string): FileData | null {
-  const row = getFile(deps.db, fileId);
+  const row = fileDetail(deps.db, fileId);
   if (!row || row.flow !== flow) return null;
   const report = readFileReport(row);
   const problems = (report?.problems ?? []).map(({ column, ...p }) => ({
@@ -54,28 +53,11 @@ export function fileData(deps: ConsoleDeps, flow: string, fileId: number, base: 
     value: p.value ?? null,
     lineColumn: column ?? null,
   }));
-  const submissions = listSubmissionsOfFile(deps.db, row.id).map((s): SubmissionListItem => ({
-    id: s.id,
-    flow: s.flow,
-    kind: s.kind,
-    externalId: s.external_id,
-    orderId: s.order_id,
-    platformId: s.platform_id,
-    state: s.state,
-    attempts: s.attempts,
-    lastStatus: s.last_status,
-    errorCode: s.last_error_code,
-    message: s.last_error,
-    result: s.result,
-    fileId: s.file_id,
-    sourceRow: s.source_row,
-    createdAt: s.created_at,
-    updatedAt: s.updated_at,
-  }));
+  const submissions = submissionsOfFile(deps.db, row.id);
   return {
     page: 'file',
     flow,
-    file: { ...fileRowItem(row), sha256: row.sha256, path: row.current_path },
+    file: { ...fileDetailItem(row), sha256: row.sha256, path: row.currentPath },
     problems,
     notes: report?.notes ?? [],
     submissions: submissions.map(submissionItem),

@@ -61,8 +61,8 @@ export function lastDayWindow(now: number): HourWindow {
   return { since: current - (HOURS - 1) * HOUR_MS, until: current + HOUR_MS, hourMs: HOUR_MS };
 }
 
-function emptyHistory<K extends string>(w: HourWindow, now: number, keys: readonly K[]): HourlyHistory<K> {
-  const hours = Array.from({ length: HOURS }, (_, i) => iso(w.since + i * HOUR_MS)!);
+function emptyHistory<K extends string>(range: HourWindow, now: number, keys: readonly K[]): HourlyHistory<K> {
+  const hours = Array.from({ length: HOURS }, (_, i) => iso(range.since + i * HOUR_MS)!);
   const series = Object.fromEntries(keys.map((key) => [key, new Array<number>(HOURS).fill(0)])) as Record<K, number[]>;
   return { hours, until: new Date(now).toISOString(), series };
 }
@@ -74,9 +74,9 @@ function add<K extends string>(history: HourlyHistory<K>, key: K, hour: number, 
 
 /** Per flow name, its submissions' outcomes per hour; a flow with no attempts in the window has all zeros. */
 export function requestHistory(db: Db, flows: readonly string[], now: number): Map<string, HourlyHistory<RequestOutcome>> {
-  const w = lastDayWindow(now);
-  const byFlow = new Map(flows.map((flow) => [flow, emptyHistory(w, now, REQUEST_OUTCOMES)]));
-  for (const row of attemptOutcomesByHour(db, w, RETRY_GROUP)) {
+  const range = lastDayWindow(now);
+  const byFlow = new Map(flows.map((flow) => [flow, emptyHistory(range, now, REQUEST_OUTCOMES)]));
+  for (const row of attemptOutcomesByHour(db, range, RETRY_GROUP)) {
     const history = byFlow.get(row.flow);
     // An outcome this code does not know sends its row back to pending, as every non-final one does.
     const key = (REQUEST_OUTCOMES as readonly string[]).includes(row.outcome) ? (row.outcome as RequestOutcome) : 'retry';
@@ -87,9 +87,9 @@ export function requestHistory(db: Db, flows: readonly string[], now: number): M
 
 /** Webhook events stored per hour, applied or not. */
 export function eventHistory(db: Db, now: number): HourlyHistory<EventOutcome> {
-  const w = lastDayWindow(now);
-  const history = emptyHistory(w, now, EVENT_OUTCOMES);
-  for (const row of eventsByHour(db, w)) {
+  const range = lastDayWindow(now);
+  const history = emptyHistory(range, now, EVENT_OUTCOMES);
+  for (const row of eventsByHour(db, range)) {
     add(history, 'applied', row.hour, row.applied);
     add(history, 'storedOnly', row.hour, row.events - row.applied);
   }

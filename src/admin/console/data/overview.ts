@@ -3,12 +3,12 @@
  * 24 hours by outcome; the webhook listener with its last 24 hours, the exporter, readiness.
  */
 import { countFilesSince } from '../../../store/console-files.js';
-import { getExchange } from '../../../store/exchanges.js';
+import { exchangeStateOf } from '../../../store/exchanges.js';
 import { countEventsSince, lastWrittenExport, setAsideExports, recentEvents } from '../../../store/console-events.js';
 import { lastErrorOfFlow } from '../../../store/console-submissions.js';
 import { countSubmissionsByState, oldestPendingByFlow } from '../../../store/outbox.js';
 import { pendingExportsByChannel } from '../../../store/stats.js';
-import type { ConsoleDeps, FlowGateView } from '../context.js';
+import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso, startOfLocalDay } from '../format.js';
 import { exchangeSummary, type ExchangeSummary } from './exchange.js';
 import { eventHistory, requestHistory, type EventOutcome, type HourlyHistory, type RequestOutcome } from './history.js';
@@ -94,7 +94,7 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       gate: deps.operator.flowGate(flow.name) ?? null,
       lastDay: lastDay.get(flow.name)!,
       exchange: flow.enterpriseData
-        ? exchangeSummary(flow, getExchange(db, { flow: flow.name, node: flow.enterpriseData.node, peer: flow.enterpriseData.peer }))
+        ? exchangeSummary(flow, exchangeStateOf(db, { flow: flow.name, node: flow.enterpriseData.node, peer: flow.enterpriseData.peer }))
         : null,
     };
   });
@@ -124,7 +124,7 @@ export async function overviewData(deps: ConsoleDeps): Promise<OverviewData> {
       channel,
       pending: waiting?.count ?? 0,
       oldestPendingAgeMs: waiting ? Math.max(0, now - waiting.oldestAt) : null,
-      lastFile: last ? { fileName: last.file_name, writtenAt: iso(last.written_at) } : null,
+      lastFile: last ? { fileName: last.fileName, writtenAt: iso(last.writtenAt) } : null,
     };
   });
 

@@ -5,8 +5,8 @@
  * events, and the operator's actions on it).
  */
 import { listAuditOfTarget } from '../../../store/audit.js';
-import { eventsOfOrder } from '../../../store/console-events.js';
-import { searchFilesByName } from '../../../store/console-files.js';
+import { eventsOfOrder, orderStatusOf } from '../../../store/console-events.js';
+import { fileDetail, searchFilesByName } from '../../../store/console-files.js';
 import {
   acknowledgementsOf,
   attemptsOf,
@@ -14,14 +14,13 @@ import {
   searchSubmissions,
   submissionsByExternalId,
   submissionsOfFiles,
+  type SubmissionDetail,
 } from '../../../store/console-submissions.js';
 import { ackChannel } from '../../../store/exports.js';
-import { getFile } from '../../../store/files.js';
-import { getOrderStatus } from '../../../store/events.js';
-import type { SubmissionRow, SubmissionState } from '../../../store/submissions.js';
-import type { ConsoleDeps } from '../context.js';
+import type { SubmissionState } from '../../../store/submissions.js';
+import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
-import { auditItem, fileItem, fileRowItem, parseJson, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
+import { auditItem, fileItem, fileDetailItem, parseJson, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 export const SEARCH_LIMIT = 50;
 
@@ -122,23 +121,23 @@ export function requestData(deps: ConsoleDeps, flow: string, externalId: string)
   const rows = submissionsByExternalId(deps.db, flow, externalId);
   if (rows.length === 0) return null;
   const audit = listAuditOfTarget(deps.db, flow, externalId).map(auditItem);
-  const orderId = rows.find((row) => row.order_id !== null)?.order_id ?? null;
-  const orderStatus = orderId ? getOrderStatus(deps.db, orderId) : undefined;
+  const orderId = rows.find((row) => row.orderId !== null)?.orderId ?? null;
+  const orderStatus = orderId ? orderStatusOf(deps.db, orderId) : undefined;
   return {
     page: 'request',
     flow,
     externalId,
     submissions: rows.map((row) => story(deps, flow, row, audit)),
-    order: orderId ? { orderId, status: orderStatus?.status ?? null, updatedAt: iso(orderStatus?.updated_at) } : null,
+    order: orderId ? { orderId, status: orderStatus?.status ?? null, updatedAt: iso(orderStatus?.updatedAt) } : null,
     canRetry: rows.some((row) => RETRYABLE.has(row.state)),
     audit,
   };
 }
 
-function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: readonly AuditItem[]): SubmissionStory {
-  const file = row.file_id === null ? undefined : getFile(deps.db, row.file_id);
+function story(deps: ConsoleDeps, flow: string, row: SubmissionDetail, audit: readonly AuditItem[]): SubmissionStory {
+  const file = row.fileId === null ? undefined : fileDetail(deps.db, row.fileId);
   const timeline: TimelineEntry[] = [
-    { type: 'recorded', at: iso(row.created_at), fileId: row.file_id, fileName: file?.original_name ?? null, row: row.source_row },
+    { type: 'recorded', at: iso(row.createdAt), fileId: row.fileId, fileName: file?.originalName ?? null, row: row.sourceRow },
   ];
   attemptsOf(deps.db, row.id).forEach((a, index) =>
     timeline.push({
@@ -156,12 +155,12 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
   if (FINAL.has(row.state)) {
     timeline.push({
       type: 'outcome',
-      at: iso(row.finished_at ?? row.updated_at),
+      at: iso(row.finishedAt ?? row.updatedAt),
       state: row.state,
-      platformId: row.platform_id,
-      errorCode: row.last_error_code,
-      message: row.last_error,
-      status: row.last_status,
+      platformId: row.platformId,
+      errorCode: row.errorCode,
+      message: row.message,
+      status: row.lastStatus,
       answer: parseJson(row.result),
       attempts: row.attempts,
     });
@@ -169,15 +168,15 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
   for (const ack of acknowledgementsOf(deps.db, ackChannel(flow), row.id)) {
     timeline.push({
       type: 'acknowledgement',
-      at: iso(ack.written_at ?? ack.created_at),
-      fileName: ack.file_name,
+      at: iso(ack.writtenAt ?? ack.createdAt),
+      fileName: ack.fileName,
       state: ack.state,
-      writtenAt: iso(ack.written_at),
+      writtenAt: iso(ack.writtenAt),
       error: ack.error,
     });
   }
-  if (row.order_id) {
-    for (const event of eventsOfOrder(deps.db, row.order_id)) {
+  if (row.orderId) {
+    for (const event of eventsOfOrder(deps.db, row.orderId)) {
       timeline.push({
         type: 'event',
         at: iso(event.receivedAt),
@@ -206,12 +205,12 @@ function story(deps: ConsoleDeps, flow: string, row: SubmissionRow, audit: reado
     kind: row.kind,
     state: row.state,
     attempts: row.attempts,
-    platformId: row.platform_id,
-    orderId: row.order_id,
-    idempotencyKey: row.idempotency_key,
-    nextAttemptAt: row.state === 'pending' ? iso(row.next_attempt_at) : null,
-    file: file ? fileRowItem(file) : null,
-    sourceRow: row.source_row,
+    platformId: row.platformId,
+    orderId: row.orderId,
+    idempotencyKey: row.idempotencyKey,
+    nextAttemptAt: row.state === 'pending' ? iso(row.nextAttemptAt) : null,
+    file: file ? fileDetailItem(file) : null,
+    sourceRow: row.sourceRow,
     payload: parseJson(row.payload),
     timeline,
   };

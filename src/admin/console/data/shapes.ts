@@ -1,9 +1,8 @@
 /** Row shapes as the console's pages (and their JSON) show them: times as ISO 8601, JSON text parsed. */
 import type { AuditEntry } from '../../../store/audit.js';
 import type { EventListItem } from '../../../store/console-events.js';
-import type { FileListItem } from '../../../store/console-files.js';
+import type { FileDetail, FileListItem } from '../../../store/console-files.js';
 import type { SubmissionListItem } from '../../../store/console-submissions.js';
-import type { FileRow } from '../../../store/files.js';
 import { iso } from '../format.js';
 
 export type SubmissionItem = Omit<SubmissionListItem, 'createdAt' | 'updatedAt'> & { createdAt: string | null; updatedAt: string | null };
@@ -24,20 +23,8 @@ export const fileItem = ({ reportPending, ...row }: FileListItem): FileItem => (
   reportPending: reportPending === 1,
 });
 
-/** A whole `files` row, shown like a list item. */
-export const fileRowItem = (row: FileRow): FileItem =>
-  fileItem({
-    id: row.id,
-    flow: row.flow,
-    originalName: row.original_name,
-    sizeBytes: row.size_bytes,
-    state: row.state,
-    requestCount: row.request_count,
-    problemCount: row.problem_count,
-    claimedAt: row.claimed_at,
-    finishedAt: row.finished_at,
-    reportPending: row.report_pending,
-  });
+/** A file's page data, shown like a list item. */
+export const fileDetailItem = ({ sha256: _sha256, currentPath: _path, report: _report, ...item }: FileDetail): FileItem => fileItem(item);
 
 export const eventItem = ({ eventDateMs: _ms, applied, ...row }: EventListItem): EventItem => ({
   ...row,

@@ -23,7 +23,7 @@ import { getAuditEntry } from '../../../store/audit.js';
 import { auditItem } from '../data/shapes.js';
 import { paths } from '../paths.js';
 import { html, notFound, page, refused, signInFirst } from '../respond.js';
-import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type Ctx, type Runtime } from '../runtime.js';
+import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type RequestContext, type Runtime } from '../runtime.js';
 import { MappingPage, PreviewSection } from '../views/mapping.js';
 import { auditSave } from './audit-save.js';
 import { normalizeEditorText } from './check-mapping.js';
@@ -52,13 +52,13 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
 
   const choose = (flow: FlowConfig, id: string, upload: File | null) => chooseSample(uploads, flow, id, upload);
 
-  const renderPage = async (c: Ctx, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
+  const renderPage = async (c: RequestContext, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
     const data = scrubDeep(await studioData(deps, flow, parts));
     return html(c, <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />, status);
   };
 
-  const readForm = (c: Ctx) => readStudioForm(rt, c, flowOf);
-  const readEditorForm = (c: Ctx) => readStudioEditorForm(rt, c, flowOf, choose);
+  const readForm = (c: RequestContext) => readStudioForm(rt, c, flowOf);
+  const readEditorForm = (c: RequestContext) => readStudioEditorForm(rt, c, flowOf, choose);
 
   app.get('/mapping', async (c) => {
     const verdict = checkAccess(rt, c, 'read');

@@ -78,10 +78,10 @@ export async function readArchiveSample(inbox: string, id: string): Promise<Samp
   if (!(await isRealFolder(archive)) || !(await isRealFolder(folder))) throw gone();
   // Only a name the folder holds now: the id can never walk elsewhere.
   if (!(await fs.readdir(folder)).includes(name)) throw gone();
-  const verdict = await openRegularFile(path.join(folder, name));
-  if (verdict.kind === 'missing') throw gone();
-  if (verdict.kind === 'not-regular') throw new ConnectorError('FILE_NOT_REGULAR', `${name} is ${verdict.what}; it was not read`);
-  const { handle, stat } = verdict;
+  const opened = await openRegularFile(path.join(folder, name));
+  if (!opened.ok && opened.reason === 'missing') throw gone();
+  if (!opened.ok && opened.reason === 'not-regular') throw new ConnectorError('FILE_NOT_REGULAR', `${name} is ${opened.what}; it was not read`);
+  const { handle, stat } = opened;
   try {
     if (!(await liesInside(handle, archive)))
       throw new ConnectorError('FILE_NOT_REGULAR', `${name} was reached through a link out of the archive; it was not read`);

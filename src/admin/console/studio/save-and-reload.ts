@@ -9,7 +9,7 @@ import type { FlowConfig } from '../../../config/flow-schema.js';
 import { isConnectorError } from '../../../errors.js';
 import { AUDIT_RESULT, type AuditResult } from '../../../store/audit.js';
 import type { MessageText } from '../../../shared/types.js';
-import type { OperatorActions } from '../context.js';
+import type { OperatorActions } from '../deps.js';
 import type { YamlProblem } from './check-mapping.js';
 import { saveMappingFile } from './mapping-file.js';
 

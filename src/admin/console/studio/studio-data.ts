@@ -1,7 +1,7 @@
 /** What the mapping page shows (and answers as JSON for `GET /mapping`): the editor's text, the samples, the preview, the saves. */
 import type { FlowConfig, FlowKind } from '../../../config/flow-schema.js';
 import { listAuditOfTarget } from '../../../store/audit.js';
-import type { ConsoleDeps } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
 import { auditItem, type AuditItem } from '../data/shapes.js';
 import { readMappingText, writeProblem } from './mapping-file.js';
 import type { PreviewData } from './preview.js';

@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { isSameOrigin } from '../access.js';
 import { notFound, refused, signInFirst } from '../respond.js';
-import { checkAccess, type Ctx, type Runtime } from '../runtime.js';
+import { checkAccess, type RequestContext, type Runtime } from '../runtime.js';
 import { tokensMatch } from '../sessions.js';
 import { normalizeEditorText } from './check-mapping.js';
 import type { SampleChoice } from './choose-sample.js';
@@ -18,7 +18,7 @@ export type Form = Record<string, string | File>;
 /** The form and its flow, or the refusal to answer with. `flowOf` finds a flow by name (the first one for none). */
 export async function readStudioForm(
   rt: Runtime,
-  c: Ctx,
+  c: RequestContext,
   flowOf: (name: string | undefined) => FlowConfig | undefined,
 ): Promise<{ form: Form; flow: FlowConfig } | Response> {
   if (!isSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'))) return refused(rt, c, 403, 'foreign origin');
@@ -35,14 +35,14 @@ export async function readStudioForm(
 export function studioFormLimit(rt: Runtime) {
   return bodyLimit({
     maxSize: MAX_STUDIO_FORM_BYTES,
-    onError: (c) => refused(rt, c as Ctx, 413, `the form is larger than ${MAX_STUDIO_FORM_BYTES} bytes (YAML up to 1 MiB, a sample up to 4 MiB)`),
+    onError: (c) => refused(rt, c as RequestContext, 413, `the form is larger than ${MAX_STUDIO_FORM_BYTES} bytes (YAML up to 1 MiB, a sample up to 4 MiB)`),
   });
 }
 
 /** What the preview and suggest buttons send: may read, the form as above, the editor's text, the sample chosen. */
 export async function readStudioEditorForm(
   rt: Runtime,
-  c: Ctx,
+  c: RequestContext,
   flowOf: (name: string | undefined) => FlowConfig | undefined,
   choose: (flow: FlowConfig, id: string, upload: File | null) => Promise<SampleChoice>,
 ) {

@@ -55,35 +55,35 @@ function networkWords(message: string | null): string | null {
 }
 
 /** The cause of a temporary failure: the status the platform answered, or no answer at all. */
-function temporary(t: Translate, e: SubmissionError): ErrorWords {
-  if (e.status === null) return { text: t.text({ key: 'noAnswer' })!, quoted: networkWords(e.message) };
-  if (e.status === 409) return { text: t.text({ key: 'stillProcessing' })!, quoted: platformWords(e.answer) };
-  return { text: t.text({ key: 'unavailableStatus', params: { status: e.status } })!, quoted: platformWords(e.answer) };
+function temporary(t: Translate, failure: SubmissionError): ErrorWords {
+  if (failure.status === null) return { text: t.text({ key: 'noAnswer' })!, quoted: networkWords(failure.message) };
+  if (failure.status === 409) return { text: t.text({ key: 'stillProcessing' })!, quoted: platformWords(failure.answer) };
+  return { text: t.text({ key: 'unavailableStatus', params: { status: failure.status } })!, quoted: platformWords(failure.answer) };
 }
 
-export function errorWords(t: Translate, e: SubmissionError): ErrorWords | null {
-  if (e.code === null) return null;
-  const status = e.status ?? '—';
-  const answer = e.answer as ProblemDetails | undefined;
-  switch (e.code) {
+export function errorWords(t: Translate, failure: SubmissionError): ErrorWords | null {
+  if (failure.code === null) return null;
+  const status = failure.status ?? '—';
+  const answer = failure.answer as ProblemDetails | undefined;
+  switch (failure.code) {
     case 'PLATFORM_UNAVAILABLE':
-      return temporary(t, e);
+      return temporary(t, failure);
     case 'PLATFORM_REJECTED':
-      return { text: t.text({ key: 'platformRejected', params: { status } })!, quoted: platformWords(e.answer) };
+      return { text: t.text({ key: 'platformRejected', params: { status } })!, quoted: platformWords(failure.answer) };
     case 'PLATFORM_UNAUTHORIZED':
-      return { text: t.text({ key: 'tokenRefused', params: { status } })!, quoted: platformWords(e.answer) };
+      return { text: t.text({ key: 'tokenRefused', params: { status } })!, quoted: platformWords(failure.answer) };
     case 'PLATFORM_RESPONSE_INVALID':
       return { text: t.text({ key: 'contractBroken', params: { status } })!, quoted: null };
     case 'PLATFORM_CONFLICT':
       return typeof answer?.existingRequestId === 'string'
-        ? { text: t.text({ key: 'holdsExternalId', params: { existing: answer.existingRequestId } })!, quoted: platformWords(e.answer) }
-        : { text: t.text({ key: 'conflict', params: { status } })!, quoted: platformWords(e.answer) };
+        ? { text: t.text({ key: 'holdsExternalId', params: { existing: answer.existingRequestId } })!, quoted: platformWords(failure.answer) }
+        : { text: t.text({ key: 'conflict', params: { status } })!, quoted: platformWords(failure.answer) };
     case 'SUBMISSION_DEAD': {
-      const cause = temporary(t, e);
-      return { text: `${t.text({ key: 'gaveUp', params: { n: e.attempts ?? 0 } })!}: ${cause.text}`, quoted: cause.quoted };
+      const cause = temporary(t, failure);
+      return { text: `${t.text({ key: 'gaveUp', params: { n: failure.attempts ?? 0 } })!}: ${cause.text}`, quoted: cause.quoted };
     }
     default:
-      return { text: t.code(e.code), quoted: null };
+      return { text: t.code(failure.code), quoted: null };
   }
 }
 

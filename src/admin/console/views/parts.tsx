@@ -175,15 +175,15 @@ export interface ProblemLine {
 }
 
 /** Where a problem stands beyond its row, in the console's language: the cell, or the line and column. */
-export function placeOf(t: Translate, p: Pick<ProblemLine, 'cell' | 'line' | 'lineColumn'>): string | null {
-  if (p.cell) return p.cell;
-  if (p.line === null || p.line === undefined) return null;
-  return t('mapping.lineColumn', { line: p.line, column: p.lineColumn ?? '—' });
+export function placeOf(t: Translate, problem: Pick<ProblemLine, 'cell' | 'line' | 'lineColumn'>): string | null {
+  if (problem.cell) return problem.cell;
+  if (problem.line === null || problem.line === undefined) return null;
+  return t('mapping.lineColumn', { line: problem.line, column: problem.lineColumn ?? '—' });
 }
 
 /** What is wrong, in the console's language: the problem's own text, else what its code means. */
-export function problemMessage(t: Translate, p: { code: string; text?: MessageText | null | undefined }): string {
-  return (p.text ? t.text(p.text) : undefined) ?? t.code(p.code);
+export function problemMessage(t: Translate, problem: { code: string; text?: MessageText | null | undefined }): string {
+  return (problem.text ? t.text(problem.text) : undefined) ?? t.code(problem.code);
 }
 
 /** Problems by row (and cell), request, field (and the column, for a preview), code, message and the cell's value. */

@@ -1,4 +1,7 @@
-/** What every view needs besides its data: the translator, who is signed in, whether actions are on, the flows for the menu. */
+/**
+ * What every view needs besides its data, for one request (`ctx` in a view; built by `viewContext`
+ * in `runtime.ts`): the translator, who is signed in, whether actions are on, the flows for the menu.
+ */
 import type { ConsoleLanguage } from '../../../config/console-schema.js';
 import type { Translate } from '../i18n.js';
 

@@ -1,18 +1,18 @@
-/** Reading a request body with a size limit, and the content-type check. */
+/** The sandbox's request bodies: read as text with a size limit, and the content-type check. */
 import type { IncomingMessage } from 'node:http';
-import { readBody as readLimited } from '../shared/read-body.js';
+import { readBody, type BodyResult } from '../shared/read-body.js';
 
-export type BodyResult = { kind: 'ok'; text: string } | { kind: 'too-large' } | { kind: 'aborted' };
+/** `readBody`'s result with the bytes decoded: the same `ok` and failure `reason`s. */
+export type TextBodyResult = { ok: true; text: string } | Exclude<BodyResult, { ok: true }>;
 
 /**
  * Read the whole body as UTF-8, up to `maxBytes` (the daemon's one body reader). Past it (by the
- * declared Content-Length up front, or by counting) it stops at once with `too-large` and leaves
+ * declared Content-Length up front, or by counting) it stops at once with `tooLarge` and leaves
  * the rest of the body unread: `answerTooLarge` answers, then drains it.
  */
-export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const read = await readLimited(req, maxBytes, req.headers['content-length']);
-  if (read.ok) return { kind: 'ok', text: read.body.toString('utf8') };
-  return read.reason === 'tooLarge' ? { kind: 'too-large' } : { kind: 'aborted' };
+export async function readTextBody(req: IncomingMessage, maxBytes: number): Promise<TextBodyResult> {
+  const read = await readBody(req, maxBytes, req.headers['content-length']);
+  return read.ok ? { ok: true, text: read.body.toString('utf8') } : read;
 }
 
 /** `application/json`, with an optional charset that must be UTF-8. */

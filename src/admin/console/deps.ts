@@ -1,7 +1,7 @@
 /**
- * What the console needs from the daemon: the store (read), the config, the metrics, readiness, and
+ * The console's deps, what it needs from the daemon: the store (read), the config, the metrics, readiness, and
  * the few operator actions that belong to other stages, declared here as `OperatorActions` and
- * implemented by `daemon.ts` (the admin stage never imports intake or delivery).
+ * implemented by `daemon/operator-actions.ts` (the admin stage never imports intake or delivery).
  */
 import type { ConsoleConfig } from '../../config/console-schema.js';
 import type { FlowConfig } from '../../config/flow-schema.js';
@@ -20,7 +20,7 @@ export interface FlowGateView {
   probeInFlight: boolean;
 }
 
-/** The actions of other stages the console may trigger; `daemon.ts` implements them. */
+/** The actions of other stages the console may trigger; `daemon/operator-actions.ts` implements them. */
 export interface OperatorActions {
   /** Move rejected file `fileId` of `flow` back into its inbox; resolves with its name there. Throws `CONSOLE_ACTION_FAILED` saying why not. */
   retakeFile(flow: string, fileId: number): Promise<{ inboxName: string }>;

@@ -1,0 +1,110 @@
+/**
+ * Reload (SIGHUP, and the console's mapping page after a save) is one mechanism: everything a
+ * reload may change (the mappings, the acknowledgement formats, the listener's certificate) is read
+ * and validated first, and only when all of it is valid is each reloadable component handed its new
+ * value; otherwise nothing changes. Reading gives a result, never a throw: the problems are the
+ * answer to a reload, and the start turns them into its `MAPPING_INVALID`.
+ */
+import type { ExportFormat } from '../config/export-format-schema.js';
+import { flowMappingProblem } from '../config/flow-mapping-checks.js';
+import { loadMappingSpec } from '../config/load-mapping.js';
+import type { MappingSpec } from '../config/mapping-schema.js';
+import type { Config, FlowConfig } from '../config/schema.js';
+import { tlsMaterialProblem, type TlsMaterial } from '../config/webhook-schema.js';
+import { describeError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Reloadable } from '../shared/lifecycle.js';
+import { ackChannel } from '../store/exports.js';
+
+/** Everything a reload may change, read and validated before any component sees it. */
+export interface Reloadables {
+  /** Each flow's mapping, by flow name. */
+  mappings: Map<string, MappingSpec>;
+  /** Acknowledgement formats by export channel (`ack:<flow>`). */
+  ackFormats: Map<string, ExportFormat>;
+  /** The listener's certificate and key, when it speaks TLS. */
+  tls: TlsMaterial | undefined;
+}
+
+/** What reading gave: every value, or every problem (one line each, naming the flow or the key). */
+export type ReadReloadables = { ok: true; reloadables: Reloadables } | { ok: false; errors: string[] };
+
+/** A reload's verdict; on errors nothing was changed, and the errors are logged. */
+export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
+
+/** The running components a reload hands its new values to. */
+export interface ReloadTargets {
+  intakes: ReadonlyMap<string, Reloadable<MappingSpec>>;
+  exporter: Reloadable<Map<string, ExportFormat>>;
+  /** The webhook listener, when there is one. */
+  listener: Reloadable<TlsMaterial> | null;
+}
+
+/** Every flow's mapping, its kind checked against the flow's; or every problem, each naming its flow. */
+export function readFlowMappings(flows: readonly FlowConfig[]): { ok: true; mappings: Map<string, MappingSpec> } | { ok: false; errors: string[] } {
+  const mappings = new Map<string, MappingSpec>();
+  const errors: string[] = [];
+  for (const flow of flows) {
+    try {
+      const spec = loadMappingSpec(flow.mapping);
+      const problem = flowMappingProblem(flow, spec);
+      if (problem !== undefined) errors.push(`flow ${flow.name}: ${problem}`);
+      mappings.set(flow.name, spec);
+    } catch (error) {
+      errors.push(`flow ${flow.name}: ${describeError(error)}`);
+    }
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, mappings };
+}
+
+/** At the start: the mappings and their acknowledgement formats; the certificate as the config holds it (the listener loads it as it starts). */
+export function readReloadables(config: Config): ReadReloadables {
+  const read = readFlowMappings(config.flows);
+  if (!read.ok) return read;
+  return { ok: true, reloadables: withAckFormats(config, read.mappings, config.webhook?.tls) };
+}
+
+/**
+ * At a reload: the mappings again, and, when the listener speaks TLS, its certificate and key from
+ * the config file read again (`reloadConfig`; without it the certificate stays as it is). Every
+ * problem of both is listed.
+ */
+export function rereadReloadables(config: Config, reloadConfig: (() => Config) | undefined): ReadReloadables {
+  const read = readFlowMappings(config.flows);
+  const errors = read.ok ? [] : [...read.errors];
+  let tls = config.webhook?.tls;
+  if (tls && reloadConfig) {
+    try {
+      tls = reloadConfig().webhook?.tls;
+      if (!tls) errors.push('webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
+      else {
+        const problem = tlsMaterialProblem(tls);
+        if (problem) errors.push(`webhook.tls: ${problem}`);
+      }
+    } catch (error) {
+      errors.push(describeError(error));
+    }
+  }
+  if (!read.ok || errors.length > 0) return { ok: false, errors };
+  return { ok: true, reloadables: withAckFormats(config, read.mappings, tls) };
+}
+
+/** SIGHUP and the console's mapping page: read and check everything first, then hand it out; all or nothing. */
+export function reloadAll(config: Config, reloadConfig: (() => Config) | undefined, targets: ReloadTargets, log: Logger): ReloadResult {
+  const read = rereadReloadables(config, reloadConfig);
+  if (!read.ok) {
+    log.error({ code: 'CONFIG_INVALID', errors: read.errors }, 'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use');
+    return { ok: false, errors: read.errors };
+  }
+  const next = read.reloadables;
+  for (const [flow, intake] of targets.intakes) intake.reload(next.mappings.get(flow)!);
+  targets.exporter.reload(next.ackFormats);
+  if (targets.listener && next.tls) targets.listener.reload(next.tls);
+  log.info({ tls: next.tls !== undefined }, 'mappings reloaded');
+  return { ok: true };
+}
+
+function withAckFormats(config: Config, mappings: Map<string, MappingSpec>, tls: TlsMaterial | undefined): Reloadables {
+  const ackFormats = new Map(config.flows.map((flow) => [ackChannel(flow.name), mappings.get(flow.name)!.acknowledgements]));
+  return { mappings, ackFormats, tls };
+}
