@@ -22,7 +22,7 @@ import { createSerialLane } from '../../../shared/serial-lane.js';
 import { getAuditEntry } from '../../../store/audit.js';
 import { auditItem } from '../data/shapes.js';
 import { paths } from '../paths.js';
-import { html, notFound, page, refused, signInFirst } from '../respond.js';
+import { html, page, refused, signInFirst } from '../respond.js';
 import { checkAccess, clientAddress, logRefusal, viewContext, wantsJson, type ConsoleEnv, type RequestContext, type Runtime } from '../runtime.js';
 import { MappingPage, PreviewSection } from '../views/mapping.js';
 import { auditSave } from './audit-save.js';
@@ -36,7 +36,7 @@ import { saveAndReload } from './save-and-reload.js';
 import { listArchiveSamples } from './samples.js';
 import { studioData, type StudioParts } from './studio-data.js';
 import { uploadFormatsOf } from './upload-formats.js';
-import { formText, readStudioEditorForm, readStudioForm, studioFormLimit } from './studio-form.js';
+import { formText, readFlowQuery, readStudioEditorForm, readStudioForm, studioFormLimit } from './studio-form.js';
 import { createUploadStore } from './uploads.js';
 
 export { SAVE_MAPPING_ACTION } from './audit-save.js';
@@ -57,14 +57,11 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     return html(c, <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />, status);
   };
 
-  const readForm = (c: RequestContext) => readStudioForm(rt, c, flowOf);
   const readEditorForm = (c: RequestContext) => readStudioEditorForm(rt, c, flowOf, choose);
 
   app.get('/mapping', async (c) => {
-    const verdict = checkAccess(rt, c, 'read');
-    if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    const flow = flowOf(c.req.query('flow'));
-    if (!flow) return notFound(rt, c, t('error.noFlow', { flow: c.req.query('flow') }));
+    const flow = await readFlowQuery(rt, c, flowOf);
+    if (flow instanceof Response) return flow;
     const asked = c.req.query('sample') ?? (await listArchiveSamples(flow.inbox, 1))[0]?.id ?? '';
     const { sample, error } = await choose(flow, asked, null);
     const file = await readMappingText(flow);
@@ -75,10 +72,8 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   });
 
   app.get('/mapping/schema.json', async (c) => {
-    const verdict = checkAccess(rt, c, 'read');
-    if (!verdict.allowed) return signInFirst(rt, c, verdict);
-    const flow = flowOf(c.req.query('flow'));
-    if (!flow) return notFound(rt, c, t('error.noFlow', { flow: c.req.query('flow') }));
+    const flow = await readFlowQuery(rt, c, flowOf);
+    if (flow instanceof Response) return flow;
     const schema = mappingJsonSchema(flow.kind);
     c.header('etag', schema.etag);
     c.header('cache-control', 'no-cache');
@@ -115,7 +110,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (!rt.passwordSet) return refused(rt, c, 403, t('error.actionsOff'));
     const verdict = checkAccess(rt, c, 'act');
     if (!verdict.allowed && wantsJson(c)) return signInFirst(rt, c, verdict);
-    const got = await readForm(c);
+    const got = await readStudioForm(rt, c, flowOf);
     if (got instanceof Response) return got;
     const { form, flow } = got;
     const yaml = normalizeEditorText(formText(form, 'yaml'));
@@ -133,9 +128,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const session = c.get('session')!;
     const at = deps.clock();
     const outcome = await saving.run(() => saveAndReload(flow, yaml, version, at, deps.operator));
-
     const id = await auditSave(deps.db, rt.durable, rt.log, { at, actor: session.actor, address: clientAddress(c), flow, outcome });
-
     if (wantsJson(c)) {
       const { saved, file: written, backup, reload, error } = outcome;
       return c.json({ saved, file: written, backup, reload, error, audit: auditItem(getAuditEntry(deps.db, id)!) }, outcome.status);

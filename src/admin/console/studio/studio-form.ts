@@ -31,6 +31,17 @@ export async function readStudioForm(
   return { form, flow };
 }
 
+/** What the studio's GETs ask first: may read, and the flow of `?flow=` (the first one for none). */
+export async function readFlowQuery(
+  rt: Runtime,
+  c: RequestContext,
+  flowOf: (name: string | undefined) => FlowConfig | undefined,
+): Promise<FlowConfig | Response> {
+  const verdict = checkAccess(rt, c, 'read');
+  if (!verdict.allowed) return signInFirst(rt, c, verdict);
+  return flowOf(c.req.query('flow')) ?? notFound(rt, c, rt.t('error.noFlow', { flow: c.req.query('flow') }));
+}
+
 /** The size bound of every studio form: 413, said in words, past it. */
 export function studioFormLimit(rt: Runtime) {
   return bodyLimit({
