@@ -117,6 +117,8 @@ export function createExporter(deps: ExporterDeps): Exporter {
         const removed = await removeStaleTempFiles(target.folder, STALE_TEMP_MS);
         if (removed > 0) log.info({ channel: target.channel, folder: target.folder, removed }, 'temp files left by an earlier run removed');
       }
+      // Stopped while the temp files were removed: no poll to leave behind.
+      if (!running) return;
       stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
