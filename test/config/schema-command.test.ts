@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../src/config/json-schema.js';
 import { JSON_SCHEMA_NAMES } from '../../src/config/schema-files.js';
-import { spawnCli, useBuiltCli } from '../daemon/built-cli.js';
+import { spawnCli, useBuiltCli } from '../helpers/built-cli.js';
 
 const built = useBuiltCli();
 

@@ -1,6 +1,6 @@
 /**
  * Every config or mapping that cannot be read as a YAML mapping is CONFIG_INVALID / MAPPING_INVALID
- * naming the file (exit 2, see test/daemon/cli-process.test.ts), never a crash: alias bombs,
+ * naming the file (exit 2, see test/cli-process.test.ts), never a crash: alias bombs,
  * cycles, NUL bytes, invalid UTF-8, folders, FIFOs, huge files, lists at the top.
  */
 import { execFileSync } from 'node:child_process';

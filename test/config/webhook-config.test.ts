@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { webhookSchema } from '../../src/config/webhook-schema.js';
 import { REDACTED, scrubSecrets } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { makeCertificate } from '../webhook/tls-material.js';
+import { makeCertificate } from '../helpers/tls-material.js';
 
 function configWith(dir: string, webhook: string): string {
   const file = path.join(dir, 'c.yaml');

@@ -14,7 +14,7 @@ import { readReloadables, reloadAll, rereadReloadables, type ReloadTargets } fro
 import { silentLogger } from '../../src/log.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { FAST_INTAKE_YAML, REPO, writeConfig } from '../helpers/with-daemon.js';
-import { renewableCertificate } from '../webhook/tls-material.js';
+import { renewableCertificate } from '../helpers/tls-material.js';
 
 const GOOD_MAPPING = fs.readFileSync(path.join(REPO, 'config/mappings/1c-requests.yaml'), 'utf8');
 

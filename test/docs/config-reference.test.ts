@@ -7,7 +7,7 @@ import { configKeyReference, referenceIn, withReference } from '../../packaging/
 import { jsonSchemaOf } from '../../src/config/json-schema.js';
 import { configSchema } from '../../src/config/schema.js';
 import { keyPaths } from '../helpers/config-key-paths.js';
-import { readPage } from './markdown.js';
+import { readPage } from '../helpers/markdown.js';
 
 const doc = readPage('docs/configuration.md');
 const generated = referenceIn(doc) ?? '';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAGES, REPO, anchorsOf, isExternal, linksOf, readPage, slugOf } from './markdown.js';
+import { PAGES, REPO, anchorsOf, isExternal, linksOf, readPage, slugOf } from '../helpers/markdown.js';
 
 describe.each(PAGES)('%s', (page) => {
   const links = linksOf(readPage(page)).filter((link) => !isExternal(link.target));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMMERCEML_PRESET } from '../../src/config/presets/commerceml.js';
-import { readPage } from './markdown.js';
+import { readPage } from '../helpers/markdown.js';
 
 const BUYER = "Контрагенты/Контрагент[Роль='Покупатель']";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonSchemaOf, type JsonSchemaName } from '../../src/config/json-schema.js';
-import { readPage } from './markdown.js';
+import { readPage } from '../helpers/markdown.js';
 
 type Json = Record<string, unknown>;
 

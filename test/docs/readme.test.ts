@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { demoHints } from '../../src/sandbox/demo-hints.js';
-import { PAGES, REPO, linksOf, readPage, withoutFences } from './markdown.js';
+import { PAGES, REPO, linksOf, readPage, withoutFences } from '../helpers/markdown.js';
 
 const readme = readPage('README.md');
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors.js';
-import { readPage, withoutFences } from './markdown.js';
+import { readPage, withoutFences } from '../helpers/markdown.js';
 
 /** The rows of the table, `| \`CODE\` | meaning | what to do |`, by code. */
 function rowsByCode(markdown: string): Map<string, string[]> {

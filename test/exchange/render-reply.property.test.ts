@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ENTERPRISEDATA_VERSIONS, enterpriseDataSchema } from '../../src/config/enterprisedata-schema.js';
 import { DEFAULT_EXCHANGE_PLAN, RECEIVED_OBJECT_TYPES, renderReply, type ReplyInput } from '../../src/exchange/render-reply.js';
 import { ENTERPRISEDATA_NAMESPACE as ED, readMessageHeader } from '../../src/mapping/readers/enterprisedata-header.js';
-import { XML_DEFAULTS, chunksOf } from '../mapping/xml/helpers.js';
+import { XML_DEFAULTS, chunksOf } from '../helpers/xml.js';
 
 const NUM_RUNS = 1000;
 

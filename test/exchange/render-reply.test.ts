@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decideMessage } from '../../src/exchange/decide-message.js';
 import { ENTERPRISEDATA_NAMESPACE as ED, readMessageHeader, type MessageHeader } from '../../src/mapping/readers/enterprisedata-header.js';
 import { DEFAULT_EXCHANGE_PLAN, renderReply, type ReplyInput } from '../../src/exchange/render-reply.js';
-import { XML_DEFAULTS, chunksOf, readAll, readSpec } from '../mapping/xml/helpers.js';
+import { XML_DEFAULTS, chunksOf, readAll, readSpec } from '../helpers/xml.js';
 
 const NOW = Date.UTC(2030, 2, 1, 9, 15, 42, 123);
 const VERSIONS = ['1.6', '1.8', '1.10', '1.11'];

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import YAML from 'yaml';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
 import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import { createExporter, type Exporter } from '../../src/export/create-exporter.js';
@@ -13,30 +14,17 @@ import { renderExportBytes } from '../../src/export/render-file.js';
 import { silentLogger } from '../../src/log.js';
 import { assignExportFileName, countExports, enqueueExport } from '../../src/store/exports.js';
 import type { Db } from '../../src/store/open-store.js';
+import { requestMapping } from '../helpers/fixtures.js';
 import { listFiles } from '../helpers/files.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
 import { buildEvent, postWebhook, withListener } from '../helpers/with-listener.js';
-import { readWorkbook, values } from './read-workbook.js';
+import { readWorkbook, values } from '../helpers/read-workbook.js';
 
 /** A requests mapping that reads workbooks, with no `acknowledgements:` section. */
-const XLSX_MAPPING = `
-format: xlsx
-request:
-  externalId: { column: "N" }
-  customer.inn: { column: "INN" }
-  customer.name: { column: "Name" }
-  contact.name: { column: "Contact" }
-  delivery.city: { column: "City" }
-  delivery.address: { column: "Address" }
-  delivery.desiredDate: { column: "Date", date: "DD.MM.YYYY" }
-items:
-  lineId: { column: "Line" }
-  name: { column: "Item" }
-  quantity: { column: "Qty", integer: true }
-  unit: { column: "Unit" }
-`;
+/** The shared request mapping, read from a workbook. */
+const XLSX_MAPPING = YAML.stringify(requestMapping({ format: 'xlsx', csv: undefined }));
 
 /** An acknowledgement record as delivery builds one (`buildAckRecord`). */
 const ackRecord = (externalId: string) => ({

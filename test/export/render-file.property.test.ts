@@ -18,7 +18,7 @@ import { renderExportFile } from '../../src/export/render-file.js';
 import { csvReader } from '../../src/mapping/readers/csv-reader.js';
 import { requestMapping } from '../helpers/fixtures.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { specOf } from '../mapping/fixtures.js';
+import { specOf } from '../helpers/mapping-fixtures.js';
 
 const NUM_RUNS = 1000;
 

@@ -14,7 +14,7 @@ import { formatDate } from '../../src/export/format-value.js';
 import { renderXlsx } from '../../src/export/render-xlsx.js';
 import type { Cell } from '../../src/mapping/readers/types.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { readRows } from '../mapping/xlsx/workbook-builder.js';
+import { readRows } from '../helpers/xlsx/workbook-builder.js';
 
 /**
  * Fewer runs than the pure parsers' 1,000: each run zips a workbook and reads it back through a

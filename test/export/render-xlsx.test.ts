@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exportFormatSchema, type ExportFormat } from '../../src/config/export-format-schema.js';
 import { renderExportBytes, renderExportFile } from '../../src/export/render-file.js';
 import { MAX_CELL_CHARS, TRUNCATION_MARKER } from '../../src/export/xlsx-cell.js';
-import { readWorkbook, values, zipEntries } from './read-workbook.js';
+import { readWorkbook, values, zipEntries } from '../helpers/read-workbook.js';
 
 const xlsx = (raw: Record<string, unknown> = {}): ExportFormat => exportFormatSchema.parse({ format: 'xlsx', fileName: 'x.xlsx', ...raw });
 const record = { eventId: 'EVT-000007', orderId: 'ORD-2026-000042', status: 'shipped', eventDate: '2026-06-12T07:15:00Z' };

@@ -17,7 +17,7 @@ import { MAX_CELL_CHARS, cellText } from '../../src/export/xlsx-cell.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
-const ENSURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ensure-libreoffice.sh');
+const ENSURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../helpers/ensure-libreoffice.sh');
 /** LibreOffice's CSV filter: `,`, `"`, UTF-8 (76), from line 1, …, cells saved as shown (the 9th). */
 const CSV_FILTER = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false';
 

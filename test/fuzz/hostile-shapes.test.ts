@@ -16,8 +16,8 @@ import type { MappingSpec } from '../../src/config/mapping-schema.js';
 import { openWorkbook, type InflateMeter } from '../../src/mapping/readers/xlsx-reader.js';
 import { edOrder, PEER_MESSAGE } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { MAIN_NS, XLSX_OPTIONS, worksheet, zipOf } from '../mapping/xlsx/workbook-builder.js';
-import { deflatedSpaces, writeZip, type ZipEntry } from '../mapping/xlsx/zip-writer.js';
+import { MAIN_NS, XLSX_OPTIONS, worksheet, zipOf } from '../helpers/xlsx/workbook-builder.js';
+import { deflatedSpaces, writeZip, type ZipEntry } from '../helpers/xlsx/zip-writer.js';
 import {
   CSV_HEADER,
   ED_ORDER,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `npm test`'s first step (pretest). The console's browser tests drive Debian's Chromium
-# (test/admin/console/with-browser.ts); no browser build is ever downloaded. When it is missing,
+# (test/helpers/console/with-browser.ts); no browser build is ever downloaded. When it is missing,
 # this installs it with apt-get where it can (root on a Debian-like machine), so `npm ci && npm test`
 # works on a fresh machine; elsewhere it says how, and the browser tests fail naming it.
 set -u

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkConfigFiles, previewUsageProblem, runCheckCommand, runPreviewCommand } from '../../src/mapping/run-mapping-commands.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { NOW, ROOT } from './fixtures.js';
+import { NOW, ROOT } from '../helpers/mapping-fixtures.js';
 
 const mappings = path.join(ROOT, 'config/mappings');
 

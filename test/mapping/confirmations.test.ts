@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { toCsv } from '../helpers/fixtures.js';
-import { specOf, split, writeInput } from './fixtures.js';
+import { specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
 const HEADER = ['Заказ', 'Номер у поставщика', 'Готов к отгрузке', 'Строка', 'Количество', 'Цена', 'Валюта'];
 const mapping = () =>

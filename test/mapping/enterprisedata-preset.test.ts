@@ -12,7 +12,7 @@ import type { CreateRequest } from '../../src/platform/contract.js';
 import type { MappingProblem } from '../../src/shared/types.js';
 import { PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip, type EdOrderInput } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { ROOT, writeInput } from './fixtures.js';
+import { ROOT, writeInput } from '../helpers/mapping-fixtures.js';
 
 const spec = () => loadMappingSpec(path.join(ROOT, 'config/mappings/enterprisedata-orders.yaml'));
 const OPTIONS = { now: new Date('2026-11-26'), rejectPastDates: false };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { specOf, split, writeInput } from './fixtures.js';
+import { specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
 const REQUEST_COLUMNS = ['Заявка', 'ИНН', 'Покупатель', 'Контакт', 'Телефон', 'Email', 'Город', 'Адрес', 'Дата'];
 

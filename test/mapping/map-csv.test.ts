@@ -3,7 +3,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.js';
-import { NOW, specOf, split, writeInput } from './fixtures.js';
+import { NOW, specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
 const valid = () => [HEADER, requestRow('R-1', '1'), requestRow('R-1', '2'), requestRow('R-2', '1')];
 

@@ -12,7 +12,7 @@ import type { MappedItem } from '../../src/mapping/types.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.js';
-import { OPTIONS, specOf, writeInput } from './fixtures.js';
+import { OPTIONS, specOf, writeInput } from '../helpers/mapping-fixtures.js';
 
 const csvSpec = () => specOf(requestMapping());
 const jsonSpec = () =>

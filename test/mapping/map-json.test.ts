@@ -1,7 +1,7 @@
 /** JSON input: a single object, an array, an array at a path, NDJSON; and broken JSON. */
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { specOf, split, writeInput } from './fixtures.js';
+import { specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
 const jsonMapping = (patch: Record<string, unknown> = {}) => ({
   kind: 'requests',

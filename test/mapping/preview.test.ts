@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import { formatPreview, previewFile } from '../../src/mapping/preview-file.js';
-import { OPTIONS, ROOT } from './fixtures.js';
+import { OPTIONS, ROOT } from '../helpers/mapping-fixtures.js';
 
 describe('previewFile', () => {
   it('gathers the submissions and problems, JSON-serialisable, and leaves the input file in place', async () => {

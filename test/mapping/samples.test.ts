@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import type { CreateRequest } from '../../src/platform/contract.js';
 import type { MappedSubmission } from '../../src/mapping/types.js';
-import { ROOT, split } from './fixtures.js';
+import { ROOT, split } from '../helpers/mapping-fixtures.js';
 
 function requestOf(submission: MappedSubmission | undefined): CreateRequest {
   if (submission?.kind !== 'request') throw new Error('expected a request');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { utf16Evidence } from '../../src/mapping/readers/utf16.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.js';
-import { specOf, split, writeInput } from './fixtures.js';
+import { specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
 const SAID_BOM = 'is UTF-16 (it starts with a UTF-16 byte order mark): save it as windows-1251 or UTF-8';
 const SAID_ZEROS = 'is UTF-16 (no byte order mark, but a zero byte beside each digit and Latin letter): save it as windows-1251 or UTF-8';

@@ -1,7 +1,7 @@
 /** The pure request validator, table-tested: one valid payload, broken one way per case. */
 import { describe, expect, it } from 'vitest';
 import { validateRequest } from '../../src/mapping/validate-request.js';
-import { NOW } from './fixtures.js';
+import { NOW } from '../helpers/mapping-fixtures.js';
 
 const valid = () => ({
   externalId: 'R-1',

@@ -12,11 +12,11 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { REQUEST_HEADER, dropFile, requestFile, requestRows } from './support/request-files.js';
-import { SECRETS, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { REQUEST_HEADER, dropFile, requestFile, requestRows } from '../helpers/reliability/request-files.js';
+import { SECRETS, filesIn, findSecrets, prepareDaemon } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { signed, statusEvent } from './support/webhook-sender.js';
+import { signed, statusEvent } from '../helpers/reliability/webhook-sender.js';
 
 const header1251 = iconv.encode(`${REQUEST_HEADER.join(';')}\r\n`, 'win1251');
 

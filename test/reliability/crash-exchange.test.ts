@@ -17,10 +17,10 @@ import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edMessage, edOrder } from '../help
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { acceptedCounts, keysByExternalId } from './support/outcome.js';
-import { createRandom } from './support/random.js';
-import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { acceptedCounts, keysByExternalId } from '../helpers/reliability/outcome.js';
+import { createRandom } from '../helpers/reliability/random.js';
+import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 
 const MESSAGES = 4;
 const ORDERS_PER_MESSAGE = 600;

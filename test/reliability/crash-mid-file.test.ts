@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from './support/outcome.js';
-import { createRandom } from './support/random.js';
-import { dropFile, externalIdOf, requestCommerceMl, requestFile, requestWorkbook, WORKBOOK_MAPPING } from './support/request-files.js';
-import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { createRandom } from '../helpers/reliability/random.js';
+import { dropFile, externalIdOf, requestCommerceMl, requestFile, requestWorkbook, WORKBOOK_MAPPING } from '../helpers/reliability/request-files.js';
+import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 
 const FILES = 3;
 const PER_FILE = 1_500;

@@ -8,11 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from './support/outcome.js';
-import { createRandom } from './support/random.js';
-import { dropFile, externalIdOf, requestFile } from './support/request-files.js';
-import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { createRandom } from '../helpers/reliability/random.js';
+import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
+import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const REQUESTS = 200;

@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { OperationFaultsInput } from '../../src/sandbox/index.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from './support/outcome.js';
-import { createRandom } from './support/random.js';
-import { dropFile, externalIdOf, requestFile } from './support/request-files.js';
-import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { createRandom } from '../helpers/reliability/random.js';
+import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
+import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const REQUESTS = 200;

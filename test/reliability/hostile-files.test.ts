@@ -14,12 +14,12 @@ import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { buildCfb } from '../mapping/xlsx/cfb-builder.js';
-import { MAIN_NS, workbookParts, worksheet, zipOf } from '../mapping/xlsx/workbook-builder.js';
-import { deflatedSpaces, writeZip, type ZipEntry } from '../mapping/xlsx/zip-writer.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { dropFile, requestCommerceMl, requestWorkbook, WORKBOOK_MAPPING } from './support/request-files.js';
-import { SECRETS, filesIn, prepareDaemon } from './support/setup.js';
+import { buildCfb } from '../helpers/xlsx/cfb-builder.js';
+import { MAIN_NS, workbookParts, worksheet, zipOf } from '../helpers/xlsx/workbook-builder.js';
+import { deflatedSpaces, writeZip, type ZipEntry } from '../helpers/xlsx/zip-writer.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { dropFile, requestCommerceMl, requestWorkbook, WORKBOOK_MAPPING } from '../helpers/reliability/request-files.js';
+import { SECRETS, filesIn, prepareDaemon } from '../helpers/reliability/setup.js';
 
 const MiB = 1024 * 1024;
 const SMALL = workbookParts({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1"><v>1</v></c></row>' }] });

@@ -16,11 +16,11 @@ import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { REQUEST_HEADER, dropFile, requestFile, requestRows } from './support/request-files.js';
-import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { REQUEST_HEADER, dropFile, requestFile, requestRows } from '../helpers/reliability/request-files.js';
+import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { signed } from './support/webhook-sender.js';
+import { signed } from '../helpers/reliability/webhook-sender.js';
 
 const CHINESE_ID = '中'.repeat(100);
 /** A name of 246 bytes: derived names (`processing/<id>-<name>`, reports) would pass 255. */

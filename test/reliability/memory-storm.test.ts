@@ -2,7 +2,7 @@
  * Memory under a storm of hostile files (issue 33): six flows (1C's CSV, Excel's CSV, JSON, NDJSON,
  * a workbook, CommerceML), a hundred files each dropped at once into a real daemon: valid exports,
  * broken ones, huge values, thousands of bad requests, a few large valid files and a few of tens of
- * MB (`support/storm-files.ts`). Every file is taken (archived or rejected, each exactly once,
+ * MB (`test/helpers/reliability/storm-files.ts`). Every file is taken (archived or rejected, each exactly once,
  * nothing left in an inbox or in `processing/`), the daemon stays up, and its peak RSS (the kernel's
  * `VmHWM`, read from /proc while it runs) stays within the memory budget of docs/reliability.md.
  * The daemon runs with the unit's `NODE_OPTIONS` (its V8 heap limit), as systemd runs it.
@@ -19,10 +19,10 @@ import { pidFilePath } from '../../src/store/state-lock.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { SECRETS, filesIn, prepareDaemon, walkFiles } from './support/setup.js';
-import { stormFiles, type StormFile } from './support/storm-files.js';
-import { stormFormats } from './support/storm-formats.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { SECRETS, filesIn, prepareDaemon, walkFiles } from '../helpers/reliability/setup.js';
+import { stormFiles, type StormFile } from '../helpers/reliability/storm-files.js';
+import { stormFormats } from '../helpers/reliability/storm-formats.js';
 
 /** The daemon's memory budget with six busy flows (docs/reliability.md, "Memory budget"). */
 const MEMORY_BUDGET_MB = 512;

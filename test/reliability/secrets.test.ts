@@ -11,11 +11,11 @@ import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { dropFile, requestFile } from './support/request-files.js';
-import { SECRETS, findSecrets, freePort, prepareDaemon, walkFiles } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { dropFile, requestFile } from '../helpers/reliability/request-files.js';
+import { SECRETS, findSecrets, freePort, prepareDaemon, walkFiles } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { sendAll, signed, statusEvent } from './support/webhook-sender.js';
+import { sendAll, signed, statusEvent } from '../helpers/reliability/webhook-sender.js';
 
 /** Rewrite the daemon's config file in place (same state, other settings). */
 function editConfig(file: string, edit: (config: Record<string, Record<string, unknown>>) => void): void {

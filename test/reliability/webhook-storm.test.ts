@@ -14,11 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { storePath } from '../../src/store/open-store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { withDaemonProcess } from './support/daemon-process.js';
-import { createRandom } from './support/random.js';
-import { SECRETS, filesIn, findSecrets, prepareDaemon } from './support/setup.js';
+import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
+import { createRandom } from '../helpers/reliability/random.js';
+import { SECRETS, filesIn, findSecrets, prepareDaemon } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { sendAll, signed, statusEvent, type WebhookSend } from './support/webhook-sender.js';
+import { sendAll, signed, statusEvent, type WebhookSend } from '../helpers/reliability/webhook-sender.js';
 
 const GOOD = 20_000;
 const REPEATS = GOOD * 0.2;

@@ -16,7 +16,7 @@ import { renderCsvReport } from '../../src/shared/file-report.js';
 import { problemPlace, type MappingProblem } from '../../src/shared/types.js';
 import { requestMapping } from '../helpers/fixtures.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { specOf } from '../mapping/fixtures.js';
+import { specOf } from '../helpers/mapping-fixtures.js';
 
 const NUM_RUNS = 1000;
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { attemptOutcomesByHour, eventsByHour, HISTORY_SQL, type HourWindow } from '../../src/store/console-history.js';
 import type { Db } from '../../src/store/open-store.js';
-import { deliverAt, receiveEventAt } from '../admin/console/history-rows.js';
+import { deliverAt, receiveEventAt } from '../helpers/console/history-rows.js';
 import { withStore } from '../helpers/store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 

@@ -1,6 +1,6 @@
 /**
  * The stateDir lock inside one process: SQLite sees its own connections' locks too, so a second
- * take in this process is refused like one from another process (test/daemon/cli-process.test.ts
+ * take in this process is refused like one from another process (test/cli-process.test.ts
  * shows the cross-process case and the release on SIGKILL).
  */
 import fs from 'node:fs';

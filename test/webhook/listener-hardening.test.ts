@@ -10,7 +10,7 @@ import { getEvent } from '../../src/store/events.js';
 import { findEventConflict } from '../../src/webhook/event-conflict.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { buildEvent, postWebhook, withListener } from '../helpers/with-listener.js';
-import { captureLogger, holdConnection, rawExchange } from './raw-client.js';
+import { captureLogger, holdConnection, rawExchange } from '../helpers/raw-client.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

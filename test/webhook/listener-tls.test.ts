@@ -15,7 +15,7 @@ import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { REQUESTS_FLOW, writeConfig } from '../helpers/with-daemon.js';
 import { createAccepted } from '../sandbox/support.js';
-import { handshakeWithTls11, httpsGet, makeCertificate, renewableCertificate, servedFingerprint } from './tls-material.js';
+import { handshakeWithTls11, httpsGet, makeCertificate, renewableCertificate, servedFingerprint } from '../helpers/tls-material.js';
 import { withListener, SECRET } from '../helpers/with-listener.js';
 
 const defaultMinVersion = tls.DEFAULT_MIN_VERSION;

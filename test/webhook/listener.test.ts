@@ -3,7 +3,7 @@ import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { getEvent, getOrderStatus } from '../../src/store/events.js';
 import type { Metrics } from '../../src/metrics/metrics.js';
 import { buildEvent, countRows, getPath, postWebhook, withListener, SECRET } from '../helpers/with-listener.js';
-import { captureLogger } from './raw-client.js';
+import { captureLogger } from '../helpers/raw-client.js';
 
 describe('webhook listener', () => {
   it('stores a valid event with its status and one export row, then answers 200 {received:true}', async () => {

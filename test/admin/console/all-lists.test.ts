@@ -12,8 +12,8 @@ import { openStore, storePath, type Db } from '../../../src/store/open-store.js'
 import { withTempDir } from '../../helpers/temp-dir.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { send } from './http.js';
-import { withConsoleDaemon } from './with-console-daemon.js';
+import { send } from '../../helpers/console/http.js';
+import { withConsoleDaemon } from '../../helpers/console/with-console-daemon.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Data = Record<string, any>;

@@ -9,9 +9,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { recordBusyDay, type BusyDay } from './history-rows.js';
-import { collectErrors, withBrowser } from './with-browser.js';
-import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
+import { recordBusyDay, type BusyDay } from '../../helpers/console/history-rows.js';
+import { collectErrors, withBrowser } from '../../helpers/console/with-browser.js';
+import { PASSWORD, withConsoleDaemon } from '../../helpers/console/with-console-daemon.js';
 
 const IMAGES = path.join(REPO, 'docs/images');
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');

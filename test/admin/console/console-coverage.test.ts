@@ -11,8 +11,8 @@ import { createLogger } from '../../../src/log.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { send, signIn } from './http.js';
-import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
+import { send, signIn } from '../../helpers/console/http.js';
+import { PASSWORD, withConsoleDaemon } from '../../helpers/console/with-console-daemon.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Data = Record<string, any>;

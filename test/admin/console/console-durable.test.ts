@@ -16,7 +16,7 @@ import { validRequest } from '../../helpers/fixtures.js';
 import { addRequestRow } from '../../helpers/store.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
 import { REPO } from '../../helpers/with-daemon.js';
-import { form, send, signIn, type Answer } from './http.js';
+import { form, send, signIn, type Answer } from '../../helpers/console/http.js';
 
 const PASSWORD = 'operator-secret';
 

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { REPO } from '../../helpers/with-daemon.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { form, send, signIn } from './http.js';
-import { PASSWORD, withConsoleDaemon } from './with-console-daemon.js';
+import { form, send, signIn } from '../../helpers/console/http.js';
+import { PASSWORD, withConsoleDaemon } from '../../helpers/console/with-console-daemon.js';
 
 // The pages' JSON, read loosely: the assertions say what each must hold.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -13,9 +13,9 @@ import { silentLogger } from '../../../src/log.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { openStore, storePath } from '../../../src/store/open-store.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { buildEditorBundle } from './editor-page.js';
-import { CONSOLE_PAGES, NOT_PAGES, walkEveryPage, withEveryPage } from './console-pages.js';
-import { withBrowser } from './with-browser.js';
+import { buildEditorBundle } from '../../helpers/console/editor-page.js';
+import { CONSOLE_PAGES, NOT_PAGES, walkEveryPage, withEveryPage } from '../../helpers/console/console-pages.js';
+import { withBrowser } from '../../helpers/console/with-browser.js';
 
 /** Every Hono app made while this file runs: the console's, with the routes it registered. */
 const apps = vi.hoisted(() => [] as { routes: { method: string; path: string }[] }[]);

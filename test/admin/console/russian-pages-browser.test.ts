@@ -8,8 +8,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { walkEveryPage, withEveryPage } from './console-pages.js';
-import { withBrowser } from './with-browser.js';
+import { walkEveryPage, withEveryPage } from '../../helpers/console/console-pages.js';
+import { withBrowser } from '../../helpers/console/with-browser.js';
 
 /** The page's text as a person reads it, without what is data: codes, JSON, quoted words, the YAML editor, form values. */
 function wordsOfOurs(page: Page): Promise<string> {

@@ -18,8 +18,8 @@ import YAML from 'yaml';
 import { loadMappingSpec, parseMappingSpec } from '../../../src/config/load-mapping.js';
 import type { MappingSpec } from '../../../src/config/mapping-schema.js';
 import { edMessage, edOrder, PEER_MESSAGE, type EdOrderInput } from '../../helpers/enterprisedata.js';
-import { workbookParts, worksheet, zipOf } from '../../mapping/xlsx/workbook-builder.js';
-import { writeZip, type ZipEntry } from '../../mapping/xlsx/zip-writer.js';
+import { workbookParts, worksheet, zipOf } from '../../helpers/xlsx/workbook-builder.js';
+import { writeZip, type ZipEntry } from '../../helpers/xlsx/zip-writer.js';
 
 const MAPPINGS = path.resolve(import.meta.dirname, '../../../config/mappings');
 

@@ -13,7 +13,7 @@ import {
   type MessageHeader,
 } from '../../../src/mapping/readers/enterprisedata-header.js';
 import { ED_NAMESPACE, NODE, PEER, edCatalogItem, edMessage, edOrder } from '../../helpers/enterprisedata.js';
-import { CountingSource, XML_DEFAULTS, chunksOf } from '../xml/helpers.js';
+import { CountingSource, XML_DEFAULTS, chunksOf } from '../../helpers/xml.js';
 
 const read = (content: string | Buffer, chunkBytes?: number) => readMessageHeader(chunksOf(content, chunkBytes), XML_DEFAULTS);
 

@@ -13,7 +13,7 @@ import { parseMappingSpec } from '../../../src/config/load-mapping.js';
 import { requisitePath } from '../../../src/mapping/suggest/match-requisites.js';
 import { runSuggestCommand } from '../../../src/mapping/suggest/run-suggest-command.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { NOW, ROOT, split } from '../fixtures.js';
+import { NOW, ROOT, split } from '../../helpers/mapping-fixtures.js';
 
 const SAMPLE = path.join(ROOT, 'samples/suggest/site-orders-commerceml.xml');
 const requisite = (name: string) => `ЗначенияРеквизитов/ЗначениеРеквизита[Наименование='${name}']/Значение`;

@@ -11,7 +11,7 @@ import { checkConfigFiles, runPreviewCommand } from '../../../src/mapping/run-ma
 import { runSuggestCommand } from '../../../src/mapping/suggest/run-suggest-command.js';
 import { requestCsv, requestRow } from '../../helpers/fixtures.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { NOW, ROOT } from '../fixtures.js';
+import { NOW, ROOT } from '../../helpers/mapping-fixtures.js';
 
 const sample = (name: string) => path.join(ROOT, 'samples/suggest', name);
 

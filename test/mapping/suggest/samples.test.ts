@@ -14,7 +14,7 @@ import { previewFile } from '../../../src/mapping/preview-file.js';
 import { suggestMapping } from '../../../src/mapping/suggest/suggest-mapping.js';
 import { targetsOf } from '../../../src/mapping/suggest/targets.js';
 import type { MappingSuggestion } from '../../../src/mapping/suggest/types.js';
-import { NOW, ROOT } from '../fixtures.js';
+import { NOW, ROOT } from '../../helpers/mapping-fixtures.js';
 
 const DIR = path.join(ROOT, 'samples/suggest');
 

@@ -13,7 +13,7 @@ import { parseMappingSpec } from '../../../src/config/load-mapping.js';
 import { runSuggestCommand } from '../../../src/mapping/suggest/run-suggest-command.js';
 import { edCatalogItem, edMessage, edOrder, edZip } from '../../helpers/enterprisedata.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { NOW, ROOT, split } from '../fixtures.js';
+import { NOW, ROOT, split } from '../../helpers/mapping-fixtures.js';
 
 const SHIPPED = path.join(ROOT, 'config/mappings/enterprisedata-orders.yaml');
 const DATA_SAMPLE = path.join(ROOT, 'samples/enterprisedata/data/Message_УТ_ПК.xml');

@@ -11,10 +11,10 @@ import { loadMappingSpec } from '../../../src/config/load-mapping.js';
 import { checkConfigFiles, runPreviewCommand } from '../../../src/mapping/run-mapping-commands.js';
 import { runSuggestCommand } from '../../../src/mapping/suggest/run-suggest-command.js';
 import { withTempDir } from '../../helpers/temp-dir.js';
-import { ROOT, NOW, split } from '../fixtures.js';
-import { workbookParts, zipOf } from '../xlsx/workbook-builder.js';
-import { writeZip } from '../xlsx/zip-writer.js';
-import { requestCommerceMl } from '../../reliability/support/request-files.js';
+import { ROOT, NOW, split } from '../../helpers/mapping-fixtures.js';
+import { workbookParts, zipOf } from '../../helpers/xlsx/workbook-builder.js';
+import { writeZip } from '../../helpers/xlsx/zip-writer.js';
+import { requestCommerceMl } from '../../helpers/reliability/request-files.js';
 
 const REPORT = path.join(ROOT, 'samples/requests-1c-report.xlsx');
 const COMMERCEML = path.join(ROOT, 'samples/commerceml-orders.xml');

@@ -14,7 +14,7 @@ import { formatSuggestionSummary, type SuggestionPreview } from '../../../src/ma
 import { suggestMapping } from '../../../src/mapping/suggest/suggest-mapping.js';
 import type { FieldSuggestion, MappingSuggestion } from '../../../src/mapping/suggest/types.js';
 import { HEADER, requestCsv, requestMapping, requestRow, toCsv } from '../../helpers/fixtures.js';
-import { ROOT } from '../fixtures.js';
+import { ROOT } from '../../helpers/mapping-fixtures.js';
 
 /** Three requests of 2, 1 and 1 lines, as `requestRow` writes them. */
 const ROWS = [requestRow('R-1', '1'), requestRow('R-1', '2'), requestRow('R-2', '1'), requestRow('R-3', '1')];
