@@ -88,9 +88,9 @@ export function createIntake(deps: IntakeDeps): Intake {
     interrupt: () => stopController.abort(),
     async stop() {
       scans.pause();
-      const w = watcher;
+      const closing = watcher;
       watcher = null;
-      await w?.close();
+      await closing?.close();
       await lane.idle();
       logger.info('intake stopped');
     },
