@@ -46,7 +46,7 @@ export interface TimedRun {
 
 /** Why a dropped file recorded nothing, from its row and report (for the error message). */
 function describeFileOutcome(db: Db, name: string): string {
-  const row = listFiles(db, FLOW_NAME, 1000).find((f) => f.original_name === name);
+  const row = listFiles(db, FLOW_NAME, 1000).find((f) => f.originalName === name);
   if (!row) return `${name} was never claimed`;
   const problems =
     readFileReport(row)

@@ -24,7 +24,7 @@ import { nextExchangeState } from '../exchange/next-exchange-state.js';
 import { xmlBytes } from '../mapping/readers/xml-reader.js';
 import type { MappedItem } from '../mapping/types.js';
 import { exchangeStateOf, getExchange, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
-import type { FileRow } from '../store/files.js';
+import type { FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import type { ReportNote } from '../shared/types.js';
 import { writeDueReply } from './exchange-reply.js';
@@ -39,11 +39,11 @@ export function exchangeKeyOf(ctx: IntakeContext): ExchangeKey | undefined {
 
 async function* nothing(): AsyncGenerator<MappedItem> {}
 
-export async function processExchangeMessage(ctx: IntakeContext, row: FileRow, handle: FileHandle, seen: SeenFile): Promise<RecordFileResult> {
+export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord, handle: FileHandle, seen: SeenFile): Promise<RecordFileResult> {
   const exchange = ctx.flow.enterpriseData!;
   const key = exchangeKeyOf(ctx)!;
-  const log = fileLogger(ctx, row.original_name);
-  const name = row.original_name;
+  const log = fileLogger(ctx, row.originalName);
+  const name = row.originalName;
 
   let header: MessageHeader | null = null;
   let decision: MessageDecision | null = null;

@@ -6,30 +6,30 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listFilesWithPendingReport, markReportWritten, readFileReport, type FileRow } from '../store/files.js';
+import { listFilesWithPendingReport, markReportWritten, readFileReport, type FileRecord } from '../store/files.js';
 import { entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
 import { writeReportFiles } from './report-files.js';
 
 /**
- * Write the report of `row` beside its `current_path`, when it has problems to report, and clear
+ * Write the report of `row` beside its `currentPath`, when it has problems to report, and clear
  * its pending flag. A failure is logged as REPORT_WRITE_FAILED and leaves the flag set; never throws
  * for the write itself.
  */
-export async function writeFileReport(ctx: IntakeContext, row: FileRow): Promise<boolean> {
+export async function writeFileReport(ctx: IntakeContext, row: FileRecord): Promise<boolean> {
   const report = readFileReport(row);
-  if (row.current_path && report && report.problems.length > 0) {
+  if (row.currentPath && report && report.problems.length > 0) {
     try {
-      await fs.mkdir(path.dirname(row.current_path), { recursive: true });
-      await writeReportFiles(row.current_path, report);
+      await fs.mkdir(path.dirname(row.currentPath), { recursive: true });
+      await writeReportFiles(row.currentPath, report);
     } catch (error) {
-      fileLogger(ctx, row.original_name).error(
-        { fileId: row.id, code: 'REPORT_WRITE_FAILED', to: row.current_path, err: error },
+      fileLogger(ctx, row.originalName).error(
+        { fileId: row.id, code: 'REPORT_WRITE_FAILED', to: row.currentPath, err: error },
         'the report of the file could not be written; it is kept in the store and written again at the next scan',
       );
       return false;
     }
   }
-  if (row.report_pending === 1) markReportWritten(ctx.db, row.id);
+  if (row.reportPending === 1) markReportWritten(ctx.db, row.id);
   return true;
 }
 
@@ -38,10 +38,10 @@ export async function writePendingReports(ctx: IntakeContext): Promise<number> {
   let written = 0;
   for (const row of listFilesWithPendingReport(ctx.db, ctx.flow.name)) {
     // A file still in processing/ gets its report when recovery finishes its move.
-    if (await entryExists(processingPathOf(ctx.dirs, row.id, row.original_name))) continue;
+    if (await entryExists(processingPathOf(ctx.dirs, row.id, row.originalName))) continue;
     if (await writeFileReport(ctx, row)) {
       written += 1;
-      fileLogger(ctx, row.original_name).info({ fileId: row.id, to: row.current_path }, 'report written on a later try');
+      fileLogger(ctx, row.originalName).info({ fileId: row.id, to: row.currentPath }, 'report written on a later try');
     }
   }
   return written;

@@ -16,7 +16,7 @@
  * `existing` with that state; so memory grows with a file's duplicates, corrections and
  * conflicts, not with its new requests.
  */
-import type { FileRow } from '../store/files.js';
+import type { FileRecord } from '../store/files.js';
 import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PreparedSubmission } from '../store/record-file.js';
 import { SUBMISSION_STATE } from '../store/submissions.js';
 import type { FileReport, MappingProblem, ReportNote } from '../shared/types.js';
@@ -160,7 +160,7 @@ export interface OutcomeInput {
 }
 
 /** The file's outcome and report, once every chunk is decided. */
-export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pick<FileRow, 'original_name' | 'sha256'>): OutcomePlan {
+export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pick<FileRecord, 'originalName' | 'sha256'>): OutcomePlan {
   const lapsed = (input.lapsed ?? []).map((lapse) =>
     conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`),
   );
@@ -171,7 +171,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       row: state.conflicts.firstOmittedRow,
       field: 'externalId',
       code: 'EXTERNAL_ID_CONFLICT',
-      message: `${file.original_name}: ${state.conflicts.omitted} more externalId conflicts from row ${state.conflicts.firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_CONFLICTS})`,
+      message: `${file.originalName}: ${state.conflicts.omitted} more externalId conflicts from row ${state.conflicts.firstOmittedRow} on are not listed (the report shows the first ${MAX_LISTED_CONFLICTS})`,
       text: { key: 'moreConflicts', params: { n: state.conflicts.omitted, row: state.conflicts.firstOmittedRow ?? 0, shown: MAX_LISTED_CONFLICTS } },
     });
   }
@@ -189,7 +189,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       row: null,
       field: null,
       code: 'MAPPING_FAILED',
-      message: `${file.original_name} holds no ${input.flow} records (only a header, or nothing)`,
+      message: `${file.originalName} holds no ${input.flow} records (only a header, or nothing)`,
       text: { key: 'noRecords' },
     });
   }
@@ -202,12 +202,12 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       text: { key: 'rejectedWhole', params: { n: usable } },
     });
   }
-  const report: FileReport = { file: file.original_name, sha256: file.sha256, problems, notes };
+  const report: FileReport = { file: file.originalName, sha256: file.sha256, problems, notes };
   return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report };
 }
 
 /** The plan of a whole file decided at once: `planChunk` over all of it, then `planOutcome`. */
-export function planFile(input: PlanInput, file: Pick<FileRow, 'original_name' | 'sha256'>, existing: ReadonlyMap<string, ExistingSubmission>): FilePlan {
+export function planFile(input: PlanInput, file: Pick<FileRecord, 'originalName' | 'sha256'>, existing: ReadonlyMap<string, ExistingSubmission>): FilePlan {
   const state = startFilePlan();
   const chunk = planChunk(state, input.submissions, existing);
   const outcome = planOutcome(state, input, file);

@@ -6,7 +6,7 @@
  * completes it on restart from the row alone.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { countReadAttempt, type FileRow } from '../store/files.js';
+import { countReadAttempt, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { processExchangeMessage } from './exchange-message.js';
 import type { IntakeContext } from './intake-context.js';
@@ -20,13 +20,13 @@ export type { SeenFile } from './record-and-move.js';
  * taker's stat); without it (recovery), as it is now, with the size the claim recorded. Returns
  * the recording result.
  */
-export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handle: FileHandle, seen?: SeenFile): Promise<RecordFileResult> {
-  const expected = seen ?? { size: row.size_bytes, mtimeMs: (await handle.stat()).mtimeMs };
+export async function processClaimedFile(ctx: IntakeContext, row: FileRecord, handle: FileHandle, seen?: SeenFile): Promise<RecordFileResult> {
+  const expected = seen ?? { size: row.sizeBytes, mtimeMs: (await handle.stat()).mtimeMs };
   // Counted before the read: if the daemon dies reading it, recovery knows (`MAX_READ_ATTEMPTS`).
   countReadAttempt(ctx.db, row.id);
   // An exchange message's header decides first what the message is (`exchange-message.ts`).
   if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
-  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.original_name }, row.original_name), handle, expected, row.original_name));
+  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.originalName }, row.originalName), handle, expected, row.originalName));
 }
 
 /**
@@ -36,7 +36,7 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRow, handl
  */
 export async function rejectClaimedUnread(
   ctx: IntakeContext,
-  row: FileRow,
+  row: FileRecord,
   message: string,
   code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED' = 'FILE_NOT_REGULAR',
 ): Promise<RecordFileResult> {

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import type { MappedItem } from '../mapping/types.js';
-import { FILE_STATE, getFile, type FileRow } from '../store/files.js';
+import { FILE_STATE, getFile, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
 import type { MappingProblem } from '../shared/types.js';
@@ -50,15 +50,20 @@ export async function* oneItem(item: MappedItem): AsyncGenerator<MappedItem> {
 }
 
 /** Record a claimed file from its mapped items, then move it (and write its report); an exchange message adds its own rules. */
-export async function recordAndMove(ctx: IntakeContext, row: FileRow, items: AsyncIterable<MappedItem>, exchange?: MessageOutcome): Promise<RecordFileResult> {
-  const log = fileLogger(ctx, row.original_name);
-  const name = storedName(row.id, row.original_name);
+export async function recordAndMove(
+  ctx: IntakeContext,
+  row: FileRecord,
+  items: AsyncIterable<MappedItem>,
+  exchange?: MessageOutcome,
+): Promise<RecordFileResult> {
+  const log = fileLogger(ctx, row.originalName);
+  const name = storedName(row.id, row.originalName);
   const result = await recordMappedFile(ctx.db, {
     ...(exchange ? { exchange } : {}),
-    onReaderFault: (error) => ctx.onReaderFault?.(error, row.original_name),
+    onReaderFault: (error) => ctx.onReaderFault?.(error, row.originalName),
     flow: ctx.flow.name,
     fileId: row.id,
-    fileLabel: row.original_name,
+    fileLabel: row.originalName,
     items,
     sourceSystem: ctx.sourceSystem,
     rejectWholeFile: ctx.flow.intake.rejectWholeFile,
@@ -101,21 +106,21 @@ function loggedProblem(problem: MappingProblem): Record<string, unknown> {
  * alone, its reports are rewritten. A report that cannot be written does not fail the move: the
  * row keeps `report_pending` and the next scan writes it.
  */
-export async function finishMove(ctx: IntakeContext, row: FileRow): Promise<void> {
-  if (row.state === FILE_STATE.processing || !row.current_path) return;
-  const log = fileLogger(ctx, row.original_name);
-  const from = processingPathOf(ctx.dirs, row.id, row.original_name);
+export async function finishMove(ctx: IntakeContext, row: FileRecord): Promise<void> {
+  if (row.state === FILE_STATE.processing || !row.currentPath) return;
+  const log = fileLogger(ctx, row.originalName);
+  const from = processingPathOf(ctx.dirs, row.id, row.originalName);
   // The row says where the file goes; if the move outran the commit and the power failed, the file
   // would sit in archive/ while the store still says `processing`: lost. So the commit first.
   await ctx.durable();
-  await fs.mkdir(path.dirname(row.current_path), { recursive: true });
+  await fs.mkdir(path.dirname(row.currentPath), { recursive: true });
   try {
-    await fs.rename(from, row.current_path);
+    await fs.rename(from, row.currentPath);
   } catch (error) {
     if (!isMissing(error)) throw error;
     // Already moved by an earlier run (the crash came after the rename): nothing to do but the report.
   }
-  log.info({ fileId: row.id, to: row.current_path }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
+  log.info({ fileId: row.id, to: row.currentPath }, row.state === FILE_STATE.archived ? 'file archived' : 'file moved to rejected');
   ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: row.state });
   await writeFileReport(ctx, row);
 }

@@ -14,7 +14,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeEntry, openRegularFile } from '../shared/input-file.js';
-import { FILE_STATE, getFile, listFilesInState, type FileRow } from '../store/files.js';
+import { FILE_STATE, getFile, listFilesInState, type FileRecord } from '../store/files.js';
 import { settleUnfinishedRecordings } from './settle-staged.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -65,7 +65,7 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
     try {
       const parsed = parseStoredName(name);
       const row = parsed ? getFile(ctx.db, parsed.id) : undefined;
-      if (row && row.flow === ctx.flow.name && storedName(row.id, row.original_name) === name) {
+      if (row && row.flow === ctx.flow.name && storedName(row.id, row.originalName) === name) {
         seen.add(row.id);
         if (row.state === FILE_STATE.processing) {
           log.info({ fileId: row.id }, 'recovery: file was claimed but not recorded; processing it again');
@@ -95,7 +95,7 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
 
   for (const row of listFilesInState(ctx.db, ctx.flow.name, FILE_STATE.processing)) {
     if (seen.has(row.id)) continue;
-    if (!(await entryExists(processingPathOf(ctx.dirs, row.id, row.original_name)))) report.claimsWithoutFile += 1;
+    if (!(await entryExists(processingPathOf(ctx.dirs, row.id, row.originalName)))) report.claimsWithoutFile += 1;
   }
 
   report.staleMarkersRemoved = await removeStaleMarkers(ctx);
@@ -110,16 +110,16 @@ export async function recoverIntake(ctx: IntakeContext): Promise<RecoveryReport>
 export const MAX_READ_ATTEMPTS = 2;
 
 /** Map and record a claimed file again, from one descriptor; anything but a regular file is rejected unread. */
-async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: string): Promise<void> {
-  if (row.read_attempts >= MAX_READ_ATTEMPTS) {
-    fileLogger(ctx, row.original_name).error(
-      { fileId: row.id, code: 'FILE_UNREADABLE', readAttempts: row.read_attempts },
+async function reprocessClaimed(ctx: IntakeContext, row: FileRecord, filePath: string): Promise<void> {
+  if (row.readAttempts >= MAX_READ_ATTEMPTS) {
+    fileLogger(ctx, row.originalName).error(
+      { fileId: row.id, code: 'FILE_UNREADABLE', readAttempts: row.readAttempts },
       'recovery: the daemon stopped while reading this file each time it tried; rejected unread',
     );
     await rejectClaimedUnread(
       ctx,
       row,
-      `${row.original_name}: the daemon stopped (crashed or was killed) while reading this file ${row.read_attempts} times; it was not read again. Check the log of those runs, then retake it`,
+      `${row.originalName}: the daemon stopped (crashed or was killed) while reading this file ${row.readAttempts} times; it was not read again. Check the log of those runs, then retake it`,
       'FILE_UNREADABLE',
     );
     return;
@@ -127,11 +127,11 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: stri
   const opened = await openRegularFile(filePath);
   if (!opened.ok && opened.reason === 'missing') return;
   if (!opened.ok && opened.reason === 'not-regular') {
-    fileLogger(ctx, row.original_name).error(
+    fileLogger(ctx, row.originalName).error(
       { fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what },
       'recovery: the entry in processing/ is not a regular file; rejected unread',
     );
-    await rejectClaimedUnread(ctx, row, `${row.original_name}: what is in processing/ under its name is ${opened.what}; it was not read`);
+    await rejectClaimedUnread(ctx, row, `${row.originalName}: what is in processing/ under its name is ${opened.what}; it was not read`);
     return;
   }
   try {
@@ -140,14 +140,14 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRow, filePath: stri
     const digest = await hashFile(opened.handle);
     const stat = await opened.handle.stat();
     if (digest.sha256 !== row.sha256) {
-      fileLogger(ctx, row.original_name).error(
+      fileLogger(ctx, row.originalName).error(
         { fileId: row.id, code: 'FILE_CHANGED' },
         'recovery: the file in processing/ is not the content that was claimed; rejected unread',
       );
       await rejectClaimedUnread(
         ctx,
         row,
-        `${row.original_name}: what is in processing/ under its name is not the content that was claimed (its SHA-256 differs); it was not read`,
+        `${row.originalName}: what is in processing/ under its name is not the content that was claimed (its SHA-256 differs); it was not read`,
         'FILE_CHANGED',
       );
       return;

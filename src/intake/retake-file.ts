@@ -52,21 +52,21 @@ export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Pr
     throw refused(`File ${fileId} is not a file of flow ${ctx.flow.name}`, { fileId }, { key: 'retakeNoFile', params: { id: fileId } });
   if (row.state !== 'rejected')
     throw refused(
-      `File ${fileId} (${row.original_name}) is ${row.state}, not rejected: there is nothing to take again`,
+      `File ${fileId} (${row.originalName}) is ${row.state}, not rejected: there is nothing to take again`,
       { fileId },
-      { key: 'retakeNotRejected', params: { name: row.original_name } },
+      { key: 'retakeNotRejected', params: { name: row.originalName } },
     );
-  const from = row.current_path;
+  const from = row.currentPath;
   if (!from || path.dirname(from) !== ctx.dirs.rejected) {
     throw refused(
-      `File ${fileId} (${row.original_name}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`,
+      `File ${fileId} (${row.originalName}) is not in ${ctx.dirs.rejected}; drop it into the inbox by hand`,
       { fileId, path: from },
-      { key: 'retakeGone', params: { name: row.original_name } },
+      { key: 'retakeGone', params: { name: row.originalName } },
     );
   }
-  if (isUnsafeName(row.original_name)) {
+  if (isUnsafeName(row.originalName)) {
     throw refused(
-      `File ${fileId} has an unsafe name "${escapeControlCharacters(row.original_name)}"`,
+      `File ${fileId} has an unsafe name "${escapeControlCharacters(row.originalName)}"`,
       { fileId },
       { key: 'retakeUnsafeName', params: { id: fileId } },
     );
@@ -77,9 +77,9 @@ export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Pr
   } catch (error) {
     if (isMissing(error)) {
       throw refused(
-        `File ${fileId} (${row.original_name}) is no longer in rejected/ (${from})`,
+        `File ${fileId} (${row.originalName}) is no longer in rejected/ (${from})`,
         { fileId, path: from },
-        { key: 'retakeGone', params: { name: row.original_name } },
+        { key: 'retakeGone', params: { name: row.originalName } },
       );
     }
     throw error;
@@ -88,18 +88,18 @@ export async function retakeRejectedFile(ctx: IntakeContext, fileId: number): Pr
     throw refused(
       `${from} is not a regular file any more; it was not moved`,
       { fileId, path: from },
-      { key: 'retakeNotRegular', params: { name: row.original_name } },
+      { key: 'retakeNotRegular', params: { name: row.originalName } },
     );
 
-  const inboxName = await moveIntoInbox(ctx, from, row.original_name);
-  const log = fileLogger(ctx, row.original_name);
+  const inboxName = await moveIntoInbox(ctx, from, row.originalName);
+  const log = fileLogger(ctx, row.originalName);
   // The reports beside it described the old mapping's verdict; the next one is written when the file is taken.
   for (const suffix of Object.values(REPORT_SUFFIX)) {
     await fs.rm(path.join(ctx.dirs.rejected, reportNameFor(path.basename(from), suffix)), { force: true }).catch((error: unknown) => {
       log.warn({ fileId, err: error }, 'an old report of a file taken again could not be removed');
     });
   }
-  if (row.report_pending === 1) markReportWritten(ctx.db, row.id);
+  if (row.reportPending === 1) markReportWritten(ctx.db, row.id);
   const mode = ctx.flow.intake.doneMarker;
   if (mode !== 'none') await fs.writeFile(path.join(ctx.dirs.inbox, markerNamesFor(inboxName, mode)[0]!), '', { flag: 'wx' }).catch(() => undefined);
   log.info({ fileId, from, to: inboxName }, 'rejected file moved back into the inbox to be taken again');

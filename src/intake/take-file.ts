@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile } from '../shared/input-file.js';
-import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRow, type NewFile } from '../store/files.js';
+import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile } from './hash-file.js';
 import { localStamp } from '../shared/local-time.js';
 import { markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
@@ -82,9 +82,9 @@ export async function rejectUnclaimed(
   return target;
 }
 
-function duplicateMessage(name: string, earlier: FileRow): string {
-  const when = new Date(earlier.claimed_at).toISOString();
-  return `${name} has the same content as ${earlier.original_name} (file ${earlier.id}, taken ${when}, now ${earlier.state}); not submitted again`;
+function duplicateMessage(name: string, earlier: FileRecord): string {
+  const when = new Date(earlier.claimedAt).toISOString();
+  return `${name} has the same content as ${earlier.originalName} (file ${earlier.id}, taken ${when}, now ${earlier.state}); not submitted again`;
 }
 
 /** Does `p` name the very file `opened` describes (not a symlink, not another file swapped in)? */
@@ -130,7 +130,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: 
   }
   const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
   const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name));
-  let row: FileRow | undefined;
+  let row: FileRecord | undefined;
   if (claim.ok) {
     row = claim.row;
   } else {
@@ -139,10 +139,10 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: 
       // The same content once rejected may come back after a mapping fix: take it again.
       row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, candidate.name));
       if (row) log.info({ fileId: row.id }, 'file rejected before is taken again');
-    } else if (earlier.state === 'processing' && !(await entryExists(processingPathOf(ctx.dirs, earlier.id, earlier.original_name)))) {
+    } else if (earlier.state === 'processing' && !(await entryExists(processingPathOf(ctx.dirs, earlier.id, earlier.originalName)))) {
       // Our own claim, left by a crash before the rename into processing/: adopt it.
       setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, candidate.name), candidate.name);
-      row = { ...earlier, original_name: candidate.name };
+      row = { ...earlier, originalName: candidate.name };
       log.info({ fileId: earlier.id }, 'file claimed before a restart is taken again');
     }
     if (!row) {
@@ -150,7 +150,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: 
       return 'duplicate';
     }
   }
-  const processingPath = processingPathOf(ctx.dirs, row.id, row.original_name);
+  const processingPath = processingPathOf(ctx.dirs, row.id, row.originalName);
   if (processingPath !== candidate.path) await fs.rename(candidate.path, processingPath);
   if (path.dirname(candidate.path) === ctx.dirs.inbox) await removeMarkers(ctx, candidate.name);
   if (!(await holdsFile(processingPath, after))) {

@@ -18,24 +18,31 @@ export const FILE_STATE = {
 } as const;
 export type FileState = (typeof FILE_STATE)[keyof typeof FILE_STATE];
 
-export interface FileRow {
+/** A file's row as the stages read it (camelCase: the column names stay in this module, `FILE_COLUMNS`). */
+export interface FileRecord {
   id: number;
   flow: string;
   sha256: string;
-  original_name: string;
-  size_bytes: number;
+  originalName: string;
+  sizeBytes: number;
   state: FileState;
-  current_path: string | null;
-  request_count: number;
-  problem_count: number;
+  currentPath: string | null;
+  requestCount: number;
+  problemCount: number;
+  /** JSON text of the file's report (`readFileReport`). */
   report: string | null;
-  claimed_at: number;
-  finished_at: number | null;
+  claimedAt: number;
+  finishedAt: number | null;
   /** 1 while the row's report must still be written beside its file (migration 2). */
-  report_pending: number;
+  reportPending: number;
   /** Reads of the file begun while it was `processing` (migration 6): counted before each read. */
-  read_attempts: number;
+  readAttempts: number;
 }
+
+/** Every column of `files`, aliased to its `FileRecord` name: SQLite renames them, no mapping per row. */
+const FILE_COLUMNS = `id, flow, sha256, original_name AS originalName, size_bytes AS sizeBytes, state, current_path AS currentPath,
+  request_count AS requestCount, problem_count AS problemCount, report, claimed_at AS claimedAt, finished_at AS finishedAt,
+  report_pending AS reportPending, read_attempts AS readAttempts`;
 
 export interface NewFile {
   flow: string;
@@ -45,7 +52,7 @@ export interface NewFile {
   now: number;
 }
 
-export type ClaimResult = { ok: true; row: FileRow } | { ok: false; existing: FileRow };
+export type ClaimResult = { ok: true; row: FileRecord } | { ok: false; existing: FileRecord };
 
 /**
  * Claim a file by its content. The winner gets a `processing` row whose `current_path` is
@@ -68,7 +75,7 @@ export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number,
  * Take a rejected file's row back for the same content dropped again (after the mapping was fixed,
  * say). Only a `rejected` row can be reclaimed; returns the row, or undefined when it was not rejected.
  */
-export function reclaimRejectedFile(db: Db, id: number, file: NewFile, processingPath: string): FileRow | undefined {
+export function reclaimRejectedFile(db: Db, id: number, file: NewFile, processingPath: string): FileRecord | undefined {
   const info = statement(
     db,
     `UPDATE files SET state = 'processing', original_name = ?, size_bytes = ?, current_path = ?, request_count = 0,
@@ -125,29 +132,31 @@ export function markReportWritten(db: Db, id: number): void {
 }
 
 /** A flow's recorded files whose report is still to be written, oldest first. */
-export function listFilesWithPendingReport(db: Db, flow: string): FileRow[] {
-  return statement(db, `SELECT * FROM files WHERE report_pending = 1 AND flow = ? AND state != 'processing' ORDER BY id`).all(flow) as FileRow[];
+export function listFilesWithPendingReport(db: Db, flow: string): FileRecord[] {
+  return statement(db, `SELECT ${FILE_COLUMNS} FROM files WHERE report_pending = 1 AND flow = ? AND state != 'processing' ORDER BY id`).all(
+    flow,
+  ) as FileRecord[];
 }
 
-export function getFile(db: Db, id: number): FileRow | undefined {
-  return statement(db, 'SELECT * FROM files WHERE id = ?').get(id) as FileRow | undefined;
+export function getFile(db: Db, id: number): FileRecord | undefined {
+  return statement(db, `SELECT ${FILE_COLUMNS} FROM files WHERE id = ?`).get(id) as FileRecord | undefined;
 }
 
-export function findFileBySha256(db: Db, flow: string, sha256: string): FileRow | undefined {
-  return statement(db, 'SELECT * FROM files WHERE flow = ? AND sha256 = ?').get(flow, sha256) as FileRow | undefined;
+export function findFileBySha256(db: Db, flow: string, sha256: string): FileRecord | undefined {
+  return statement(db, `SELECT ${FILE_COLUMNS} FROM files WHERE flow = ? AND sha256 = ?`).get(flow, sha256) as FileRecord | undefined;
 }
 
 /** A flow's files in one state, oldest claim first. */
-export function listFilesInState(db: Db, flow: string, state: FileState): FileRow[] {
-  return statement(db, 'SELECT * FROM files WHERE flow = ? AND state = ? ORDER BY claimed_at, id').all(flow, state) as FileRow[];
+export function listFilesInState(db: Db, flow: string, state: FileState): FileRecord[] {
+  return statement(db, `SELECT ${FILE_COLUMNS} FROM files WHERE flow = ? AND state = ? ORDER BY claimed_at, id`).all(flow, state) as FileRecord[];
 }
 
 /** A flow's files, newest first (for `status` and tests). */
-export function listFiles(db: Db, flow: string, limit = 100): FileRow[] {
-  return statement(db, 'SELECT * FROM files WHERE flow = ? ORDER BY id DESC LIMIT ?').all(flow, limit) as FileRow[];
+export function listFiles(db: Db, flow: string, limit = 100): FileRecord[] {
+  return statement(db, `SELECT ${FILE_COLUMNS} FROM files WHERE flow = ? ORDER BY id DESC LIMIT ?`).all(flow, limit) as FileRecord[];
 }
 
 /** The parsed report of a file row, when it has one. */
-export function readFileReport(row: Pick<FileRow, 'report'>): FileReport | null {
+export function readFileReport(row: Pick<FileRecord, 'report'>): FileReport | null {
   return row.report === null ? null : (JSON.parse(row.report) as FileReport);
 }

@@ -28,7 +28,7 @@
  */
 
 import type { Db } from './open-store.js';
-import { FILE_STATE, finishFile, getFile, type FileRow } from './files.js';
+import { FILE_STATE, finishFile, getFile, type FileRecord } from './files.js';
 import { countStagedSubmissions, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
 import { applyStagedCorrections, deleteStagedCorrectionsOfFile, listLapsedCorrections, stageCorrection, type LapsedCorrection } from './staged-corrections.js';
 import { statement } from './statement.js';
@@ -95,7 +95,7 @@ export interface FinishRecordingInput {
   fileId: number;
   now: number;
   /** The outcome, made inside the transaction from the file's row and its corrections that can no longer be applied. */
-  plan: (file: FileRow, lapsed: readonly LapsedCorrection[]) => OutcomePlan;
+  plan: (file: FileRecord, lapsed: readonly LapsedCorrection[]) => OutcomePlan;
   /** Where the file goes for an outcome; called inside the transaction, once. */
   destinationFor: (state: 'archived' | 'rejected') => string;
   /**
@@ -122,7 +122,7 @@ export interface RecordFileResult {
 /** A file with staged rows or corrections left to settle, and its state (what they become). */
 export interface UnsettledFile {
   id: number;
-  state: FileRow['state'];
+  state: FileRecord['state'];
 }
 
 /**
@@ -211,11 +211,11 @@ export function finishRecording(db: Db, input: FinishRecordingInput): RecordFile
   })();
 }
 
-function alreadyRecorded(file: FileRow): RecordFileResult {
-  const report: FileReport = file.report ? (JSON.parse(file.report) as FileReport) : { file: file.original_name, sha256: file.sha256, problems: [], notes: [] };
+function alreadyRecorded(file: FileRecord): RecordFileResult {
+  const report: FileReport = file.report ? (JSON.parse(file.report) as FileReport) : { file: file.originalName, sha256: file.sha256, problems: [], notes: [] };
   return {
     state: file.state === FILE_STATE.rejected ? 'rejected' : 'archived',
-    currentPath: file.current_path ?? '',
+    currentPath: file.currentPath ?? '',
     recorded: 0,
     corrected: 0,
     duplicates: 0,

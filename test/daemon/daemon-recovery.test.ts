@@ -83,7 +83,7 @@ describe('the daemon across stops and crashes', () => {
           (id, name) => path.join(processing, `${id}-${name}`),
         );
         if (!claim.ok) throw new Error('claim failed');
-        fs.writeFileSync(claim.row.current_path!, sample);
+        fs.writeFileSync(claim.row.currentPath!, sample);
         const payload = {
           externalId: 'CRASH-1',
           customer: { inn: '7707083893', name: 'ООО Ромашка' },

@@ -13,7 +13,7 @@ import { inboxDirs, type IntakeContext } from '../../src/intake/intake-context.j
 import { createLogger, type Logger } from '../../src/log.js';
 import { pino } from 'pino';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
-import { claimFile, listFiles, type FileRow } from '../../src/store/files.js';
+import { claimFile, listFiles, type FileRecord } from '../../src/store/files.js';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
@@ -34,7 +34,7 @@ export interface IntakeFixture {
   recordedCounts: number[];
   /** Make a second intake over the same folders and store (after a simulated crash). */
   reopen(): { db: Db; intake: Intake };
-  files(): FileRow[];
+  files(): FileRecord[];
   submissions(): SubmissionRow[];
   /** Names in a sub-folder of the inbox ('' for the inbox itself), recursively, sorted. */
   list(sub?: string): Promise<string[]>;
@@ -207,7 +207,7 @@ export async function releaseFifoReaders(dir: string): Promise<void> {
  * A file claimed and written into processing/ the way `takeFile` leaves it, with nothing recorded
  * yet: what a crash between the claim and the recording leaves behind.
  */
-export async function claimIntoProcessing(f: { db: Db; inbox: string }, name: string, content: string): Promise<FileRow> {
+export async function claimIntoProcessing(f: { db: Db; inbox: string }, name: string, content: string): Promise<FileRecord> {
   const processing = path.join(f.inbox, 'processing');
   await fs.mkdir(processing, { recursive: true });
   const claim = claimFile(
@@ -216,6 +216,6 @@ export async function claimIntoProcessing(f: { db: Db; inbox: string }, name: st
     (id, n) => path.join(processing, storedName(id, n)),
   );
   if (!claim.ok) throw new Error('expected a claim');
-  await fs.writeFile(claim.row.current_path!, content);
+  await fs.writeFile(claim.row.currentPath!, content);
   return claim.row;
 }

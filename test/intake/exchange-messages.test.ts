@@ -50,7 +50,7 @@ describe('EnterpriseData exchange: the handshake', () => {
     await withExchange(async (f) => {
       await started(f);
       await send(f, edMessage({ version: null, versions: ['1.8', '1.6', '1.11'] }));
-      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', request_count: 0, problem_count: 0 })]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', requestCount: 0, problemCount: 0 })]);
       const answer = await reply(f);
       expect(answer).toMatchObject({
         format: 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData',
@@ -161,8 +161,8 @@ describe('EnterpriseData exchange: data messages', () => {
       await send(f, edMessage({ no: 7, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2', inn: '7707083894' })] }));
       expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
       const [file] = f.files();
-      expect(file).toMatchObject({ state: 'archived', problem_count: 1 });
-      const report = JSON.parse(await fs.readFile(`${file!.current_path!}.errors.json`, 'utf8'));
+      expect(file).toMatchObject({ state: 'archived', problemCount: 1 });
+      const report = JSON.parse(await fs.readFile(`${file!.currentPath!}.errors.json`, 'utf8'));
       expect(report.problems).toEqual([
         expect.objectContaining({
           code: 'INN_INVALID',
@@ -180,7 +180,7 @@ describe('EnterpriseData exchange: data messages', () => {
       await started(f);
       await send(f, edMessage({ no: 1, body: [edCatalogItem()] }));
       await send(f, edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-2', inn: '1234567890' })] }));
-      expect(files(f).map((file) => [file.state, file.request_count, file.problem_count])).toEqual([
+      expect(files(f).map((file) => [file.state, file.requestCount, file.problemCount])).toEqual([
         ['archived', 0, 0],
         ['archived', 0, 1],
       ]);
@@ -194,7 +194,7 @@ describe('EnterpriseData exchange: data messages', () => {
       await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       const whole = edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-2' }), edOrder('1.8', { number: 'ЗП-3' })] });
       await send(f, whole.slice(0, whole.indexOf('ЗП-3') + 20));
-      expect(files(f)[1]).toMatchObject({ state: 'rejected', request_count: 0 });
+      expect(files(f)[1]).toMatchObject({ state: 'rejected', requestCount: 0 });
       expect((await f.rejectedReport()).problems).toEqual([expect.objectContaining({ code: 'XML_MALFORMED', row: null })]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '1' });

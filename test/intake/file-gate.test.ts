@@ -100,7 +100,7 @@ describe('intake: the file gate shared by the flows', () => {
       other.release();
       await otherFile;
       expect(await scan).toMatchObject({ taken: 1, failed: 0 });
-      expect(f.files()).toEqual([expect.objectContaining({ original_name: 'waits.csv', state: 'archived' })]);
+      expect(f.files()).toEqual([expect.objectContaining({ originalName: 'waits.csv', state: 'archived' })]);
     });
   });
 
@@ -133,7 +133,7 @@ describe('intake: the file gate shared by the flows', () => {
         other.release();
         await otherFile;
         await again;
-        expect(f.files()).toEqual([expect.objectContaining({ original_name: 'waits.csv', state: 'archived' })]);
+        expect(f.files()).toEqual([expect.objectContaining({ originalName: 'waits.csv', state: 'archived' })]);
       } finally {
         other.release();
         await intake.stop();

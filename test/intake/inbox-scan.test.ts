@@ -18,7 +18,7 @@ describe('createInboxScan', () => {
       expect(await scan.run(signal)).toBe(now + 500);
       now += 500;
       expect(await scan.run(signal)).toBeNull();
-      expect(f.files()).toEqual([expect.objectContaining({ original_name: 'requests.csv', state: 'archived' })]);
+      expect(f.files()).toEqual([expect.objectContaining({ originalName: 'requests.csv', state: 'archived' })]);
     });
   });
 

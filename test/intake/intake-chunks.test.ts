@@ -14,7 +14,7 @@ import { prepareSubmission } from '../../src/intake/submission-keys.js';
 import type { MappedItem } from '../../src/mapping/types.js';
 import type { CreateRequest } from '../../src/platform/contract.js';
 import { localDate } from '../../src/shared/local-time.js';
-import { getFile, readFileReport, type FileRow } from '../../src/store/files.js';
+import { getFile, readFileReport, type FileRecord } from '../../src/store/files.js';
 import type { Db } from '../../src/store/open-store.js';
 import { countOutstanding, countSubmissionsByState, requeueSubmissions } from '../../src/store/outbox.js';
 import { finishRecording, stageChunk } from '../../src/store/record-file.js';
@@ -32,8 +32,8 @@ function states(db: Db): Record<string, number> {
 }
 
 /** Process a claimed file as the intake does, with `items` standing in for the mapper's output. */
-async function processWith(f: IntakeFixture, row: FileRow, items: () => AsyncIterable<MappedItem>) {
-  const handle = await fs.open(row.current_path!);
+async function processWith(f: IntakeFixture, row: FileRecord, items: () => AsyncIterable<MappedItem>) {
+  const handle = await fs.open(row.currentPath!);
   try {
     return await processClaimedFile(f.context({ mapItems: items }), row, handle);
   } finally {
@@ -82,7 +82,7 @@ describe('intake: recording a file in chunks', () => {
       expect(result).toMatchObject({ state: 'archived', recorded: N, corrected: 1, duplicates: 2 });
       expect(states(f.db)).toEqual({ pending: N + 1, accepted: 1 });
       const file = getFile(f.db, row.id)!;
-      expect(file).toMatchObject({ state: 'archived', request_count: N + 1, problem_count: 1 });
+      expect(file).toMatchObject({ state: 'archived', requestCount: N + 1, problemCount: 1 });
       const report = readFileReport(file)!;
       expect(report.problems).toEqual([
         expect.objectContaining({ row: N + 3, code: 'EXTERNAL_ID_CONFLICT', message: expect.stringContaining('(row 2 of this file)') }),
@@ -129,7 +129,7 @@ describe('intake: recording a file in chunks', () => {
       const rows = ids(1, N).map((id) => requestRow(id));
       await dropFile(f.inbox, 'bad-at-the-end.csv', requestCsv([...rows, requestRow('R-BAD', '1', { 'Кол-во': 'много' })]));
       await f.intake.start();
-      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', request_count: 0 })]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', requestCount: 0 })]);
       expect((f.db.prepare('SELECT COUNT(*) AS n FROM staged_seen').get() as { n: number }).n).toBe(N); // staged while read…
       expect(f.submissions()).toEqual([]); // …and gone
       expect((await f.rejectedReport('bad-at-the-end.csv')).notes).toContainEqual(
@@ -156,7 +156,7 @@ describe('intake: recording a file in chunks', () => {
       f.db.exec('DROP TRIGGER disk_full');
       await f.intake.scanNow();
       // Recorded from the start, not on top of what the failed run staged (that would read as N duplicates).
-      expect(f.files()).toEqual([expect.objectContaining({ id: file!.id, state: 'archived', request_count: N, report: null })]);
+      expect(f.files()).toEqual([expect.objectContaining({ id: file!.id, state: 'archived', requestCount: N, report: null })]);
       expect(states(f.db)).toEqual({ pending: N });
       expect(f.submissions().map((s) => s.external_id)).toEqual(ids(1, N));
       expect(await f.list('processing')).toEqual([]);
@@ -178,7 +178,7 @@ describe('intake: recovery of an interrupted recording', () => {
           if (staged > 0) await stalled; // the process dies here
         }
       }
-      const handle = await fs.open(row.current_path!);
+      const handle = await fs.open(row.currentPath!);
       void processClaimedFile(f.context({ mapItems: items }), row, handle);
       await new Promise((resolve) => setImmediate(resolve));
       while (staged === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -188,7 +188,7 @@ describe('intake: recovery of an interrupted recording', () => {
       const again = f.reopen();
       const report = await again.intake.recover();
       expect(report).toMatchObject({ stagedDiscarded: staged, reprocessed: 1, failures: 0 });
-      expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', request_count: N });
+      expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', requestCount: N });
       expect(states(again.db)).toEqual({ pending: N });
       expect(await f.list('processing')).toEqual([]);
     });

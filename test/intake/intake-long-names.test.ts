@@ -82,10 +82,10 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       await f.intake.start();
       const [row] = f.files();
       expect(f.files()).toHaveLength(1);
-      expect(row).toMatchObject({ original_name: name, state: 'archived', request_count: 1, problem_count: 1 });
-      expect(path.basename(row!.current_path!)).toBe(storedName(row!.id, name));
-      await fs.access(row!.current_path!);
-      const report = JSON.parse(await fs.readFile(`${row!.current_path}.errors.json`, 'utf8'));
+      expect(row).toMatchObject({ originalName: name, state: 'archived', requestCount: 1, problemCount: 1 });
+      expect(path.basename(row!.currentPath!)).toBe(storedName(row!.id, name));
+      await fs.access(row!.currentPath!);
+      const report = JSON.parse(await fs.readFile(`${row!.currentPath}.errors.json`, 'utf8'));
       expect(report.file).toBe(name);
       expect(report.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID' })]);
       expect(await f.list('')).not.toContain(name);
@@ -140,7 +140,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       const row = await claimIntoProcessing(f, MIXED_255, content);
       const report = await f.intake.recover();
       expect(report).toMatchObject({ reprocessed: 1, orphansTaken: 0, failures: 0 });
-      expect(getFile(f.db, row.id)).toMatchObject({ state: 'archived', original_name: MIXED_255 });
+      expect(getFile(f.db, row.id)).toMatchObject({ state: 'archived', originalName: MIXED_255 });
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
     });
   });

@@ -28,13 +28,13 @@ describe('intake: recording', () => {
       await f.intake.start();
 
       const [file] = f.files();
-      expect(file).toMatchObject({ state: 'archived', request_count: 2, problem_count: 1 });
+      expect(file).toMatchObject({ state: 'archived', requestCount: 2, problemCount: 1 });
       expect(f.submissions().map((s) => [s.external_id, s.idempotency_key, s.state, s.source_row])).toEqual([
         ['R-1', `${SOURCE_SYSTEM}:R-1`, 'pending', 1],
         ['R-3', `${SOURCE_SYSTEM}:R-3`, 'pending', 3],
       ]);
       const archived = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(file!.id, 'mixed.csv'));
-      expect(file!.current_path).toBe(archived);
+      expect(file!.currentPath).toBe(archived);
       await fs.access(archived);
       const { json, csv } = await readReport(archived);
       expect(json.file).toBe('mixed.csv');
@@ -54,17 +54,17 @@ describe('intake: recording', () => {
       await dropFile(f.inbox, 'many.csv', requestCsv([requestRow('OK-1'), ...bad(MAX_LISTED_PROBLEMS + 10, 0)]));
       await f.intake.start();
       const [many] = f.files();
-      expect(many).toMatchObject({ state: 'archived', request_count: 1 });
-      const { json } = await readReport(many!.current_path!);
+      expect(many).toMatchObject({ state: 'archived', requestCount: 1 });
+      const { json } = await readReport(many!.currentPath!);
       expect(json.problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
       expect(json.problems.at(-1)).toMatchObject({ code: 'MAPPING_FAILED', row: MAX_LISTED_PROBLEMS + 2 });
       expect(String(json.problems.at(-1)!.message)).toContain('10 more problems');
 
       await dropFile(f.inbox, 'garbage.csv', requestCsv([requestRow('OK-2'), ...bad(MAX_PROBLEMS + 5, 100_000)]));
       await f.intake.scanNow();
-      const garbage = f.files().find((row) => row.original_name === 'garbage.csv')!;
-      expect(garbage).toMatchObject({ state: 'rejected', request_count: 0 });
-      const report = await readReport(garbage.current_path!);
+      const garbage = f.files().find((row) => row.originalName === 'garbage.csv')!;
+      expect(garbage).toMatchObject({ state: 'rejected', requestCount: 0 });
+      const report = await readReport(garbage.currentPath!);
       expect(report.json.problems).toContainEqual(
         expect.objectContaining({ row: null, code: 'MAPPING_FAILED', message: expect.stringContaining(`more than ${MAX_PROBLEMS} problems`) }),
       );
@@ -79,9 +79,9 @@ describe('intake: recording', () => {
       await f.intake.start();
       expect(f.submissions()).toEqual([]);
       const [file] = f.files();
-      expect(file).toMatchObject({ state: 'rejected', request_count: 0 });
-      expect(path.dirname(file!.current_path!)).toBe(path.join(f.inbox, 'rejected'));
-      const { json } = await readReport(file!.current_path!);
+      expect(file).toMatchObject({ state: 'rejected', requestCount: 0 });
+      expect(path.dirname(file!.currentPath!)).toBe(path.join(f.inbox, 'rejected'));
+      const { json } = await readReport(file!.currentPath!);
       expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: expect.stringContaining('quantity') })]);
       expect(f.recordedCounts).toEqual([]);
     });
@@ -93,7 +93,7 @@ describe('intake: recording', () => {
       await f.intake.start();
       const [file] = f.files();
       expect(file!.state).toBe('rejected');
-      const { json } = await readReport(file!.current_path!);
+      const { json } = await readReport(file!.currentPath!);
       expect(json.problems[0]).toMatchObject({ row: null, code: 'COLUMN_MISSING' });
     });
   });
@@ -131,9 +131,9 @@ describe('intake: recording', () => {
         ['R-1', `${SOURCE_SYSTEM}:R-1`],
         ['R-2', `${SOURCE_SYSTEM}:R-2`],
       ]);
-      const v2 = f.files().find((r) => r.original_name === 'v2.csv')!;
+      const v2 = f.files().find((r) => r.originalName === 'v2.csv')!;
       expect(v2.state).toBe('archived');
-      const { json } = await readReport(v2.current_path!);
+      const { json } = await readReport(v2.currentPath!);
       expect(json.problems).toEqual([expect.objectContaining({ row: 1, field: 'externalId', code: 'EXTERNAL_ID_CONFLICT', externalId: 'R-1' })]);
     });
   });
@@ -147,8 +147,8 @@ describe('intake: recording', () => {
       await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
       await f.intake.scanNow();
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
-      const v2 = f.files().find((r) => r.original_name === 'v2.csv')!;
-      expect(v2).toMatchObject({ state: 'archived', request_count: 1, problem_count: 0 });
+      const v2 = f.files().find((r) => r.originalName === 'v2.csv')!;
+      expect(v2).toMatchObject({ state: 'archived', requestCount: 1, problemCount: 0 });
       expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 1, externalId: 'R-1' })]);
     });
   });
@@ -168,7 +168,7 @@ describe('intake: recording', () => {
       await fs.rm(dayDir);
       await f.intake.scanNow();
       expect(await f.list('processing')).toEqual([]);
-      await fs.access(row!.current_path!);
+      await fs.access(row!.currentPath!);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-8']);
     });
   });
@@ -186,7 +186,7 @@ describe('intake: crash recovery', () => {
         flow: 'requests',
         fileId: row.id,
         fileLabel: 'crash.csv',
-        items: mapFile(row.current_path!, spec, { now: new Date(), rejectPastDates: true }),
+        items: mapFile(row.currentPath!, spec, { now: new Date(), rejectPastDates: true }),
         sourceSystem: SOURCE_SYSTEM,
         rejectWholeFile: false,
         clock: Date.now,
@@ -198,7 +198,7 @@ describe('intake: crash recovery', () => {
       const report = await again.intake.recover();
       expect(report).toMatchObject({ movesFinished: 1, reprocessed: 0, orphansTaken: 0, failures: 0 });
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
-      expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', current_path: archivePath });
+      expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', currentPath: archivePath });
       expect(await f.list('processing')).toEqual([]);
       expect(await fs.readFile(archivePath, 'utf8')).toBe(content);
 
@@ -225,7 +225,7 @@ describe('intake: crash recovery', () => {
       const content = requestCsv([requestRow('R-5')]);
       const row = await claimIntoProcessing(f, 'late.csv', content);
       // Undo the rename: the file is still in the inbox, its row says processing.
-      await fs.rename(row.current_path!, path.join(f.inbox, 'late.csv'));
+      await fs.rename(row.currentPath!, path.join(f.inbox, 'late.csv'));
       await f.intake.start();
       expect(f.files()).toEqual([expect.objectContaining({ id: row.id, state: 'archived' })]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
@@ -239,7 +239,7 @@ describe('intake: crash recovery', () => {
       await fs.writeFile(path.join(f.inbox, 'processing', '77-orphan.csv'), requestCsv([requestRow('R-7')]));
       const report = await f.intake.recover();
       expect(report.orphansTaken).toBe(1);
-      expect(f.files()).toEqual([expect.objectContaining({ original_name: 'orphan.csv', state: 'archived' })]);
+      expect(f.files()).toEqual([expect.objectContaining({ originalName: 'orphan.csv', state: 'archived' })]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-7']);
       expect(await f.list('processing')).toEqual([]);
     });
@@ -280,9 +280,9 @@ describe('intake: a file the daemon died reading', () => {
       f.db.prepare('UPDATE files SET read_attempts = ? WHERE id = ?').run(MAX_READ_ATTEMPTS, twice.id);
 
       expect(await f.intake.recover()).toMatchObject({ reprocessed: 2, failures: 0 });
-      expect(getFile(f.db, once.id)).toMatchObject({ state: 'archived', request_count: 1, read_attempts: 2 });
+      expect(getFile(f.db, once.id)).toMatchObject({ state: 'archived', requestCount: 1, readAttempts: 2 });
       const rejected = getFile(f.db, twice.id)!;
-      expect(rejected).toMatchObject({ state: 'rejected', request_count: 0, read_attempts: MAX_READ_ATTEMPTS });
+      expect(rejected).toMatchObject({ state: 'rejected', requestCount: 0, readAttempts: MAX_READ_ATTEMPTS });
       expect(JSON.parse(rejected.report!).problems).toEqual([
         expect.objectContaining({
           code: 'FILE_UNREADABLE',
@@ -298,10 +298,10 @@ describe('intake: a file the daemon died reading', () => {
     await withIntake(NO_WAIT, async (f) => {
       const content = requestCsv([requestRow('R-1')]);
       const row = await claimIntoProcessing(f, 'swapped.csv', content);
-      await fs.writeFile(row.current_path!, content.replace('R-1', 'R-9'));
+      await fs.writeFile(row.currentPath!, content.replace('R-1', 'R-9'));
       expect(await f.intake.recover()).toMatchObject({ reprocessed: 1, failures: 0 });
       const after = getFile(f.db, row.id)!;
-      expect(after).toMatchObject({ state: 'rejected', request_count: 0, read_attempts: 0 });
+      expect(after).toMatchObject({ state: 'rejected', requestCount: 0, readAttempts: 0 });
       expect(JSON.parse(after.report!).problems).toEqual([expect.objectContaining({ code: 'FILE_CHANGED' })]);
       expect(f.submissions()).toEqual([]);
     });
@@ -311,7 +311,7 @@ describe('intake: a file the daemon died reading', () => {
     await withIntake(NO_WAIT, async (f) => {
       await dropFile(f.inbox, 'plain.csv', requestCsv([requestRow('R-1')]));
       await f.intake.start();
-      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', read_attempts: 1 })]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', readAttempts: 1 })]);
     });
   });
 });

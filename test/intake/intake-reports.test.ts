@@ -43,18 +43,18 @@ describe('intake: a report that could not be written', () => {
       await f.intake.scanNow();
 
       const [row] = f.files();
-      expect(row).toMatchObject({ state: 'archived', current_path: target, report_pending: 1 });
+      expect(row).toMatchObject({ state: 'archived', currentPath: target, reportPending: 1 });
       await fs.access(target);
       expect(await f.list('processing')).toEqual([]);
       expect(f.logs()).toContainEqual(expect.objectContaining({ level: 'error', code: 'REPORT_WRITE_FAILED', fileId: row!.id }));
 
       // Still in the way: the next scan fails again and keeps the flag.
       await f.intake.scanNow();
-      expect(getFile(f.db, row!.id)!.report_pending).toBe(1);
+      expect(getFile(f.db, row!.id)!.reportPending).toBe(1);
 
       await fs.rm(`${target}.errors.csv`, { recursive: true });
       await f.intake.scanNow();
-      expect(getFile(f.db, row!.id)!.report_pending).toBe(0);
+      expect(getFile(f.db, row!.id)!.reportPending).toBe(0);
       await expectReportWritten(target);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
     });
@@ -65,14 +65,14 @@ describe('intake: a report that could not be written', () => {
       await f.intake.start();
       const target = await dropWithReportBlocked(f);
       await f.intake.scanNow();
-      expect(f.files()[0]).toMatchObject({ state: 'archived', report_pending: 1 });
+      expect(f.files()[0]).toMatchObject({ state: 'archived', reportPending: 1 });
       await f.intake.stop();
       f.db.close();
 
       await fs.rm(`${target}.errors.csv`, { recursive: true });
       const again = f.reopen();
       await again.intake.start();
-      expect(f.files()[0]).toMatchObject({ state: 'archived', report_pending: 0 });
+      expect(f.files()[0]).toMatchObject({ state: 'archived', reportPending: 0 });
       await expectReportWritten(target);
     });
   });

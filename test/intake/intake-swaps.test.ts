@@ -59,14 +59,14 @@ describe('intake: an entry swapped between its hash and its move into processing
         await start;
 
         const [row] = f.files();
-        expect(row).toMatchObject({ original_name: 'a.csv', state: 'rejected', request_count: 0, report_pending: 0 });
-        expect(path.dirname(row!.current_path!)).toBe(path.join(f.inbox, 'rejected'));
-        const report = JSON.parse(await fs.readFile(`${row!.current_path}.errors.json`, 'utf8'));
+        expect(row).toMatchObject({ originalName: 'a.csv', state: 'rejected', requestCount: 0, reportPending: 0 });
+        expect(path.dirname(row!.currentPath!)).toBe(path.join(f.inbox, 'rejected'));
+        const report = JSON.parse(await fs.readFile(`${row!.currentPath}.errors.json`, 'utf8'));
         expect(report.problems).toEqual([
           expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: expect.stringContaining('was replaced while it was being taken') }),
         ]);
         // What was swapped in was moved aside as it is, never opened.
-        const moved = await fs.lstat(row!.current_path!);
+        const moved = await fs.lstat(row!.currentPath!);
         if (swap === 'a symlink to a credential') expect(moved.isSymbolicLink()).toBe(true);
         if (swap === 'a FIFO') expect(moved.isFIFO()).toBe(true);
         expect(f.submissions()).toEqual([]);
@@ -92,7 +92,7 @@ describe('intake: an entry swapped between its hash and its move into processing
       expect(f.files().map((r) => r.state)).toEqual(['rejected']);
       await dropFile(f.inbox, 'again.csv', csv);
       await f.intake.scanNow();
-      expect(f.files()).toEqual([expect.objectContaining({ original_name: 'again.csv', state: 'archived' })]);
+      expect(f.files()).toEqual([expect.objectContaining({ originalName: 'again.csv', state: 'archived' })]);
       expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
     });
   });
@@ -147,7 +147,7 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
       );
       if (!claim.ok) throw new Error('expected a claim');
       // A crash after the claim; someone then puts this where the file should be.
-      SWAPS[swap](credential)(claim.row.current_path!);
+      SWAPS[swap](credential)(claim.row.currentPath!);
 
       let report: unknown;
       const recovering = f.intake.recover().then((r) => (report = r));
@@ -160,10 +160,10 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
 
       expect(report).toMatchObject({ reprocessed: 1, failures: 0 });
       const row = getFile(f.db, claim.row.id)!;
-      expect(row).toMatchObject({ state: 'rejected', request_count: 0 });
+      expect(row).toMatchObject({ state: 'rejected', requestCount: 0 });
       expect(JSON.parse(row.report!).problems).toEqual([expect.objectContaining({ code: 'FILE_NOT_REGULAR' })]);
       expect(await f.list('processing')).toEqual([]);
-      await fs.access(`${row.current_path}.errors.json`);
+      await fs.access(`${row.currentPath}.errors.json`);
       expect(f.submissions()).toEqual([]);
       await expectSecretNowhere(f);
     });
@@ -199,7 +199,7 @@ describe('intake: a file written to after it was claimed', () => {
       } finally {
         await writer.close();
       }
-      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', request_count: 0 })]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', requestCount: 0 })]);
       expect(f.submissions()).toEqual([]);
       const report = await f.rejectedReport('a.csv');
       expect(report.problems).toEqual([

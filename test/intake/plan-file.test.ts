@@ -18,7 +18,7 @@ function prepared(externalId: string, payloadHash: string, firstRow = 1, kind: '
   };
 }
 const existing = (entries: [string, ExistingSubmission][]) => new Map(entries);
-const FILE = { original_name: 'a.csv', sha256: 'abc' };
+const FILE = { originalName: 'a.csv', sha256: 'abc' };
 const rowProblem: MappingProblem = { row: 3, field: 'customer.inn', code: 'INN_INVALID', message: 'Row 3: bad' };
 const fileProblem: MappingProblem = { row: null, field: null, code: 'FILE_UNREADABLE', message: 'a.csv: broken' };
 

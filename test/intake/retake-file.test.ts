@@ -24,7 +24,7 @@ const withoutQty = () =>
 async function rejectedFile(f: IntakeFixture, name = 'bad.csv'): Promise<number> {
   await dropFile(f.inbox, name, withoutQty());
   await f.intake.start();
-  await waitUntil(() => f.files().some((row) => row.state === 'rejected' && row.report_pending === 0), 'the file rejected with its report');
+  await waitUntil(() => f.files().some((row) => row.state === 'rejected' && row.reportPending === 0), 'the file rejected with its report');
   return f.files()[0]!.id;
 }
 
@@ -81,7 +81,7 @@ describe('taking a rejected file again', () => {
     await withIntake({}, async (f) => {
       const id = await rejectedFile(f);
       await f.intake.stop();
-      const stored = getFile(f.db, id)!.current_path!;
+      const stored = getFile(f.db, id)!.currentPath!;
       const secret = path.join(f.dir, 'secret.txt');
       await fs.writeFile(secret, 'not for the inbox');
       await fs.rm(stored);

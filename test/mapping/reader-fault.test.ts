@@ -77,7 +77,7 @@ describe('a fault of the connector, not of the file', () => {
       const file = await dropFile(f.inbox, 'requests.csv', requestCsv([requestRow('R-1')]));
       const stat = await fs.stat(file);
       await takeFile(ctx, { path: file, name: 'requests.csv', size: stat.size, mtimeMs: stat.mtimeMs });
-      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', request_count: 0 })]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected', requestCount: 0 })]);
       expect((await f.rejectedReport()).problems).toEqual([expect.objectContaining({ code: 'READER_FAULT' })]);
       expect(faults).toEqual(['requests.csv: a bug in a reader']);
     });
