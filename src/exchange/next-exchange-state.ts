@@ -15,7 +15,7 @@
  * - A refused message, or a data message whose file was rejected: nothing is acknowledged, so 1C
  *   sends the same changes again in its next message.
  */
-import type { ExchangeMessageKind, ExchangePatch, ExchangeRow } from '../store/exchanges.js';
+import type { ExchangeMessageKind, ExchangePatch, ExchangeState } from '../store/exchanges.js';
 import type { MessageDecision } from './decide-message.js';
 import type { MessageHeader } from '../mapping/readers/enterprisedata-header.js';
 
@@ -26,20 +26,20 @@ export interface ExchangeChange {
 }
 
 export function nextExchangeState(
-  previous: ExchangeRow | undefined,
+  previous: ExchangeState | undefined,
   header: MessageHeader | null,
   decision: MessageDecision | null,
   fileArchived: boolean,
   now: number,
 ): ExchangeChange {
   const taken = decision !== null && decision.kind !== 'refuse' && (decision.kind !== 'data' || fileArchived);
-  if (header === null || decision === null || !taken) return { kind: 'refused', patch: { last_message_at: now } };
-  const peerReceivedNo = Math.max(previous?.peer_received_no ?? 0, header.receivedNo ?? 0);
+  if (header === null || decision === null || !taken) return { kind: 'refused', patch: { lastMessageAt: now } };
+  const peerReceivedNo = Math.max(previous?.peerReceivedNo ?? 0, header.receivedNo ?? 0);
   const seen: ExchangePatch = {
-    last_message_at: now,
-    peer_received_no: peerReceivedNo,
-    ...(header.exchangePlan === null ? {} : { exchange_plan: header.exchangePlan }),
-    ...(header.availableVersions.length === 0 ? {} : { peer_versions: JSON.stringify(header.availableVersions) }),
+    lastMessageAt: now,
+    peerReceivedNo,
+    ...(header.exchangePlan === null ? {} : { exchangePlan: header.exchangePlan }),
+    ...(header.availableVersions.length === 0 ? {} : { peerVersions: JSON.stringify(header.availableVersions) }),
   };
   switch (decision.kind) {
     case 'settings':
@@ -47,30 +47,30 @@ export function nextExchangeState(
         kind: 'settings',
         patch: {
           ...seen,
-          peer_object_types: JSON.stringify(header.objectTypes ?? []),
-          agreed_version: decision.agreedVersion,
-          settings_at: now,
-          last_taken_no: 0,
-          reply_format: 'settings',
-          reply_received_no: 0,
-          reply_due: 1,
+          peerObjectTypes: JSON.stringify(header.objectTypes ?? []),
+          agreedVersion: decision.agreedVersion,
+          settingsAt: now,
+          lastTakenNo: 0,
+          replyFormat: 'settings',
+          replyReceivedNo: 0,
+          replyDue: 1,
         },
       };
     case 'stale':
-      return { kind: 'stale', patch: { ...seen, ...(previous?.reply_format ? { reply_due: 1 } : {}) } };
+      return { kind: 'stale', patch: { ...seen, ...(previous?.replyFormat ? { replyDue: 1 } : {}) } };
     case 'data':
-      if (decision.messageNo === null) return { kind: 'taken', patch: { ...seen, last_taken_at: now, agreed_version: decision.version } };
+      if (decision.messageNo === null) return { kind: 'taken', patch: { ...seen, lastTakenAt: now, agreedVersion: decision.version } };
       return {
         kind: 'taken',
         patch: {
           ...seen,
-          last_taken_no: decision.messageNo,
-          last_taken_at: now,
-          agreed_version: decision.version,
-          reply_format: decision.version,
-          reply_received_no: decision.messageNo,
-          sent_no: Math.max(previous?.sent_no ?? 0, peerReceivedNo) + 1,
-          reply_due: 1,
+          lastTakenNo: decision.messageNo,
+          lastTakenAt: now,
+          agreedVersion: decision.version,
+          replyFormat: decision.version,
+          replyReceivedNo: decision.messageNo,
+          sentNo: Math.max(previous?.sentNo ?? 0, peerReceivedNo) + 1,
+          replyDue: 1,
         },
       };
   }

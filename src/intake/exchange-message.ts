@@ -23,7 +23,7 @@ import { readMessageHeader, type MessageHeader } from '../mapping/readers/enterp
 import { nextExchangeState } from '../exchange/next-exchange-state.js';
 import { xmlBytes } from '../mapping/readers/xml-reader.js';
 import type { MappedItem } from '../mapping/types.js';
-import { exchangeStateOf, getExchange, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
+import { exchangeStateOf, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
 import type { FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import type { ReportNote } from '../shared/types.js';
@@ -65,7 +65,7 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
     notes,
     alsoRecord: (state) => {
       const now = ctx.clock();
-      const change = nextExchangeState(getExchange(ctx.db, key), header, decision, state === 'archived', now);
+      const change = nextExchangeState(exchangeStateOf(ctx.db, key), header, decision, state === 'archived', now);
       kind = change.kind;
       saveExchange(ctx.db, key, change.patch);
       recordExchangeMessage(ctx.db, key, {

@@ -139,7 +139,7 @@ function exchangeMetrics({ registry, db }: ScrapeSources): Pick<Metrics, 'exchan
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(db)) if (row.last_message_at !== null) this.set({ flow: row.flow }, row.last_message_at / 1000);
+      for (const row of latestExchanges(db)) if (row.lastMessageAt !== null) this.set({ flow: row.flow }, row.lastMessageAt / 1000);
     },
   });
   new Gauge({
@@ -149,7 +149,7 @@ function exchangeMetrics({ registry, db }: ScrapeSources): Pick<Metrics, 'exchan
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(db)) this.set({ flow: row.flow }, row.last_taken_no);
+      for (const row of latestExchanges(db)) this.set({ flow: row.flow }, row.lastTakenNo);
     },
   });
   new Gauge({
@@ -159,7 +159,7 @@ function exchangeMetrics({ registry, db }: ScrapeSources): Pick<Metrics, 'exchan
     registers: [registry],
     collect() {
       this.reset();
-      for (const row of latestExchanges(db)) if (row.acknowledged_no !== null) this.set({ flow: row.flow }, row.acknowledged_no);
+      for (const row of latestExchanges(db)) if (row.acknowledgedNo !== null) this.set({ flow: row.flow }, row.acknowledgedNo);
     },
   });
   return { exchangeMessages };

@@ -14,38 +14,6 @@ export interface ExchangeKey {
   peer: string;
 }
 
-export interface ExchangeRow {
-  flow: string;
-  node: string;
-  peer: string;
-  exchange_plan: string | null;
-  /** JSON: the versions 1C declared in its last header. */
-  peer_versions: string | null;
-  /** JSON: the object types 1C declared in its settings. */
-  peer_object_types: string | null;
-  /** The highest version both sides read (from the settings), or the version of the last data message. */
-  agreed_version: string | null;
-  settings_at: number | null;
-  /** The number of the last data message taken (0: none). */
-  last_taken_no: number;
-  last_taken_at: number | null;
-  /** When a message of 1C's was last read, whatever it was taken as. */
-  last_message_at: number | null;
-  /** 1C's `ReceivedNo`: the last of our messages 1C accepted. */
-  peer_received_no: number;
-  /** Our own last message number. */
-  sent_no: number;
-  /** The format of our reply: `settings`, or the version it acknowledges in. */
-  reply_format: string | null;
-  /** The `ReceivedNo` our reply carries. */
-  reply_received_no: number;
-  /** 1 while our reply is still to be written into the folder. */
-  reply_due: number;
-  reply_written_at: number | null;
-  /** The `ReceivedNo` of the reply last written into the folder (what 1C reads now); null before any. */
-  acknowledged_no: number | null;
-}
-
 export const EXCHANGE_MESSAGE_KIND = { settings: 'settings', taken: 'taken', stale: 'stale', refused: 'refused' } as const;
 export type ExchangeMessageKind = (typeof EXCHANGE_MESSAGE_KIND)[keyof typeof EXCHANGE_MESSAGE_KIND];
 
@@ -59,11 +27,7 @@ export interface ExchangeMessageRow {
   recorded_at: number;
 }
 
-export function getExchange(db: Db, key: ExchangeKey): ExchangeRow | undefined {
-  return statement(db, 'SELECT * FROM exchanges WHERE flow = ? AND node = ? AND peer = ?').get(key.flow, key.node, key.peer) as ExchangeRow | undefined;
-}
-
-/** An exchange's state as the stages outside the store read it (`ExchangeRow`, camelCase). */
+/** An exchange's state as the stages outside the store read it (camelCase: `STATE_COLUMNS` aliases the columns). */
 export interface ExchangeState {
   flow: string;
   node: string;
@@ -73,18 +37,26 @@ export interface ExchangeState {
   peerVersions: string | null;
   /** JSON: the object types 1C declared in its settings. */
   peerObjectTypes: string | null;
+  /** The highest version both sides read (from the settings), or the version of the last data message. */
   agreedVersion: string | null;
   settingsAt: number | null;
+  /** The number of the last data message taken (0: none). */
   lastTakenNo: number;
   lastTakenAt: number | null;
+  /** When a message of 1C's was last read, whatever it was taken as. */
   lastMessageAt: number | null;
+  /** 1C's `ReceivedNo`: the last of our messages 1C accepted. */
   peerReceivedNo: number;
+  /** Our own last message number. */
   sentNo: number;
+  /** The format of our reply: `settings`, or the version it acknowledges in. */
   replyFormat: string | null;
+  /** The `ReceivedNo` our reply carries. */
   replyReceivedNo: number;
   /** 1 while our reply is still to be written into the folder. */
   replyDue: number;
   replyWrittenAt: number | null;
+  /** The `ReceivedNo` of the reply last written into the folder (what 1C reads now); null before any. */
   acknowledgedNo: number | null;
 }
 
@@ -93,45 +65,47 @@ const STATE_COLUMNS = `flow, node, peer, exchange_plan AS exchangePlan, peer_ver
   last_message_at AS lastMessageAt, peer_received_no AS peerReceivedNo, sent_no AS sentNo, reply_format AS replyFormat,
   reply_received_no AS replyReceivedNo, reply_due AS replyDue, reply_written_at AS replyWrittenAt, acknowledged_no AS acknowledgedNo`;
 
-/** `getExchange`, camelCase: for the stages that read an exchange's state without deciding its next one. */
+/** An exchange's state, if it has had a message. */
 export function exchangeStateOf(db: Db, key: ExchangeKey): ExchangeState | undefined {
   return statement(db, `SELECT ${STATE_COLUMNS} FROM exchanges WHERE flow = ? AND node = ? AND peer = ?`).get(key.flow, key.node, key.peer) as
     ExchangeState | undefined;
 }
 
 /** Every exchange of a flow (an earlier pair of codes included), the current one first when it exists. */
-export function listExchanges(db: Db, flow: string): ExchangeRow[] {
-  return statement(db, 'SELECT * FROM exchanges WHERE flow = ? ORDER BY last_message_at DESC').all(flow) as ExchangeRow[];
+export function listExchanges(db: Db, flow: string): ExchangeState[] {
+  return statement(db, `SELECT ${STATE_COLUMNS} FROM exchanges WHERE flow = ? ORDER BY last_message_at DESC`).all(flow) as ExchangeState[];
 }
 
 /** The fields of an exchange a message may change, as its stage decided them (`exchange/next-exchange-state.ts`). */
-export type ExchangePatch = Partial<Omit<ExchangeRow, 'flow' | 'node' | 'peer'>>;
+export type ExchangePatch = Partial<Omit<ExchangeState, 'flow' | 'node' | 'peer'>>;
 
-const PATCHABLE: readonly (keyof ExchangePatch)[] = [
-  'exchange_plan',
-  'peer_versions',
-  'peer_object_types',
-  'agreed_version',
-  'settings_at',
-  'last_taken_no',
-  'last_taken_at',
-  'last_message_at',
-  'peer_received_no',
-  'sent_no',
-  'reply_format',
-  'reply_received_no',
-  'reply_due',
-  'reply_written_at',
-  'acknowledged_no',
-];
+/** The column of each field a patch may set. */
+const PATCH_COLUMNS: Readonly<Record<keyof ExchangePatch, string>> = {
+  exchangePlan: 'exchange_plan',
+  peerVersions: 'peer_versions',
+  peerObjectTypes: 'peer_object_types',
+  agreedVersion: 'agreed_version',
+  settingsAt: 'settings_at',
+  lastTakenNo: 'last_taken_no',
+  lastTakenAt: 'last_taken_at',
+  lastMessageAt: 'last_message_at',
+  peerReceivedNo: 'peer_received_no',
+  sentNo: 'sent_no',
+  replyFormat: 'reply_format',
+  replyReceivedNo: 'reply_received_no',
+  replyDue: 'reply_due',
+  replyWrittenAt: 'reply_written_at',
+  acknowledgedNo: 'acknowledged_no',
+};
+const PATCHABLE = Object.keys(PATCH_COLUMNS) as (keyof ExchangePatch)[];
 
 /** Write what a message changed in its exchange (the row is made if it is the exchange's first message). */
 export function saveExchange(db: Db, key: ExchangeKey, patch: ExchangePatch): void {
   statement(db, 'INSERT INTO exchanges (flow, node, peer) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(key.flow, key.node, key.peer);
   const fields = PATCHABLE.filter((field) => patch[field] !== undefined);
   if (fields.length === 0) return;
-  // Column names come from the list above, never from the caller; values are bound.
-  statement(db, `UPDATE exchanges SET ${fields.map((field) => `${field} = ?`).join(', ')} WHERE flow = ? AND node = ? AND peer = ?`).run(
+  // Column names come from `PATCH_COLUMNS`, never from the caller; values are bound.
+  statement(db, `UPDATE exchanges SET ${fields.map((field) => `${PATCH_COLUMNS[field]} = ?`).join(', ')} WHERE flow = ? AND node = ? AND peer = ?`).run(
     ...fields.map((field) => patch[field] ?? null),
     key.flow,
     key.node,
@@ -202,10 +176,10 @@ export function listExchangeMessageFiles(db: Db, flow: string, limit: number): E
 }
 
 /** Per flow, its exchange that 1C wrote to last (the current one: an earlier pair of codes stops being written). */
-export function latestExchanges(db: Db): ExchangeRow[] {
+export function latestExchanges(db: Db): ExchangeState[] {
   return statement(
     db,
-    `SELECT e.* FROM exchanges e
+    `SELECT ${STATE_COLUMNS} FROM exchanges e
       WHERE NOT EXISTS (SELECT 1 FROM exchanges o WHERE o.flow = e.flow AND COALESCE(o.last_message_at, 0) > COALESCE(e.last_message_at, 0))`,
-  ).all() as ExchangeRow[];
+  ).all() as ExchangeState[];
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getExchange, listExchangeMessages } from '../../src/store/exchanges.js';
+import { exchangeStateOf, listExchangeMessages } from '../../src/store/exchanges.js';
 import { NO_WAIT } from '../helpers/fixtures.js';
 import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip } from '../helpers/enterprisedata.js';
 import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
@@ -62,10 +62,10 @@ describe('EnterpriseData exchange: the handshake', () => {
       });
       expect(answer.versions).toEqual(['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21']);
       expect(answer.types).toEqual(['<msg:Name>Документ.ЗаказПоставщику</msg:Name><msg:Sending/><msg:Receiving>*</msg:Receiving>']);
-      const row = getExchange(f.db, { flow: 'requests', node: NODE, peer: PEER })!;
-      expect(row).toMatchObject({ agreed_version: '1.11', last_taken_no: 0, reply_due: 0, reply_format: 'settings' });
-      expect(JSON.parse(row.peer_versions!)).toEqual(['1.8', '1.6', '1.11']);
-      expect(JSON.parse(row.peer_object_types!)).toContainEqual({ name: 'Документ.ЗаказПоставщику', sending: '*', receiving: '*' });
+      const row = exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })!;
+      expect(row).toMatchObject({ agreedVersion: '1.11', lastTakenNo: 0, replyDue: 0, replyFormat: 'settings' });
+      expect(JSON.parse(row.peerVersions!)).toEqual(['1.8', '1.6', '1.11']);
+      expect(JSON.parse(row.peerObjectTypes!)).toContainEqual({ name: 'Документ.ЗаказПоставщику', sending: '*', receiving: '*' });
     });
   });
 
@@ -151,7 +151,7 @@ describe('EnterpriseData exchange: data messages', () => {
         expect.objectContaining({ externalId: 'ЗП-1', message: expect.stringContaining('already in the outbox with the same content') }),
       );
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '2' });
-      expect(getExchange(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ peer_received_no: 1, sent_no: 2 });
+      expect(exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ peerReceivedNo: 1, sentNo: 2 });
     });
   });
 
@@ -225,7 +225,7 @@ describe('EnterpriseData exchange: data messages', () => {
       await send(f, content);
       expect(f.files()).toEqual([expect.objectContaining({ state: 'rejected' })]);
       expect((await f.rejectedReport()).problems).toEqual([expect.objectContaining({ code })]);
-      expect(getExchange(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ last_taken_no: 0, reply_due: 0, reply_format: null });
+      expect(exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ lastTakenNo: 0, replyDue: 0, replyFormat: null });
       await expect(fs.access(path.join(f.inbox, OUR_REPLY))).rejects.toThrow();
     });
   });
@@ -306,13 +306,13 @@ describe('EnterpriseData exchange: crashes and set-up again', () => {
       await fs.mkdir(path.join(f.inbox, OUR_REPLY));
       await send(f, edMessage({ no: 5, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       expect(f.submissions()).toHaveLength(1);
-      expect(getExchange(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ last_taken_no: 5, reply_due: 1, sent_no: 1 });
+      expect(exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ lastTakenNo: 5, replyDue: 1, sentNo: 1 });
       await f.intake.stop();
       await fs.rm(path.join(f.inbox, OUR_REPLY), { recursive: true });
       const again = f.reopen();
       await again.intake.start();
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '5' });
-      expect(getExchange(again.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ reply_due: 0 });
+      expect(exchangeStateOf(again.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ replyDue: 0 });
     });
   });
 
