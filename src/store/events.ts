@@ -71,8 +71,11 @@ export type EventResult = ({ ok: true } & RecordedEvent) | { ok: false; error: u
  */
 export type Supersedes = (event: { eventDateMs: number; eventId: string }, current: AppliedStatus) => boolean;
 
-/** What the supersede rule reads of an order's applied status. */
-export type AppliedStatus = Pick<OrderStatusRow, 'event_id' | 'event_date_ms'>;
+/** What the supersede rule reads of an order's applied status (`order_statuses.event_id`, `event_date_ms`). */
+export interface AppliedStatus {
+  eventId: string;
+  eventDateMs: number;
+}
 
 /**
  * Record a batch of events in ONE transaction (one commit, made durable by the caller's group
@@ -112,7 +115,8 @@ export function recordEvent(db: Db, event: EventToStore, now: number, supersedes
   let applies = false;
   if (change) {
     // Only what the rule reads: a whole row object per event was a measurable share of the work.
-    const current = statement(db, 'SELECT event_id, event_date_ms FROM order_statuses WHERE order_id = ?').get(change.orderId) as AppliedStatus | undefined;
+    const current = statement(db, 'SELECT event_id AS eventId, event_date_ms AS eventDateMs FROM order_statuses WHERE order_id = ?').get(change.orderId) as
+      AppliedStatus | undefined;
     applies = !current || supersedes(event, current);
   }
   const inserted = statement(

@@ -44,8 +44,8 @@ export function statusExportRecord(event: WebhookEvent, orderId: string, status:
 
 /** Whether `event` replaces the order's applied status `current`. */
 export function supersedes(event: { eventDateMs: number; eventId: string }, current: AppliedStatus): boolean {
-  if (event.eventDateMs !== current.event_date_ms) return event.eventDateMs > current.event_date_ms;
-  return compareEventIds(event.eventId, current.event_id) > 0;
+  if (event.eventDateMs !== current.eventDateMs) return event.eventDateMs > current.eventDateMs;
+  return compareEventIds(event.eventId, current.eventId) > 0;
 }
 
 /** Order event ids by their number (ids of different widths compare correctly), then as text. */

@@ -1,18 +1,12 @@
 /** What an event does to its order, table-tested: which events change one, which is newer, the export record. */
 import { describe, expect, it } from 'vitest';
-import type { OrderStatusRow } from '../../src/store/events.js';
+import type { AppliedStatus } from '../../src/store/events.js';
 import { compareEventIds, eventToStore, supersedes } from '../../src/webhook/status-change.js';
 
-const applied = (eventId: string, date: string): OrderStatusRow => ({
-  order_id: 'ORD-2026-000001',
-  status: 'confirmed',
-  event_id: eventId,
-  event_date_ms: Date.parse(date),
-  updated_at: 0,
-});
+const applied = (eventId: string, date: string): AppliedStatus => ({ eventId, eventDateMs: Date.parse(date) });
 
 describe('supersedes', () => {
-  it.each<[string, string, string, OrderStatusRow, boolean]>([
+  it.each<[string, string, string, AppliedStatus, boolean]>([
     ['a later date wins', 'EVT-000001', '2026-06-12T11:00:00Z', applied('EVT-000009', '2026-06-12T10:00:00Z'), true],
     ['an earlier date loses, whatever its number', 'EVT-000099', '2026-06-12T09:00:00Z', applied('EVT-000009', '2026-06-12T10:00:00Z'), false],
     ['equal dates: the larger number wins', 'EVT-000124', '2026-06-12T10:00:00Z', applied('EVT-000123', '2026-06-12T10:00:00Z'), true],

@@ -76,7 +76,7 @@ export function deliverAt(
 }
 
 /** The webhook stage's rule: a later eventDate replaces the order's status. */
-const newerWins = (event: { eventDateMs: number }, current: { event_date_ms: number }) => event.eventDateMs > current.event_date_ms;
+const newerWins = (event: { eventDateMs: number }, current: { eventDateMs: number }) => event.eventDateMs > current.eventDateMs;
 
 /**
  * Store a status event for `orderId` received at `at`, dated `eventDateMs` (default `at`): it is
