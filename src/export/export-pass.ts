@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../shared/types.js';
-import { listNamedPendingExports, nameUnnamedExports, type ExportRow, type NamedExportFile } from '../store/exports.js';
+import { listNamedPendingExports, nameUnnamedExports, type PendingExport, type NamedExportFile } from '../store/exports.js';
 import type { Db } from '../store/open-store.js';
 import { chooseFreeName } from './choose-name.js';
 import { recordOf } from './export-record.js';
@@ -171,10 +171,10 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
 }
 
 /** Named pending rows (oldest first) as files: one pass over the rows, a file's rows in their order. */
-function groupByName(rows: readonly ExportRow[]): NamedExportFile[] {
-  const files = new Map<string, ExportRow[]>();
+function groupByName(rows: readonly PendingExport[]): NamedExportFile[] {
+  const files = new Map<string, PendingExport[]>();
   for (const row of rows) {
-    const name = row.file_name!;
+    const name = row.fileName!;
     const group = files.get(name);
     if (group) group.push(row);
     else files.set(name, [row]);

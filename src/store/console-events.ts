@@ -52,7 +52,7 @@ export interface ExportListItem {
   fileName: string | null;
   createdAt: number;
   writtenAt: number | null;
-  /** Why its first name failed, or why it was set aside (`ExportRow.error`). */
+  /** Why its first name failed, or why it was set aside (`exports.error`). */
   error: string | null;
 }
 

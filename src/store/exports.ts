@@ -38,16 +38,17 @@ export function enqueueExport(db: Db, entry: NewExport): boolean {
 
 export type ExportState = (typeof EXPORT_STATE)[keyof typeof EXPORT_STATE];
 
-export interface ExportRow {
+/** A pending export row as the exporter reads it (camelCase: `EXPORT_COLUMNS` aliases the columns). */
+export interface PendingExport {
   id: number;
   channel: string;
-  source_key: string;
+  sourceKey: string;
   /** JSON text of the record. */
   record: string;
   state: ExportState;
-  file_name: string | null;
-  created_at: number;
-  written_at: number | null;
+  fileName: string | null;
+  createdAt: number;
+  writtenAt: number | null;
   /**
    * Null for a row written under its first name. Otherwise, on a pending or written row: why its
    * first name failed for good and it moved to the fallback name (a second permanent failure then
@@ -56,17 +57,21 @@ export interface ExportRow {
   error: string | null;
 }
 
+const EXPORT_COLUMNS = `id, channel, source_key AS sourceKey, record, state, file_name AS fileName, created_at AS createdAt, written_at AS writtenAt, error`;
+
 /** Pending rows of a channel that have no file name yet, oldest first. */
-export function listUnnamedExports(db: Db, channel: string, limit: number): ExportRow[] {
-  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?").all(
+export function listUnnamedExports(db: Db, channel: string, limit: number): PendingExport[] {
+  return statement(db, `SELECT ${EXPORT_COLUMNS} FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NULL ORDER BY id LIMIT ?`).all(
     channel,
     limit,
-  ) as ExportRow[];
+  ) as PendingExport[];
 }
 
 /** Pending rows of a channel whose file name is chosen, oldest first (a file's rows are adjacent by name). */
-export function listNamedPendingExports(db: Db, channel: string): ExportRow[] {
-  return statement(db, "SELECT * FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id").all(channel) as ExportRow[];
+export function listNamedPendingExports(db: Db, channel: string): PendingExport[] {
+  return statement(db, `SELECT ${EXPORT_COLUMNS} FROM exports WHERE state = 'pending' AND channel = ? AND file_name IS NOT NULL ORDER BY id`).all(
+    channel,
+  ) as PendingExport[];
 }
 
 /** True when some export row (any channel, any state) already holds this file name. Uses `exports_file_name` (migration 3). */
@@ -76,15 +81,15 @@ export function isExportFileNameTaken(db: Db, fileName: string): boolean {
 
 /** The exporter's naming policy: which rows share a file, and what a file is called. */
 export interface NamingPolicy {
-  group(rows: readonly ExportRow[]): readonly (readonly ExportRow[])[];
+  group(rows: readonly PendingExport[]): readonly (readonly PendingExport[])[];
   /** Called once per file, after the files before it were named (so a name they took counts as taken). */
-  name(group: readonly ExportRow[]): string;
+  name(group: readonly PendingExport[]): string;
 }
 
 /** A file the exporter named: its name and its rows, oldest first. */
 export interface NamedExportFile {
   fileName: string;
-  rows: readonly ExportRow[];
+  rows: readonly PendingExport[];
 }
 
 /**
@@ -102,7 +107,7 @@ export function nameUnnamedExports(db: Db, channel: string, limit: number, polic
         group.map((row) => row.id),
         fileName,
       );
-      files.push({ fileName, rows: group.map((row) => ({ ...row, file_name: fileName })) });
+      files.push({ fileName, rows: group.map((row) => ({ ...row, fileName })) });
     }
     return files;
   })();

@@ -162,7 +162,7 @@ describe('a file that can never be written', () => {
       const exporter = makeExporter([target(folder)], { logger, pollIntervalMs: 60_000 });
       await exporter.start();
       const [fellBack] = listNamedPendingExports(db, 'status');
-      expect(fellBack?.file_name).toBe('status-000001.csv');
+      expect(fellBack?.fileName).toBe('status-000001.csv');
       fs.mkdirSync(path.join(folder, 'status-000001.csv')); // the fallback name is taken by a folder as well
       enqueueStatus(db, 'ORD-2');
 
