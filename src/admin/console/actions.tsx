@@ -185,7 +185,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
         target,
         result: outcome.result,
         detail: outcome.detail,
-        detail_text: JSON.stringify(outcome.text),
+        detailText: JSON.stringify(outcome.text),
       };
       const id = recordAudit(rt.deps.db, entry);
       // One fsync makes the action's own commit (a requeue) and its audit entry durable before the answer.

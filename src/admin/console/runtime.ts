@@ -106,7 +106,7 @@ function flashOf(rt: Runtime, c: RequestContext): ViewContext['flash'] {
   if (!done || !/^\d{1,15}$/.test(done)) return null;
   const entry = getAuditEntry(rt.deps.db, Number(done));
   if (!entry || rt.deps.clock() - entry.at > 10 * 60_000) return null;
-  return { action: entry.action, result: entry.result, detail: auditDetail(rt.t, entry) };
+  return { action: entry.action, result: entry.result, detail: auditDetail(rt.t, { detail: entry.detail, detail_text: entry.detailText }) };
 }
 
 /** Log a refused request with its code (never a password or a token) and answer it. */

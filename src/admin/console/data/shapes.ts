@@ -12,7 +12,8 @@ export type FileItem = Omit<FileListItem, 'claimedAt' | 'finishedAt' | 'reportPe
   reportPending: boolean;
 };
 export type EventItem = Omit<EventListItem, 'receivedAt' | 'applied' | 'eventDateMs'> & { receivedAt: string | null; applied: boolean };
-export type AuditItem = Omit<AuditEntry, 'at'> & { at: string | null };
+/** An audit entry as the console's JSON shows it: `detail_text` keeps its name there. */
+export type AuditItem = Omit<AuditEntry, 'at' | 'detailText'> & { at: string | null; detail_text: string | null };
 
 export const submissionItem = (row: SubmissionListItem): SubmissionItem => ({ ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) });
 
@@ -32,7 +33,7 @@ export const eventItem = ({ eventDateMs: _ms, applied, ...row }: EventListItem):
   receivedAt: iso(row.receivedAt),
 });
 
-export const auditItem = (row: AuditEntry): AuditItem => ({ ...row, at: iso(row.at) });
+export const auditItem = ({ detailText, ...row }: AuditEntry): AuditItem => ({ ...row, at: iso(row.at), detail_text: detailText });
 
 /** JSON text as a value; text that is not JSON is kept as text. */
 export function parseJson(text: string | null): unknown {

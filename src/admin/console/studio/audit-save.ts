@@ -31,7 +31,7 @@ export async function auditSave(db: Db, durable: WaitDurable, log: Logger, save:
     target: flow.mapping,
     result: outcome.result,
     detail: outcome.detail,
-    detail_text: JSON.stringify(outcome.text),
+    detailText: JSON.stringify(outcome.text),
   };
   const id = recordAudit(db, entry);
   await durable();
