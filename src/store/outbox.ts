@@ -6,7 +6,7 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
-import { toClaimedSubmission, type ClaimedSubmission, type SubmissionRow, type SubmissionState } from './submissions.js';
+import { toClaimedSubmission, type AttemptField, type ClaimedSubmission, type SubmissionRow, type SubmissionState } from './submissions.js';
 
 export interface ClaimOptions {
   flow: string;
@@ -74,17 +74,8 @@ export interface AttemptRecord {
 }
 
 /** The row's state after an attempt; every column is written as given. */
-export interface SubmissionUpdate {
+export interface SubmissionUpdate extends Pick<ClaimedSubmission, AttemptField> {
   state: SubmissionState;
-  attempts: number;
-  nextAttemptAt: number;
-  firstAttemptAt: number | null;
-  lastAttemptAt: number | null;
-  lastStatus: number | null;
-  lastErrorCode: string | null;
-  lastError: string | null;
-  result: string | null;
-  platformId: string | null;
   finishedAt: number | null;
   now: number;
 }

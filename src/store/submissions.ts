@@ -74,6 +74,10 @@ export interface ClaimedSubmission {
   platformId: string | null;
 }
 
+/** What an attempt's outcome sets on a row: read from a claimed row, written back by `recordAttempts`. */
+export type AttemptField =
+  'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatus' | 'lastErrorCode' | 'lastError' | 'result' | 'platformId';
+
 export function toClaimedSubmission(row: SubmissionRow): ClaimedSubmission {
   return {
     id: row.id,

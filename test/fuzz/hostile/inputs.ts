@@ -20,6 +20,7 @@ import type { MappingSpec } from '../../../src/config/mapping-schema.js';
 import { edMessage, edOrder, PEER_MESSAGE, type EdOrderInput } from '../../helpers/enterprisedata.js';
 import { workbookParts, worksheet, zipOf } from '../../helpers/xlsx/workbook-builder.js';
 import { writeZip, type ZipEntry } from '../../helpers/xlsx/zip-writer.js';
+import { REQUEST_HEADER } from '../../helpers/reliability/request-files.js';
 
 const MAPPINGS = path.resolve(import.meta.dirname, '../../../config/mappings');
 
@@ -52,23 +53,8 @@ export function spliceAt(bytes: Buffer, insert: Buffer, marker = HUGE): Buffer {
 
 // CSV ----------------------------------------------------------------------------------------------
 
-export const CSV_HEADER = [
-  'Номер заявки',
-  'ИНН',
-  'Покупатель',
-  'Контакт',
-  'Телефон',
-  'Email',
-  'Город',
-  'Адрес',
-  'Дата поставки',
-  'Комментарий',
-  'Строка',
-  'Номенклатура',
-  'Количество',
-  'Ед. изм.',
-  'Комментарий строки',
-];
+/** The header of 1C's request export (`config/mappings/1c-requests.yaml`), as the reliability storms write it. */
+export const CSV_HEADER: readonly string[] = REQUEST_HEADER;
 
 /** Line `line` of request ЗК-1, by header name; `patch` replaces cells (a `__proto__` key needs a computed key, `['__proto__']`). */
 export function csvLine(line = 1, patch: Record<string, string> = {}): Record<string, string> {
