@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { describeError } from '../errors.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
 
 export interface Readiness {
@@ -55,25 +56,22 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
     return send(res, 404, 'text/plain', 'not found\n');
   };
 
-  return {
-    name: 'admin listener',
+  const lifecycle = createStartStop({
     async start() {
-      if (!server) {
-        server = http.createServer((req, res) => {
-          handle(req, res).catch((error: unknown) => {
-            options.logger.error({ err: error }, 'admin request failed');
-            if (!res.headersSent) send(res, 500, 'text/plain', 'internal error\n');
-          });
+      const listening = http.createServer((req, res) => {
+        handle(req, res).catch((error: unknown) => {
+          options.logger.error({ err: error }, 'admin request failed');
+          if (!res.headersSent) send(res, 500, 'text/plain', 'internal error\n');
         });
-        server.headersTimeout = 10_000;
-        server.requestTimeout = 30_000;
-        const listening = server;
-        await new Promise<void>((resolve, reject) => {
-          listening.once('error', reject);
-          listening.listen(options.port, options.host, () => resolve());
-        });
-      }
-      const address = server.address() as AddressInfo;
+      });
+      listening.headersTimeout = 10_000;
+      listening.requestTimeout = 30_000;
+      server = listening;
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(options.port, options.host, () => resolve());
+      });
+      const address = listening.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return { url: `http://${host}:${address.port}` };
     },
@@ -84,7 +82,10 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
       closing.closeAllConnections();
       await new Promise<void>((resolve) => closing.close(() => resolve()));
     },
-  };
+    afterStop: 'restart',
+  });
+
+  return { name: 'admin listener', start: lifecycle.start, stop: lifecycle.stop };
 }
 
 /** The path of a request target, or null when it cannot be a URL (`//[/`). */

@@ -13,7 +13,9 @@ import type { PlatformClient } from '../platform/client.js';
 import { type Db } from '../store/open-store.js';
 import { createFlowSender, type FlowSender } from './flow-sender.js';
 import type { GateState } from './flow-gate.js';
+import { ConnectorError } from '../errors.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 import { createWakeable } from './wakeable.js';
 import { systemClock, type Clock } from '../shared/types.js';
 
@@ -68,29 +70,33 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   for (const flow of deps.flows) {
     senders.set(flow.name, createFlowSender({ ...deps, flow, clock, random }));
   }
-  let stopped: Promise<void> | null = null;
+  const graceMs = deps.stopGraceMs ?? 10_000;
+  // One-shot: a flow sender's loop ends for good at its stop.
+  const lifecycle = createStartStop({
+    async start() {
+      for (const sender of senders.values()) sender.start();
+    },
+    async stop() {
+      await Promise.all([...senders.values()].map((sender) => sender.stop(graceMs)));
+    },
+    afterStop: () => new ConnectorError('INTERNAL_ERROR', 'The dispatcher was stopped; create a new one'),
+  });
+  const stopped = (): boolean => lifecycle.stopping;
 
   return {
     name: 'delivery',
-    start() {
-      if (!stopped) for (const sender of senders.values()) sender.start();
-      return Promise.resolve();
-    },
-    stop() {
-      const graceMs = deps.stopGraceMs ?? 10_000;
-      stopped ??= Promise.all([...senders.values()].map((sender) => sender.stop(graceMs))).then(() => undefined);
-      return stopped;
-    },
+    start: lifecycle.start,
+    stop: lifecycle.stop,
     wake() {
       for (const sender of senders.values()) sender.wake();
     },
     async drain(signal) {
       const pause = createWakeable();
-      while (!stopped && !signal?.aborted && ![...senders.values()].every((sender) => sender.isIdle())) {
+      while (!stopped() && !signal?.aborted && ![...senders.values()].every((sender) => sender.isIdle())) {
         await pause.wait(10, signal);
       }
     },
     gate: (flow) => senders.get(flow)?.gate(),
-    resume: (flow) => (stopped ? false : (senders.get(flow)?.resume() ?? false)),
+    resume: (flow) => (stopped() ? false : (senders.get(flow)?.resume() ?? false)),
   };
 }

@@ -31,6 +31,7 @@ import { createExportPass, TICK, FLUSH, type PassKind } from './export-pass.js';
 import { createExportWriter } from './write-export-files.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { createSerialLane } from '../shared/serial-lane.js';
+import { createStartStop } from '../shared/start-stop.js';
 import { alreadyDurable, systemClock, type WaitDurable, type Clock } from '../shared/types.js';
 import { removeStaleTempFiles } from '../shared/write-file-atomic.js';
 
@@ -108,30 +109,36 @@ export function createExporter(deps: ExporterDeps): Exporter {
     });
   };
 
-  return {
-    name: 'exporter',
+  const lifecycle = createStartStop({
     async start() {
-      if (running) return;
       running = true;
+      stopSignal = new AbortController();
       for (const target of targets) {
         const removed = await removeStaleTempFiles(target.folder, STALE_TEMP_MS);
         if (removed > 0) log.info({ channel: target.channel, folder: target.folder, removed }, 'temp files left by an earlier run removed');
       }
       // Stopped while the temp files were removed: no poll to leave behind.
       if (!running) return;
-      stopSignal = new AbortController();
       timer = setInterval(tick, pollIntervalMs);
       timer.unref();
       const { more } = await lane.run(() => pass.run(START));
       if (more) tick();
     },
-    async stop() {
+    // At once, before waiting for the start: a pass giving way ends, and no poll is left behind.
+    interrupt() {
       running = false;
       stopSignal.abort();
       if (timer) clearInterval(timer);
       timer = null;
-      await lane.idle();
     },
+    stop: () => lane.idle(),
+    afterStop: 'restart',
+  });
+
+  return {
+    name: 'exporter',
+    start: lifecycle.start,
+    stop: lifecycle.stop,
     flush() {
       return lane.run(async () => (await pass.run(FLUSH)).written);
     },

@@ -17,6 +17,7 @@ import { createSandboxServer } from './server.js';
 import { ORDER_STATUSES, type OrderStatus, type RecordedCall, type SandboxOrder, type SandboxRequest } from './types.js';
 import { WebhookSender, type EventDeliveryState, type OrderStatusEvent, type WebhookAttempt } from './webhook-sender.js';
 import { ConnectorError } from '../errors.js';
+import { createStartStop } from '../shared/start-stop.js';
 
 export type { SandboxOptions } from './options.js';
 export type { FaultConfig, OperationFaultsInput, FaultOperation } from './faults.js';
@@ -215,16 +216,18 @@ function sandboxHandle(ctx: SandboxContext, listening: Pick<Sandbox, 'url' | 'po
 
 /** The sandbox as a component (the demo daemon starts one in-process); `startSandbox` is the same, started. */
 export function createSandbox(options: SandboxOptions = {}): Component<Sandbox> {
-  let started: Promise<Sandbox> | null = null;
-  return {
-    name: 'sandbox',
-    start() {
-      started ??= startSandbox(options);
-      return started;
+  let sandbox: Sandbox | null = null;
+  const lifecycle = createStartStop({
+    async start() {
+      sandbox = await startSandbox(options);
+      return sandbox;
     },
     async stop() {
-      const sandbox = await started?.catch(() => null);
-      await sandbox?.stop();
+      const stopping = sandbox;
+      sandbox = null;
+      await stopping?.stop();
     },
-  };
+    afterStop: 'restart',
+  });
+  return { name: 'sandbox', start: lifecycle.start, stop: lifecycle.stop };
 }

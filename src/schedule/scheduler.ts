@@ -7,6 +7,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { ConnectorError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 
 export interface ScheduledJob {
   /** Short name for logs: `rescan`, `retry-sweep`, `housekeeping`, `summary`. */
@@ -47,16 +48,21 @@ export function createScheduler(jobs: readonly ScheduledJob[], logger: Logger): 
     return run;
   };
 
-  return {
-    name: 'schedules',
-    start() {
-      if (tasks.length === 0) for (const job of jobs) tasks.push(cron.schedule(job.cron, () => tick(job), { name: job.name }));
-      return Promise.resolve();
+  const lifecycle = createStartStop({
+    async start() {
+      for (const job of jobs) tasks.push(cron.schedule(job.cron, () => tick(job), { name: job.name }));
     },
     async stop() {
       for (const task of tasks.splice(0)) await task.destroy();
       await Promise.allSettled([...running.values()]);
     },
+    afterStop: 'restart',
+  });
+
+  return {
+    name: 'schedules',
+    start: lifecycle.start,
+    stop: lifecycle.stop,
     runNow(name) {
       const job = jobs.find((j) => j.name === name);
       if (!job) return Promise.reject(new ConnectorError('INTERNAL_ERROR', `No scheduled job is named ${name}`));

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 import { startStoreThread, type StoreThread } from './store-thread.js';
 import { createDurability, type Durability } from './durability.js';
 
@@ -79,27 +80,24 @@ const PAGE_CACHE_KIB = 2048;
  */
 export function createStore(file: string, options: CreateStoreOptions = {}): Component<Store> {
   let store: Store | null = null;
-  return {
-    name: 'store',
-    start() {
-      if (!store) {
-        const db = openStore(file, { synchronous: 'NORMAL' });
-        // A small page cache: the daemon's queries go through indexes and recent pages, and the OS
-        // caches the file anyway; SQLite's default here (16 MB) was the largest fixed share of the
-        // intake's peak memory.
-        db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-        let durability: Durability | null = null;
-        const thread = startStoreThread(db, {
-          ...(options.checkpointIntervalMs ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
-          onGone: (error) => {
-            durability?.threadGone();
-            options.onThreadGone?.(error);
-          },
-        });
-        durability = createDurability(db, thread);
-        store = { db, durability, thread };
-      }
-      return Promise.resolve(store);
+  const lifecycle = createStartStop({
+    async start() {
+      const db = openStore(file, { synchronous: 'NORMAL' });
+      // A small page cache: the daemon's queries go through indexes and recent pages, and the OS
+      // caches the file anyway; SQLite's default here (16 MB) was the largest fixed share of the
+      // intake's peak memory.
+      db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+      let durability: Durability | null = null;
+      const thread = startStoreThread(db, {
+        ...(options.checkpointIntervalMs ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+        onGone: (error) => {
+          durability?.threadGone();
+          options.onThreadGone?.(error);
+        },
+      });
+      durability = createDurability(db, thread);
+      store = { db, durability, thread };
+      return store;
     },
     async stop() {
       const closing = store;
@@ -110,5 +108,7 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
       await closing.thread.close();
       closing.db.close();
     },
-  };
+    afterStop: 'restart',
+  });
+  return { name: 'store', start: lifecycle.start, stop: lifecycle.stop };
 }

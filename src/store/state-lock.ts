@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
 import type { Component } from '../shared/lifecycle.js';
+import { createStartStop } from '../shared/start-stop.js';
 
 export interface StateLock {
   /** The lock file (`<stateDir>/connector.lock`). */
@@ -97,16 +98,17 @@ function readPid(file: string): number | undefined {
 /** The lock as a component: taken first by the daemon, released last. */
 export function createStateLock(stateDir: string): Component<StateLock> {
   let lock: StateLock | null = null;
-  return {
-    name: 'state lock',
-    start() {
-      lock ??= acquireStateLock(stateDir);
-      return Promise.resolve(lock);
+  const lifecycle = createStartStop({
+    async start() {
+      lock = acquireStateLock(stateDir);
+      return lock;
     },
     stop() {
       lock?.release();
       lock = null;
       return Promise.resolve();
     },
-  };
+    afterStop: 'restart',
+  });
+  return { name: 'state lock', start: lifecycle.start, stop: lifecycle.stop };
 }

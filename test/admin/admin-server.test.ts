@@ -78,6 +78,32 @@ describe('admin server', () => {
       }
     });
   });
+
+  it('starts once for two concurrent calls, stops, and listens again on a restart', async () => {
+    await withTempDir(async (dir) => {
+      const db = openStore(path.join(dir, 'connector.sqlite'));
+      const server = createAdminServer({
+        host: '127.0.0.1',
+        port: 0,
+        metrics: createMetrics({ db, clock: () => 0, defaultMetrics: false }),
+        logger: silentLogger,
+        readiness: async () => ({ ready: true, reasons: [] }),
+      });
+      try {
+        // Both callers get the one listening address (the second used to read it before the listen).
+        const [first, second] = await Promise.all([server.start(), server.start()]);
+        expect(second.url).toBe(first.url);
+        expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+        await Promise.all([server.stop(), server.stop()]);
+        await expect(fetch(`${first.url}/healthz`)).rejects.toThrow();
+        const again = await server.start();
+        expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
+      } finally {
+        await server.stop();
+        db.close();
+      }
+    });
+  });
 });
 
 /** Send raw bytes and return the answer's status line. */

@@ -269,7 +269,7 @@ describe('delivery of requests against the sandbox', () => {
       ),
     ));
 
-  it('logs each outcome with the X-Request-Id, the externalId and the flow, never the token; start and stop are idempotent', () =>
+  it('logs each outcome with the X-Request-Id, the externalId and the flow, never the token; start and stop are idempotent, a stopped dispatcher does not start again', () =>
     withTempDir((dir) =>
       withSandbox({ token: 'buyer-token-very-secret' }, (sandbox) =>
         withStore(dir, async (db) => {
@@ -284,7 +284,8 @@ describe('delivery of requests against the sandbox', () => {
               await dispatcher.start();
               await waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000);
               await Promise.all([dispatcher.stop(), dispatcher.stop()]);
-              await dispatcher.start();
+              // One-shot, as the webhook listener: a stopped dispatcher says so instead of sending again.
+              await expect(dispatcher.start()).rejects.toThrow(/dispatcher was stopped/);
             },
           );
           const requestId = sandbox.calls()[0]!.headers['x-request-id'];

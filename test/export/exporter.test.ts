@@ -192,6 +192,18 @@ describe('createExporter', () => {
     });
   });
 
+  it('a second start while the first runs waits for the same start: the pending files are written when it resolves', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      enqueueStatus(db, 'ORD-2026-000001');
+      const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 60_000 });
+      const first = exporter.start();
+      await exporter.start();
+      expect(listFiles(folder)).toEqual(['status-000001.csv']);
+      await first;
+      await exporter.stop();
+    });
+  });
+
   it('stops idempotently, and wake after stop does nothing', async () => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       const exporter = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { pollIntervalMs: 20 });

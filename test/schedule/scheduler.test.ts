@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { createScheduler, isValidCron } from '../../src/schedule/scheduler.js';
 import { silentLogger } from '../../src/log.js';
@@ -37,6 +38,19 @@ describe('createScheduler', () => {
     await scheduler.runNow('slow');
     expect(runs).toBe(2);
     await scheduler.stop();
+  });
+
+  it('schedules once for two starts, unschedules on stop, and schedules again on a restart', async () => {
+    const scheduled = (): number => [...cron.getTasks().values()].filter((task) => task.name === 'start-stop-job').length;
+    const scheduler = createScheduler([{ name: 'start-stop-job', cron: '0 0 1 1 *', run: () => undefined }], silentLogger);
+    await Promise.all([scheduler.start(), scheduler.start()]);
+    expect(scheduled()).toBe(1);
+    await Promise.all([scheduler.stop(), scheduler.stop()]);
+    expect(scheduled()).toBe(0);
+    await scheduler.start();
+    expect(scheduled()).toBe(1);
+    await scheduler.stop();
+    expect(scheduled()).toBe(0);
   });
 
   it('validates cron expressions', () => {
