@@ -14,7 +14,7 @@ export async function preparePayloads(dir: string, spec: { requests: number; lin
   const mapping = loadMappingSpec(MAPPING_1C);
   const prepared: PreparedSubmission[] = [];
   for await (const item of mapFile(file, mapping, { now: new Date(), rejectPastDates: true })) {
-    if (item.type === 'problem') throw new Error(`generated CSV does not map: ${item.problem.message}`);
+    if (item.kind === 'problem') throw new Error(`generated CSV does not map: ${item.problem.message}`);
     prepared.push(prepareSubmission(item.submission, SOURCE_SYSTEM));
   }
   if (prepared.length !== spec.requests) throw new Error(`mapped ${prepared.length} requests, expected ${spec.requests}`);

@@ -101,7 +101,7 @@ async function mapCount(file: string): Promise<{ rows: number; requests: number 
   let requests = 0;
   let problem: string | undefined;
   for await (const item of mapFile(file, spec, { now: new Date(), rejectPastDates: true })) {
-    if (item.type === 'submission') requests++;
+    if (item.kind === 'submission') requests++;
     else problem ??= item.problem.message;
   }
   if (problem !== undefined) throw new Error(`mapFile reported a problem: ${problem}`);

@@ -107,14 +107,14 @@ export function createRowSender(options: RowSenderOptions): SendRow {
     let answer: AttemptOutcome;
     try {
       const raw = await request(row, requestId);
-      answer = { type: 'response', status: raw.status, headers: raw.headers, body: raw.body };
+      answer = { kind: 'response', status: raw.status, headers: raw.headers, body: raw.body };
     } catch (error) {
       if (options.signal.aborted) {
         abandon(options.db, row, requestId, startedAt, clock(), log);
         gate.hearNothing(slot);
         return;
       }
-      answer = { type: 'error', error };
+      answer = { kind: 'error', error };
     }
     const now = clock();
     const classification = classify(row, answer, now, sourceSystem, log);

@@ -58,7 +58,7 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
   } catch (error) {
     if (!isConnectorError(error)) throw error;
     log.warn({ code: error.code, err: error }, `exchange message could not be read: ${describeError(error)}`);
-    items = oneItem({ type: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
+    items = oneItem({ kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
   }
   let kind = 'refused';
   const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name), {
@@ -112,7 +112,7 @@ function itemsOf(
   const exchange = ctx.flow.enterpriseData!;
   switch (decision.kind) {
     case 'refuse':
-      return oneItem({ type: 'problem', problem: { row: null, field: null, code: decision.code, message: `${input.name} ${decision.reason}` } });
+      return oneItem({ kind: 'problem', problem: { row: null, field: null, code: decision.code, message: `${input.name} ${decision.reason}` } });
     case 'settings':
       notes.push({
         row: null,

@@ -40,5 +40,5 @@ export async function rejectClaimedUnread(
   message: string,
   code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED' = 'FILE_NOT_REGULAR',
 ): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, oneItem({ type: 'problem', problem: { row: null, field: null, code, message } }));
+  return recordAndMove(ctx, row, oneItem({ kind: 'problem', problem: { row: null, field: null, code, message } }));
 }

@@ -34,7 +34,7 @@ export async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: F
   const now = await handle.stat();
   if (now.size === seen.size && now.mtimeMs === seen.mtimeMs) return;
   yield {
-    type: 'problem',
+    kind: 'problem',
     problem: {
       row: null,
       field: null,

@@ -72,7 +72,7 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
       stageChunk(db, { flow, fileId, now: stagedAt, dedupeKeys: batch.map((s) => s.dedupeKey), plan: (existing) => planChunk(plan, batch, existing) });
     };
     for await (const item of catchMapperFailure(input.items, input.fileLabel, input.onReaderFault)) {
-      if (item.type === 'problem') {
+      if (item.kind === 'problem') {
         if (problems.add(item.problem)) continue;
         break;
       }

@@ -94,12 +94,12 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
       }),
     );
   }
-  if (problems.length > 0) return problems.map((problem) => ({ type: 'problem', problem }));
+  if (problems.length > 0) return problems.map((problem) => ({ kind: 'problem', problem }));
 
   if (mapping.kind === 'requests') {
-    return [{ type: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.first.row } }];
+    return [{ kind: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.first.row } }];
   }
-  return [{ type: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.first.row } }];
+  return [{ kind: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.first.row } }];
 }
 
 const ITEM_FIELD = /^items\[(\d+)\](?:\.(.+))?$/;

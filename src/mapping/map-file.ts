@@ -118,7 +118,7 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
 /** The file-level problem of a fault of the connector's own, saying to report it. */
 export function readerFault(fileLabel: string, error: unknown): MappedItem {
   const reason = `could not be read because of a fault in the connector, not in the file (${describeError(error)}): the file was rejected; report it, with the file, to the connector's maintainers`;
-  return { type: 'problem', problem: { ...makeProblem(fileLabel, { row: null, field: null, code: 'READER_FAULT', reason }), text: { key: 'readerFault' } } };
+  return { kind: 'problem', problem: { ...makeProblem(fileLabel, { row: null, field: null, code: 'READER_FAULT', reason }), text: { key: 'readerFault' } } };
 }
 
 /**
@@ -131,5 +131,5 @@ function fileProblem(fileLabel: string, code: Parameters<typeof makeProblem>[1][
   if (typeof details.line === 'number') problem.line = details.line;
   if (typeof details.column === 'number') problem.column = details.column;
   if (typeof details.cell === 'string') problem.cell = details.cell;
-  return { type: 'problem', problem };
+  return { kind: 'problem', problem };
 }

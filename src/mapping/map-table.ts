@@ -67,7 +67,7 @@ export async function* mapTable(input: TableInput, spec: MappingSpec, ctx: Build
           reason: `column "${column}" (named by ${key}) is not in the header${found.where === undefined ? '' : ` (${found.where})`}`,
           text: { key: 'columnMissing', params: { column, key } },
         });
-        yield { type: 'problem', problem: { ...problem, field: column } };
+        yield { kind: 'problem', problem: { ...problem, field: column } };
       }
       return;
     }
@@ -230,7 +230,7 @@ function finishGroup(plan: TablePlan, ctx: BuildContext, emitted: CompactKeySet,
 
 function emptyKeyProblem(plan: TablePlan, fileLabel: string, row: number): MappedItem {
   return {
-    type: 'problem',
+    kind: 'problem',
     problem: makeProblem(fileLabel, {
       ...plan.placeAt(row, plan.groupIndex),
       field: plan.keyTarget,
@@ -243,7 +243,7 @@ function emptyKeyProblem(plan: TablePlan, fileLabel: string, row: number): Mappe
 
 function notAdjacentProblem(plan: TablePlan, fileLabel: string, row: number, key: string): MappedItem {
   return {
-    type: 'problem',
+    kind: 'problem',
     problem: makeProblem(fileLabel, {
       ...plan.placeAt(row, plan.groupIndex),
       field: plan.keyTarget,

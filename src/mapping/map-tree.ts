@@ -18,14 +18,14 @@ export async function* mapTree<N>(input: TreeInput<N>, spec: MappingSpec, ctx: B
     signal?.throwIfAborted();
     if ('notARecord' in record) {
       yield {
-        type: 'problem',
+        kind: 'problem',
         problem: makeProblem(ctx.fileLabel, { ...record.place, field: null, code: 'MAPPING_FAILED', reason: record.notARecord, text: { key: 'notARecord' } }),
       };
       continue;
     }
     if (!Array.isArray(record.lines)) {
       const { field, reason } = record.lines;
-      yield { type: 'problem', problem: makeProblem(ctx.fileLabel, { ...record.place, field, code: 'FIELD_INVALID', reason, text: { key: 'linesNotArray' } }) };
+      yield { kind: 'problem', problem: makeProblem(ctx.fileLabel, { ...record.place, field, code: 'FIELD_INVALID', reason, text: { key: 'linesNotArray' } }) };
       continue;
     }
     const items = record.lines.map((line) => ({ place: line.place, record: line.node }));

@@ -17,7 +17,7 @@ export interface PreviewResult {
 export async function previewFile(filePath: string, spec: MappingSpec, options: MapOptions): Promise<PreviewResult> {
   const result: PreviewResult = { requests: [], problems: [] };
   for await (const item of mapFile(filePath, spec, options)) {
-    if (item.type === 'submission') result.requests.push(item.submission);
+    if (item.kind === 'submission') result.requests.push(item.submission);
     else result.problems.push(item.problem);
   }
   return result;

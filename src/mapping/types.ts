@@ -27,4 +27,4 @@ export type MappedSubmission =
       firstRow: number;
     };
 
-export type MappedItem = { type: 'submission'; submission: MappedSubmission } | { type: 'problem'; problem: MappingProblem };
+export type MappedItem = { kind: 'submission'; submission: MappedSubmission } | { kind: 'problem'; problem: MappingProblem };

@@ -38,7 +38,7 @@ export type SubmissionKindName = 'request' | 'confirmation';
 export type HttpHeaders = Record<string, string | string[] | undefined>;
 
 /** What the client hands back: the raw answer, or the error that prevented one. */
-export type AttemptOutcome = { type: 'response'; status: number; headers: HttpHeaders; body: string } | { type: 'error'; error: unknown };
+export type AttemptOutcome = { kind: 'response'; status: number; headers: HttpHeaders; body: string } | { kind: 'error'; error: unknown };
 
 export interface Classification {
   outcome: DeliveryOutcome;
@@ -88,7 +88,7 @@ export function classifyOutcome(submission: SubmissionToClassify, attempt: Attem
 }
 
 function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {
-  if (attempt.type === 'error') return classifyNoAnswer(attempt.error);
+  if (attempt.kind === 'error') return classifyNoAnswer(attempt.error);
   const { status, headers, body } = attempt;
   const json = parseJson(body);
   if (status >= 200 && status < 300) return classifySuccess(submission.kind, status, headers, json);

@@ -28,7 +28,7 @@ function row(over: Partial<ClaimedSubmission> = {}): ClaimedSubmission {
   };
 }
 const response = (status: number, body: unknown, headers: Record<string, string> = {}): Classification =>
-  classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { type: 'response', status, headers, body: JSON.stringify(body) }, T + 10);
+  classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'response', status, headers, body: JSON.stringify(body) }, T + 10);
 const created = { id: 'PRC-REQ-000009', externalId: 'E1', status: 'accepted', createdAt: '2026-06-12T13:00:00+03:00' };
 
 describe('decideTransition', () => {

@@ -8,7 +8,7 @@ const policy = { failureThreshold: 2, probeIntervalMs: 100, capMs: 1_000, pauseP
 
 function answer(status: number): Classification {
   const body = status === 201 ? { id: 'PRC-REQ-000001', externalId: 'E1', status: 'accepted', createdAt: '2026-06-12T13:00:00+03:00' } : {};
-  return classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { type: 'response', status, headers: {}, body: JSON.stringify(body) }, 0);
+  return classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'response', status, headers: {}, body: JSON.stringify(body) }, 0);
 }
 
 /** A gate keeper on a clock the test moves, with the lines it logs and how often it told the loop. */

@@ -49,7 +49,7 @@ async function mapped(data: Buffer, name: string, spec: MappingSpec, split?: () 
   const lines: string[] = [];
   const codes: string[] = [];
   for await (const item of mapFile({ handle: memoryHandle(data, split), name }, spec, { now: NOW, rejectPastDates: true, archivePassword: 'секрет-123' })) {
-    if (item.type === 'submission') lines.push(`S ${item.submission.firstRow} ${JSON.stringify(item.submission.payload)}`);
+    if (item.kind === 'submission') lines.push(`S ${item.submission.firstRow} ${JSON.stringify(item.submission.payload)}`);
     else {
       codes.push(item.problem.code);
       lines.push(`P ${JSON.stringify(item.problem)}`);

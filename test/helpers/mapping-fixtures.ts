@@ -38,7 +38,7 @@ export async function split(file: string, spec: MappingSpec, options: Partial<Ma
   const submissions: MappedSubmission[] = [];
   const problems: MappingProblem[] = [];
   for (const item of items) {
-    if (item.type === 'submission') submissions.push(item.submission);
+    if (item.kind === 'submission') submissions.push(item.submission);
     else problems.push(item.problem);
   }
   return { items, submissions, problems };

@@ -42,7 +42,7 @@ async function processWith(f: IntakeFixture, row: FileRecord, items: () => Async
 }
 
 const request = (externalId: string, firstRow: number, payload: CreateRequest = validRequest(externalId)): MappedItem => ({
-  type: 'submission',
+  kind: 'submission',
   submission: { kind: 'request', externalId, payload, firstRow },
 });
 

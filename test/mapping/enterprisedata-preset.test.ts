@@ -24,7 +24,7 @@ async function mapMessage(content: string | Buffer, name = PEER_MESSAGE, archive
     const submissions: { externalId: string; firstRow: number; payload: CreateRequest }[] = [];
     const problems: MappingProblem[] = [];
     for await (const item of mapFile(file, spec(), { ...OPTIONS, archivePassword })) {
-      if (item.type === 'problem') problems.push(item.problem);
+      if (item.kind === 'problem') problems.push(item.problem);
       else if (item.submission.kind === 'request') submissions.push(item.submission);
       else throw new Error(`expected requests only, got a ${item.submission.kind}`);
     }

@@ -67,7 +67,7 @@ describe('mapFile on CSV', () => {
       const good = Buffer.from(toCsv(rows));
       const file = writeInput(dir, 'in.csv', Buffer.concat([good, iconv.encode(toCsv([requestRow('R-x', '1')]), 'win1251')]));
       const { items } = await split(file, specOf(requestMapping()));
-      expect(items.at(-1)).toMatchObject({ type: 'problem', problem: { row: null, code: 'FILE_UNREADABLE' } });
+      expect(items.at(-1)).toMatchObject({ kind: 'problem', problem: { row: null, code: 'FILE_UNREADABLE' } });
     });
   });
 
@@ -219,7 +219,7 @@ describe('mapFile on CSV', () => {
         for await (const item of mapFile(file, specOf(requestMapping()), { now: NOW, rejectPastDates: true, signal: controller.signal })) {
           seen += 1;
           if (seen === 3) {
-            expect(item).toMatchObject({ type: 'problem', problem: { row: 3, code: 'MAPPING_FAILED' } });
+            expect(item).toMatchObject({ kind: 'problem', problem: { row: 3, code: 'MAPPING_FAILED' } });
             controller.abort(new Error('stop'));
           }
         }

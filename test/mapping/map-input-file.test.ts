@@ -46,7 +46,7 @@ async function collect(items: AsyncIterable<MappedItem>): Promise<MappedItem[]> 
   return out;
 }
 
-const idsOf = (items: MappedItem[]) => items.map((i) => (i.type === 'submission' ? i.submission.externalId : `${i.problem.code}`));
+const idsOf = (items: MappedItem[]) => items.map((i) => (i.kind === 'submission' ? i.submission.externalId : `${i.problem.code}`));
 
 describe('mapFile on an opened file', () => {
   it.each([
@@ -115,7 +115,7 @@ describe('mapFile (and preview) on a path', () => {
       }
       await mapping;
       expect(result).toEqual([
-        { type: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'pipe.csv: is a FIFO; it was not read' }) },
+        { kind: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_NOT_REGULAR', message: 'pipe.csv: is a FIFO; it was not read' }) },
       ]);
     });
   });

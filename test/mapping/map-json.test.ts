@@ -87,7 +87,7 @@ describe('mapFile on JSON', () => {
     await withTempDir(async (dir) => {
       const file = writeInput(dir, 'broken.json', '{"id": "J-1", "lines": [');
       const { items } = await split(file, specOf(jsonMapping()));
-      expect(items).toEqual([{ type: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_UNREADABLE' }) }]);
+      expect(items).toEqual([{ kind: 'problem', problem: expect.objectContaining({ row: null, code: 'FILE_UNREADABLE' }) }]);
       expect((items[0] as { problem: { message: string } }).problem.message).toMatch(/^broken\.json: is not valid JSON/);
     });
   });

@@ -49,7 +49,7 @@ describe('a fault of the connector, not of the file', () => {
       }
       expect(items).toEqual([
         {
-          type: 'problem',
+          kind: 'problem',
           problem: expect.objectContaining({
             row: null,
             code: 'READER_FAULT',

@@ -138,7 +138,7 @@ describe('broken samples', () => {
     const { items } = await split(sample('broken/missing-column.csv'), mapping('1c-requests.yaml'));
     expect(items).toEqual([
       {
-        type: 'problem',
+        kind: 'problem',
         problem: {
           row: null,
           field: 'Количество',
@@ -153,7 +153,7 @@ describe('broken samples', () => {
   it('wrong-encoding.csv: windows-1251 bytes under a UTF-8 mapping are FILE_UNREADABLE', async () => {
     const { items } = await split(sample('broken/wrong-encoding.csv'), mapping('supplier-confirmations.yaml'));
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ type: 'problem', problem: { row: null, field: null, code: 'FILE_UNREADABLE' } });
+    expect(items[0]).toMatchObject({ kind: 'problem', problem: { row: null, field: null, code: 'FILE_UNREADABLE' } });
     expect((items[0] as { problem: { message: string } }).problem.message).toMatch(
       /^wrong-encoding\.csv: is not valid UTF-8: invalid byte sequence at byte \d+$/,
     );
@@ -165,7 +165,7 @@ describe('broken samples', () => {
     // emitted (its rows may be incomplete). The file-level problem comes last and ends the stream.
     expect(submissions.map((s) => s.externalId)).toEqual(['ЗК-000101']);
     expect(problems).toHaveLength(1);
-    expect(items.at(-1)).toMatchObject({ type: 'problem', problem: { row: null, code: 'FILE_UNREADABLE' } });
+    expect(items.at(-1)).toMatchObject({ kind: 'problem', problem: { row: null, code: 'FILE_UNREADABLE' } });
     expect(problems[0]!.message).toMatch(/^truncated\.csv: is not readable CSV: the file ends inside a quoted field/);
   });
 });

@@ -7,7 +7,7 @@ const REQUEST = { kind: 'request', correction: false, earlierAttempts: 0 } as co
 const problem = (status: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: PROBLEM_TYPES.internal, title: 'x', status, detail: `detail ${status}`, ...extra });
 const response = (status: number, body: string, headers: Record<string, string> = {}): AttemptOutcome => ({
-  type: 'response',
+  kind: 'response',
   status,
   headers: { 'content-type': 'application/json', ...headers },
   body,
@@ -80,14 +80,14 @@ describe('classifyOutcome', () => {
     [
       'connection reset',
       'request',
-      { type: 'error', error: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) },
+      { kind: 'error', error: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) },
       'retry',
       'PLATFORM_UNAVAILABLE',
     ],
     [
       'headers timeout',
       'request',
-      { type: 'error', error: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) },
+      { kind: 'error', error: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) },
       'retry',
       'PLATFORM_UNAVAILABLE',
     ],
@@ -132,7 +132,7 @@ describe('classifyOutcome', () => {
 
   it('counts outages toward the circuit breaker, but not in-progress, verdicts or auth failures', () => {
     expect(classifyOutcome(REQUEST, response(503, ''), now).countsAsPlatformFailure).toBe(true);
-    expect(classifyOutcome(REQUEST, { type: 'error', error: new Error('ECONNREFUSED') }, now).countsAsPlatformFailure).toBe(true);
+    expect(classifyOutcome(REQUEST, { kind: 'error', error: new Error('ECONNREFUSED') }, now).countsAsPlatformFailure).toBe(true);
     expect(classifyOutcome(REQUEST, response(409, problem(409, { type: PROBLEM_TYPES.idempotencyInProgress })), now).countsAsPlatformFailure).toBe(false);
     expect(classifyOutcome(REQUEST, response(422, problem(422)), now).countsAsPlatformFailure).toBe(false);
     expect(classifyOutcome(REQUEST, response(401, problem(401)), now).countsAsPlatformFailure).toBe(false);
@@ -140,6 +140,6 @@ describe('classifyOutcome', () => {
 
   it('never carries a token from an error message into the reason', () => {
     const error = new Error('connect ECONNREFUSED for http://h/api-gateway/api/v1/secret-token-123/requests');
-    expect(classifyOutcome(REQUEST, { type: 'error', error }, now).reason).not.toContain('secret-token-123');
+    expect(classifyOutcome(REQUEST, { kind: 'error', error }, now).reason).not.toContain('secret-token-123');
   });
 });

@@ -48,7 +48,7 @@ describe('platform client', () => {
           (e: unknown) => e,
         );
         expect(dropped).toBeInstanceOf(Error);
-        expect(classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { type: 'error', error: dropped }, Date.now()).outcome).toBe(
+        expect(classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'error', error: dropped }, Date.now()).outcome).toBe(
           'retry',
         );
         sandbox.setFaults({ create: { latencyMs: 2_000 } });
@@ -86,7 +86,7 @@ describe('platform client', () => {
             (e: unknown) => e as { code?: string },
           );
           expect(error, path).toBeInstanceOf(ResponseTooLargeError);
-          const c = classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { type: 'error', error }, Date.now());
+          const c = classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'error', error }, Date.now());
           expect(c, path).toMatchObject({ outcome: 'retry', code: 'PLATFORM_UNAVAILABLE' });
           expect(c.reason, path).toContain('PLATFORM_RESPONSE_TOO_LARGE');
         }
@@ -107,7 +107,7 @@ describe('platform client', () => {
         );
         expect(error).toBeInstanceOf(AttemptTimeoutError);
         expect(Date.now() - started).toBeLessThan(5_000);
-        expect(classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { type: 'error', error }, Date.now()).outcome).toBe('retry');
+        expect(classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'error', error }, Date.now()).outcome).toBe('retry');
         // The caller's own abort stays an abort, not a timeout.
         const abort = new AbortController();
         const pending = client.createRequest('trickle', validRequest('C-8'), { idempotencyKey: 'k8', signal: abort.signal });

@@ -26,12 +26,12 @@ export interface AccessRequest {
   passwordSet: boolean;
 }
 
-export type AccessVerdict = { allowed: true } | { allowed: false; reason: 'sign-in' | 'no-password' };
+export type AccessVerdict = { ok: true } | { ok: false; reason: 'sign-in' | 'no-password' };
 
 export function decideAccess(need: AccessNeed, request: AccessRequest): AccessVerdict {
-  if (request.signedIn) return { allowed: true };
-  if (need === 'read' && isDirectLocalRequest(request)) return { allowed: true };
-  return { allowed: false, reason: request.passwordSet ? 'sign-in' : 'no-password' };
+  if (request.signedIn) return { ok: true };
+  if (need === 'read' && isDirectLocalRequest(request)) return { ok: true };
+  return { ok: false, reason: request.passwordSet ? 'sign-in' : 'no-password' };
 }
 
 /** Loopback listener, loopback Host, no proxy in between. */

@@ -124,7 +124,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const guard = async (c: RequestContext): Promise<{ flow: string; target: string } | Response> => {
       if (!rt.passwordSet) return refused(rt, c, 403, rt.t('error.actionsOff'));
       const verdict = checkAccess(rt, c, 'act');
-      if (!verdict.allowed) return signInFirst(rt, c, verdict);
+      if (!verdict.ok) return signInFirst(rt, c, verdict);
       const flow = c.req.param('flow') ?? '';
       if (!rt.flowNames.includes(flow)) return notFound(rt, c, rt.t('error.noFlow', { flow }));
       const target = route.target(c, flow);

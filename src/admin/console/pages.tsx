@@ -28,7 +28,7 @@ export function addPages(app: Hono<ConsoleEnv>, rt: Runtime): void {
   /** Read access first; then the flow named in the path must exist. */
   const guard: Guard = async (c, flow) => {
     const verdict = checkAccess(rt, c, 'read');
-    if (!verdict.allowed) return signInFirst(rt, c, verdict);
+    if (!verdict.ok) return signInFirst(rt, c, verdict);
     if (flow !== undefined && !rt.flowNames.includes(flow)) return notFound(rt, c, rt.t('error.noFlow', { flow }));
     return null;
   };

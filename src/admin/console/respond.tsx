@@ -40,7 +40,7 @@ export async function notFound(rt: Runtime, c: RequestContext, message: string):
 }
 
 /** Not allowed without a session: a browser goes to the sign-in page (and comes back), a script gets 401. */
-export async function signInFirst(rt: Runtime, c: RequestContext, verdict: Extract<AccessVerdict, { allowed: false }>): Promise<Response> {
+export async function signInFirst(rt: Runtime, c: RequestContext, verdict: Extract<AccessVerdict, { ok: false }>): Promise<Response> {
   const message = verdict.reason === 'no-password' ? rt.t('login.noPassword') : rt.t('login.why');
   if (wantsJson(c)) {
     logRefusal(rt, c, verdict.reason);

@@ -48,7 +48,7 @@ export async function previewSuggestion(suggestion: MappingSuggestion, sample: M
   }
   preview.ran = true;
   for await (const item of mapFile(sample, spec, { now: options.now, rejectPastDates: false, fileLabel: suggestion.fileName })) {
-    if (item.type === 'submission') {
+    if (item.kind === 'submission') {
       preview.submissions += 1;
       continue;
     }

@@ -23,7 +23,7 @@ export async function tryPreset(input: OpenedInput, spec: MappingSpec, fileName:
   const rows = new Set<number>();
   const empty = new Map<string, Set<number>>();
   for await (const item of mapFile(input, spec, { now, rejectPastDates: false, fileLabel: fileName })) {
-    if (item.type === 'submission') {
+    if (item.kind === 'submission') {
       rows.add(item.submission.firstRow);
       continue;
     }

@@ -20,12 +20,12 @@ describe('decideAccess', () => {
     ['needs sign-in through a proxy on this host', { forwarded: true }, 'read', false],
     ['needs sign-in with no Host header at all', { hostHeader: undefined }, 'read', false],
   ])('%s', (_name, change, need, allowed) => {
-    expect(decideAccess(need, { ...local, ...change }).allowed).toBe(allowed);
+    expect(decideAccess(need, { ...local, ...change }).ok).toBe(allowed);
   });
 
   it('says when nobody can sign in because no password is set', () => {
-    expect(decideAccess('act', { ...local, passwordSet: false })).toEqual({ allowed: false, reason: 'no-password' });
-    expect(decideAccess('read', { ...local, loopbackListener: false, passwordSet: false })).toEqual({ allowed: false, reason: 'no-password' });
+    expect(decideAccess('act', { ...local, passwordSet: false })).toEqual({ ok: false, reason: 'no-password' });
+    expect(decideAccess('read', { ...local, loopbackListener: false, passwordSet: false })).toEqual({ ok: false, reason: 'no-password' });
   });
 });
 

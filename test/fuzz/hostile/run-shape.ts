@@ -147,8 +147,8 @@ export async function runShape(file: string, spec: MappingSpec, options: Partial
   const changes = prototypeChanges(before, prototypeSnapshot());
   return {
     items,
-    submissions: items.flatMap((item) => (item.type === 'submission' ? [item.submission] : [])),
-    problems: items.flatMap((item) => (item.type === 'problem' ? [item.problem] : [])),
+    submissions: items.flatMap((item) => (item.kind === 'submission' ? [item.submission] : [])),
+    problems: items.flatMap((item) => (item.kind === 'problem' ? [item.problem] : [])),
     faults,
     inputBytes,
     bytesRead,
@@ -192,6 +192,6 @@ export const codesOf = (run: ShapeRun): string[] => run.problems.map((problem) =
 export function refusal(run: ShapeRun): MappingProblem {
   const fileLevel = run.problems.filter((problem) => problem.row === null);
   expect(fileLevel, JSON.stringify(run.problems.slice(0, 5))).toHaveLength(1);
-  expect(run.items.at(-1)).toEqual({ type: 'problem', problem: fileLevel[0] });
+  expect(run.items.at(-1)).toEqual({ kind: 'problem', problem: fileLevel[0] });
   return fileLevel[0]!;
 }

@@ -85,7 +85,7 @@ export async function previewMapping(
     await withSampleFile(sample, async (input) => {
       const options = { now, rejectPastDates: flow.intake.rejectPastDates, fileLabel: sample.name, signal, archivePassword: flow.enterpriseData?.password };
       for await (const item of mapFile(input, spec, options)) {
-        if (item.type === 'submission') {
+        if (item.kind === 'submission') {
           result.submissions += 1;
           const { submission } = item;
           if (result.payloads.length < SHOWN_PAYLOADS)

@@ -109,7 +109,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   app.post('/mapping/save', limit, async (c) => {
     if (!rt.passwordSet) return refused(rt, c, 403, t('error.actionsOff'));
     const verdict = checkAccess(rt, c, 'act');
-    if (!verdict.allowed && wantsJson(c)) return signInFirst(rt, c, verdict);
+    if (!verdict.ok && wantsJson(c)) return signInFirst(rt, c, verdict);
     const got = await readStudioForm(rt, c, flowOf);
     if (got instanceof Response) return got;
     const { form, flow } = got;
@@ -120,7 +120,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
       const preview = await previewMapping(yaml, flow, sample, error, now());
       return renderPage(c, flow, { text: yaml, ...(keepVersion ? { version } : {}), preview, saveError }, status);
     };
-    if (!verdict.allowed) {
+    if (!verdict.ok) {
       // The session expired while the operator was editing: keep the text on the page, do not send it to the sign-in page.
       logRefusal(rt, c, verdict.reason);
       return again({ code: 'CONSOLE_REQUEST_REFUSED', message: t('mapping.signInAgain') }, 401, true);

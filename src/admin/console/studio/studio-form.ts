@@ -38,7 +38,7 @@ export async function readFlowQuery(
   flowOf: (name: string | undefined) => FlowConfig | undefined,
 ): Promise<FlowConfig | Response> {
   const verdict = checkAccess(rt, c, 'read');
-  if (!verdict.allowed) return signInFirst(rt, c, verdict);
+  if (!verdict.ok) return signInFirst(rt, c, verdict);
   return flowOf(c.req.query('flow')) ?? notFound(rt, c, rt.t('error.noFlow', { flow: c.req.query('flow') }));
 }
 
@@ -58,7 +58,7 @@ export async function readStudioEditorForm(
   choose: (flow: FlowConfig, id: string, upload: File | null) => Promise<SampleChoice>,
 ) {
   const verdict = checkAccess(rt, c, 'read');
-  if (!verdict.allowed) return signInFirst(rt, c, verdict);
+  if (!verdict.ok) return signInFirst(rt, c, verdict);
   const got = await readStudioForm(rt, c, flowOf);
   if (got instanceof Response) return got;
   const { form, flow } = got;
