@@ -39,24 +39,26 @@ export const EVENT_OUTCOME = {
 } as const;
 export type EventOutcome = (typeof EVENT_OUTCOME)[keyof typeof EVENT_OUTCOME];
 
-export interface OrderStatusRow {
-  order_id: string;
+/** An order's newest status as it leaves the store (camelCase). */
+export interface StoredOrderStatus {
+  orderId: string;
   status: string;
-  event_id: string;
-  event_date_ms: number;
-  updated_at: number;
+  eventId: string;
+  eventDateMs: number;
+  updatedAt: number;
 }
 
-export interface EventRow {
-  event_id: string;
-  event_type: string;
-  order_id: string | null;
+/** A stored webhook event as it leaves the store (camelCase). */
+export interface StoredEvent {
+  eventId: string;
+  eventType: string;
+  orderId: string | null;
   status: string | null;
-  event_date: string;
-  event_date_ms: number;
+  eventDate: string;
+  eventDateMs: number;
   body: string;
   applied: number;
-  received_at: number;
+  receivedAt: number;
 }
 
 /** What recording an event did; a duplicate also returns the body stored under its eventId. */
@@ -140,12 +142,19 @@ export function recordEvent(db: Db, event: EventToStore, now: number, supersedes
   return { outcome: EVENT_OUTCOME.applied };
 }
 
-export function getOrderStatus(db: Db, orderId: string): OrderStatusRow | undefined {
-  return statement(db, 'SELECT * FROM order_statuses WHERE order_id = ?').get(orderId) as OrderStatusRow | undefined;
+export function getOrderStatus(db: Db, orderId: string): StoredOrderStatus | undefined {
+  return statement(
+    db,
+    'SELECT order_id AS orderId, status, event_id AS eventId, event_date_ms AS eventDateMs, updated_at AS updatedAt FROM order_statuses WHERE order_id = ?',
+  ).get(orderId) as StoredOrderStatus | undefined;
 }
 
-export function getEvent(db: Db, eventId: string): EventRow | undefined {
-  return statement(db, 'SELECT * FROM events WHERE event_id = ?').get(eventId) as EventRow | undefined;
+export function getEvent(db: Db, eventId: string): StoredEvent | undefined {
+  return statement(
+    db,
+    `SELECT event_id AS eventId, event_type AS eventType, order_id AS orderId, status, event_date AS eventDate, event_date_ms AS eventDateMs,
+      body, applied, received_at AS receivedAt FROM events WHERE event_id = ?`,
+  ).get(eventId) as StoredEvent | undefined;
 }
 
 export function countEvents(db: Db): number {

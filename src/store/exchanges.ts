@@ -17,15 +17,18 @@ export interface ExchangeKey {
 export const EXCHANGE_MESSAGE_KIND = { settings: 'settings', taken: 'taken', stale: 'stale', refused: 'refused' } as const;
 export type ExchangeMessageKind = (typeof EXCHANGE_MESSAGE_KIND)[keyof typeof EXCHANGE_MESSAGE_KIND];
 
-export interface ExchangeMessageRow {
-  file_id: number;
+/** A message file as it was read, as it leaves the store (camelCase: `MESSAGE_COLUMNS`). */
+export interface ExchangeMessage {
+  fileId: number;
   flow: string;
   kind: ExchangeMessageKind;
-  message_no: number | null;
-  received_no: number | null;
+  messageNo: number | null;
+  receivedNo: number | null;
   format: string | null;
-  recorded_at: number;
+  recordedAt: number;
 }
+
+const MESSAGE_COLUMNS = 'file_id AS fileId, flow, kind, message_no AS messageNo, received_no AS receivedNo, format, recorded_at AS recordedAt';
 
 /** An exchange's state as the stages outside the store read it (camelCase: `STATE_COLUMNS` aliases the columns). */
 export interface ExchangeState {
@@ -136,17 +139,8 @@ export function markReplyWritten(db: Db, key: ExchangeKey, sentNo: number, now: 
 }
 
 /** The message file rows of a flow, newest first. */
-export function listExchangeMessages(db: Db, flow: string, limit: number): ExchangeMessageRow[] {
-  return statement(
-    db,
-    'SELECT file_id, flow, kind, message_no, received_no, format, recorded_at FROM exchange_messages WHERE flow = ? ORDER BY file_id DESC LIMIT ?',
-  ).all(flow, limit) as ExchangeMessageRow[];
-}
-
-/** The message a file was read as, if it was one. */
-export function getExchangeMessage(db: Db, fileId: number): ExchangeMessageRow | undefined {
-  return statement(db, 'SELECT file_id, flow, kind, message_no, received_no, format, recorded_at FROM exchange_messages WHERE file_id = ?').get(fileId) as
-    ExchangeMessageRow | undefined;
+export function listExchangeMessages(db: Db, flow: string, limit: number): ExchangeMessage[] {
+  return statement(db, `SELECT ${MESSAGE_COLUMNS} FROM exchange_messages WHERE flow = ? ORDER BY file_id DESC LIMIT ?`).all(flow, limit) as ExchangeMessage[];
 }
 
 /** A message file of a flow with what its file became: its state, requests recorded and problems. */

@@ -6,7 +6,7 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
-import { toClaimedSubmission, type AttemptField, type ClaimedSubmission, type SubmissionRow, type SubmissionState } from './submissions.js';
+import { SUBMISSION_COLUMNS, toClaimedSubmission, type AttemptField, type ClaimedSubmission, type Submission, type SubmissionState } from './submissions.js';
 
 export interface ClaimOptions {
   flow: string;
@@ -22,7 +22,7 @@ export interface ClaimOptions {
  * whose lease ran out (a crash left them; graphile-worker's `resetLockedAt`). One UPDATE …
  * RETURNING, so two claimers can never take the same row.
  */
-export function claimDueSubmissions(db: Db, options: ClaimOptions): SubmissionRow[] {
+export function claimDueSubmissions(db: Db, options: ClaimOptions): Submission[] {
   if (options.limit <= 0) return [];
   const rows = statement(
     db,
@@ -44,15 +44,15 @@ export function claimDueSubmissions(db: Db, options: ClaimOptions): SubmissionRo
            ORDER BY next_attempt_at, id
            LIMIT @limit)
          LIMIT @limit)
-       RETURNING *`,
+       RETURNING ${SUBMISSION_COLUMNS}`,
   ).all({
     flow: options.flow,
     now: options.now,
     leaseUntil: options.now + options.leaseMs,
     limit: options.limit,
     exclude: JSON.stringify(options.excludeIds ?? []),
-  }) as SubmissionRow[];
-  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
+  }) as Submission[];
+  return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
 }
 
 /** `claimDueSubmissions` for delivery: the same claim, each row as delivery reads it. */

@@ -145,7 +145,7 @@ export function stageChunk(db: Db, input: StageChunkInput): void {
     for (const key of input.dedupeKeys) {
       if (existing.has(key)) continue;
       const row = findSubmissionByDedupeKey(db, input.flow, key);
-      if (row) existing.set(key, { id: row.id, payloadHash: row.payload_hash, state: row.state, sourceRow: row.source_row });
+      if (row) existing.set(key, { id: row.id, payloadHash: row.payloadHash, state: row.state, sourceRow: row.sourceRow });
     }
     const plan = input.plan(existing);
     for (const submission of plan.inserts) {

@@ -24,47 +24,23 @@ export type SubmissionState = (typeof SUBMISSION_STATE)[keyof typeof SUBMISSION_
 
 export const FINAL_SUBMISSION_STATES: readonly SubmissionState[] = ['accepted', 'rejected', 'held', 'dead'];
 
-export interface SubmissionRow {
+/** A submission as it leaves the store (camelCase: `SUBMISSION_COLUMNS` aliases the columns). */
+export interface Submission {
   id: number;
   flow: string;
   kind: 'request' | 'confirmation';
-  dedupe_key: string;
-  external_id: string;
-  order_id: string | null;
-  payload: string;
-  payload_hash: string;
-  idempotency_key: string;
-  file_id: number | null;
-  source_row: number | null;
-  state: SubmissionState;
-  attempts: number;
-  next_attempt_at: number;
-  lease_until: number | null;
-  first_attempt_at: number | null;
-  last_attempt_at: number | null;
-  last_status: number | null;
-  last_error_code: string | null;
-  last_error: string | null;
-  result: string | null;
-  platform_id: string | null;
-  created_at: number;
-  updated_at: number;
-  finished_at: number | null;
-}
-
-/**
- * A claimed row as delivery reads it: what it sends, and what an attempt's outcome is decided
- * from. The store keeps its column names to itself (`toClaimedSubmission`).
- */
-export interface ClaimedSubmission {
-  id: number;
-  kind: 'request' | 'confirmation';
+  dedupeKey: string;
   externalId: string;
   orderId: string | null;
   payload: string;
+  payloadHash: string;
   idempotencyKey: string;
+  fileId: number | null;
+  sourceRow: number | null;
+  state: SubmissionState;
   attempts: number;
   nextAttemptAt: number;
+  leaseUntil: number | null;
   firstAttemptAt: number | null;
   lastAttemptAt: number | null;
   lastStatus: number | null;
@@ -72,29 +48,45 @@ export interface ClaimedSubmission {
   lastError: string | null;
   result: string | null;
   platformId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
 }
+
+/** The columns of `submissions`, aliased to `Submission`'s names (for SELECT and RETURNING). */
+export const SUBMISSION_COLUMNS = `id, flow, kind, dedupe_key AS dedupeKey, external_id AS externalId, order_id AS orderId, payload,
+  payload_hash AS payloadHash, idempotency_key AS idempotencyKey, file_id AS fileId, source_row AS sourceRow, state, attempts,
+  next_attempt_at AS nextAttemptAt, lease_until AS leaseUntil, first_attempt_at AS firstAttemptAt, last_attempt_at AS lastAttemptAt,
+  last_status AS lastStatus, last_error_code AS lastErrorCode, last_error AS lastError, result, platform_id AS platformId,
+  created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
+
+/**
+ * A claimed row as delivery reads it: what it sends, and what an attempt's outcome is decided
+ * from. The store keeps its column names to itself (`toClaimedSubmission`).
+ */
+export type ClaimedSubmission = Pick<Submission, 'id' | 'kind' | 'externalId' | 'orderId' | 'payload' | 'idempotencyKey' | AttemptField>;
 
 /** What an attempt's outcome sets on a row: read from a claimed row, written back by `recordAttempts`. */
 export type AttemptField =
   'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatus' | 'lastErrorCode' | 'lastError' | 'result' | 'platformId';
 
-export function toClaimedSubmission(row: SubmissionRow): ClaimedSubmission {
+export function toClaimedSubmission(row: Submission): ClaimedSubmission {
   return {
     id: row.id,
     kind: row.kind,
-    externalId: row.external_id,
-    orderId: row.order_id,
+    externalId: row.externalId,
+    orderId: row.orderId,
     payload: row.payload,
-    idempotencyKey: row.idempotency_key,
+    idempotencyKey: row.idempotencyKey,
     attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    firstAttemptAt: row.first_attempt_at,
-    lastAttemptAt: row.last_attempt_at,
-    lastStatus: row.last_status,
-    lastErrorCode: row.last_error_code,
-    lastError: row.last_error,
+    nextAttemptAt: row.nextAttemptAt,
+    firstAttemptAt: row.firstAttemptAt,
+    lastAttemptAt: row.lastAttemptAt,
+    lastStatus: row.lastStatus,
+    lastErrorCode: row.lastErrorCode,
+    lastError: row.lastError,
     result: row.result,
-    platformId: row.platform_id,
+    platformId: row.platformId,
   };
 }
 
@@ -132,12 +124,12 @@ export function insertSubmission(db: Db, submission: NewSubmission): number {
   return Number(info.lastInsertRowid);
 }
 
-export function findSubmissionByDedupeKey(db: Db, flow: string, dedupeKey: string): SubmissionRow | undefined {
-  return statement(db, 'SELECT * FROM submissions WHERE flow = ? AND dedupe_key = ?').get(flow, dedupeKey) as SubmissionRow | undefined;
+export function findSubmissionByDedupeKey(db: Db, flow: string, dedupeKey: string): Submission | undefined {
+  return statement(db, `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE flow = ? AND dedupe_key = ?`).get(flow, dedupeKey) as Submission | undefined;
 }
 
-export function getSubmission(db: Db, id: number): SubmissionRow | undefined {
-  return statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
+export function getSubmission(db: Db, id: number): Submission | undefined {
+  return statement(db, `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE id = ?`).get(id) as Submission | undefined;
 }
 
 /**
@@ -173,6 +165,6 @@ export function countStagedSubmissions(db: Db, fileId: number): number {
 }
 
 /** A flow's submissions, oldest first (for `status` and tests). */
-export function listSubmissionsOfFlow(db: Db, flow: string, limit = 1000): SubmissionRow[] {
-  return statement(db, 'SELECT * FROM submissions WHERE flow = ? ORDER BY id LIMIT ?').all(flow, limit) as SubmissionRow[];
+export function listSubmissionsOfFlow(db: Db, flow: string, limit = 1000): Submission[] {
+  return statement(db, `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE flow = ? ORDER BY id LIMIT ?`).all(flow, limit) as Submission[];
 }

@@ -26,23 +26,23 @@ describe('delivery of supplier confirmations', () => {
           const foreign = addConfirmationRow(db, flow.name, orderId, validConfirmation(['1', 'no-such-line']));
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery({ concurrency: 1 }) }, async ({ dispatcher }) => {
             await waitUntil(
-              () => [ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null),
-              '[ok, unknown, foreign].every((id) => getSubmission(db, id)?.finished_at !== null)',
+              () => [ok, unknown, foreign].every((id) => getSubmission(db, id)?.finishedAt !== null),
+              '[ok, unknown, foreign].every((id) => getSubmission(db, id)?.finishedAt !== null)',
               15_000,
             );
             await dispatcher.drain();
           });
 
-          expect(getSubmission(db, ok)).toMatchObject({ state: 'accepted', last_status: 200, platform_id: orderId });
+          expect(getSubmission(db, ok)).toMatchObject({ state: 'accepted', lastStatus: 200, platformId: orderId });
           expect(JSON.parse(getSubmission(db, ok)!.result!)).toMatchObject({ id: orderId, status: 'confirmed', supplierOrderId: 'SUP-1' });
           expect(sandbox.order(orderId)).toMatchObject({ status: 'confirmed', supplierOrderId: 'SUP-1' });
           const confirmCalls = sandbox.calls().filter((c) => c.path.endsWith('/confirm'));
           expect(confirmCalls.map((c) => c.path)).toContain(`/api-gateway/api/v1/<token>/supplier/orders/${orderId}/confirm`);
 
-          expect(getSubmission(db, unknown)).toMatchObject({ state: 'rejected', last_status: 404, last_error_code: 'PLATFORM_REJECTED' });
-          expect(getSubmission(db, unknown)!.last_error).toMatch(/ORD-2026-999999|not found|unknown/i);
-          expect(getSubmission(db, foreign)).toMatchObject({ state: 'rejected', last_status: 422, last_error_code: 'PLATFORM_REJECTED' });
-          expect(getSubmission(db, foreign)!.last_error).toContain('$.items[1].lineId');
+          expect(getSubmission(db, unknown)).toMatchObject({ state: 'rejected', lastStatus: 404, lastErrorCode: 'PLATFORM_REJECTED' });
+          expect(getSubmission(db, unknown)!.lastError).toMatch(/ORD-2026-999999|not found|unknown/i);
+          expect(getSubmission(db, foreign)).toMatchObject({ state: 'rejected', lastStatus: 422, lastErrorCode: 'PLATFORM_REJECTED' });
+          expect(getSubmission(db, foreign)!.lastError).toContain('$.items[1].lineId');
 
           const acks = ackRecords(db, flow.name);
           expect(acks).toHaveLength(3);
@@ -78,7 +78,7 @@ describe('delivery of supplier confirmations', () => {
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
             waitUntil(() => getSubmission(db, id)?.state === 'held', `getSubmission(db, id)?.state === 'held'`, 15_000),
           );
-          expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', attempts: 1 });
+          expect(getSubmission(db, id)).toMatchObject({ state: 'held', lastStatus: 409, lastErrorCode: 'PLATFORM_CONFLICT', attempts: 1 });
           expect(ackRecords(db, flow.name)).toEqual([
             expect.objectContaining({ outcome: 'held', status: 'held', orderId, httpStatus: 409, errorCode: 'PLATFORM_CONFLICT' }),
           ]);

@@ -40,14 +40,14 @@ describe('delivery of requests against the sandbox', () => {
             },
           );
           const row = getSubmission(db, id)!;
-          expect(row).toMatchObject({ state: 'accepted', attempts: 1, last_status: 201, platform_id: 'PRC-REQ-000001', last_error_code: null });
+          expect(row).toMatchObject({ state: 'accepted', attempts: 1, lastStatus: 201, platformId: 'PRC-REQ-000001', lastErrorCode: null });
           expect(JSON.parse(row.result!)).toMatchObject({ id: 'PRC-REQ-000001', externalId: 'ERP-1', status: 'accepted' });
           expect(sandbox.requests()).toHaveLength(1);
 
           const [call] = sandbox.calls();
           expect(call!.headers['content-type']).toBe('application/json; charset=utf-8');
           expect(call!.headers.accept).toBe('application/json');
-          expect(call!.headers['idempotency-key']).toBe(row.idempotency_key);
+          expect(call!.headers['idempotency-key']).toBe(row.idempotencyKey);
           expect(call!.headers['x-request-id']).toMatch(UUID);
           expect(listAttempts(db, id)).toEqual([{ request_id: call!.headers['x-request-id'], http_status: 201, outcome: 'accepted', error: null }]);
 
@@ -79,7 +79,7 @@ describe('delivery of requests against the sandbox', () => {
           const row = getSubmission(db, id)!;
           // An earlier run sent it and crashed before recording the answer.
           const client = createPlatformClient(platform);
-          const first = await client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotency_key });
+          const first = await client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotencyKey });
           await client.close();
           expect(first.status).toBe(201);
 
@@ -103,7 +103,7 @@ describe('delivery of requests against the sandbox', () => {
           const row = getSubmission(db, id)!;
           const client = createPlatformClient(platform);
           // Another sender holds the key in progress while the dispatcher tries.
-          const other = client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotency_key });
+          const other = client.createRequest(sandbox.token, row.payload, { idempotencyKey: row.idempotencyKey });
           await waitUntil(() => sandbox.calls().length === 1, 'sandbox.calls().length === 1', 15_000);
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
             waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
@@ -115,7 +115,7 @@ describe('delivery of requests against the sandbox', () => {
           expect(attempts[0]).toMatchObject({ http_status: 409, outcome: 'retry' });
           expect(attempts.at(-1)).toMatchObject({ outcome: 'accepted' });
           expect(sandbox.requests()).toHaveLength(1);
-          expect(new Set(sandbox.calls().map((c) => c.headers['idempotency-key']))).toEqual(new Set([row.idempotency_key]));
+          expect(new Set(sandbox.calls().map((c) => c.headers['idempotency-key']))).toEqual(new Set([row.idempotencyKey]));
         }),
       ),
     ));
@@ -131,7 +131,7 @@ describe('delivery of requests against the sandbox', () => {
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
             waitUntil(() => getSubmission(db, id)?.state === 'accepted', `getSubmission(db, id)?.state === 'accepted'`, 15_000),
           );
-          expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', last_status: 409, platform_id: existingId });
+          expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', lastStatus: 409, platformId: existingId });
           expect(sandbox.requests()).toHaveLength(1);
           expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'accepted', status: 'accepted', platformId: existingId, httpStatus: 409 });
         }),
@@ -151,8 +151,8 @@ describe('delivery of requests against the sandbox', () => {
           await withDispatcher({ db, flows: [flow], platform, delivery: fastDelivery() }, () =>
             waitUntil(() => getSubmission(db, id)?.state === 'held', 'the correction held', 15_000),
           );
-          expect(getSubmission(db, id)).toMatchObject({ state: 'held', last_status: 409, last_error_code: 'PLATFORM_CONFLICT', platform_id: null });
-          expect(getSubmission(db, id)?.last_error).toMatch(/correction was not applied/);
+          expect(getSubmission(db, id)).toMatchObject({ state: 'held', lastStatus: 409, lastErrorCode: 'PLATFORM_CONFLICT', platformId: null });
+          expect(getSubmission(db, id)?.lastError).toMatch(/correction was not applied/);
           expect(ackRecords(db, flow.name)[0]).toMatchObject({ outcome: 'held', httpStatus: 409 });
         }),
       ),
@@ -199,8 +199,8 @@ describe('delivery of requests against the sandbox', () => {
             },
           );
           const row = getSubmission(db, id)!;
-          expect(row).toMatchObject({ state: 'rejected', attempts: 1, last_status: 422, last_error_code: 'PLATFORM_REJECTED' });
-          expect(row.last_error).toContain('$.customer.inn');
+          expect(row).toMatchObject({ state: 'rejected', attempts: 1, lastStatus: 422, lastErrorCode: 'PLATFORM_REJECTED' });
+          expect(row.lastError).toContain('$.customer.inn');
           const problem = JSON.parse(row.result!) as { type: string; errors: { path: string }[] };
           expect(problem.type).toBe(PROBLEM_TYPES.validation);
           expect(problem.errors.map((e) => e.path)).toContain('$.customer.inn');
@@ -226,9 +226,9 @@ describe('delivery of requests against the sandbox', () => {
             await waitUntil(() => sandbox.calls().length >= 3, 'a few probes', 15_000);
             expect(dispatcher.gate(flow.name)?.mode).toBe('paused');
           });
-          for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 0, first_attempt_at: null });
+          for (const id of ids) expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 0, firstAttemptAt: null });
           // Only the probe row was sent (and says why it waits); the others were never tried.
-          expect(getSubmission(db, ids[0]!)!.last_error_code).toBe('PLATFORM_UNAUTHORIZED');
+          expect(getSubmission(db, ids[0]!)!.lastErrorCode).toBe('PLATFORM_UNAUTHORIZED');
           expect(listAttempts(db, ids[0]!).every((a) => a.outcome === 'paused')).toBe(true);
           expect(listAttempts(db, ids[1]!)).toEqual([]);
           expect(sandbox.calls().every((c) => c.status === 401)).toBe(true);

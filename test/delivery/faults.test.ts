@@ -37,7 +37,7 @@ describe('delivery under faults', () => {
             for (const [externalId, set] of keys) expect(set.size, externalId).toBe(1);
             for (const id of ids) {
               const row = getSubmission(db, id)!;
-              expect(row.idempotency_key).toBe([...keys.get(row.external_id)!][0]);
+              expect(row.idempotencyKey).toBe([...keys.get(row.externalId)!][0]);
               expect(listAttempts(db, id).length).toBe(row.attempts);
             }
             expect(ackRecords(db, flow.name)).toHaveLength(count);
@@ -101,8 +101,8 @@ describe('delivery under faults', () => {
             () => waitUntil(() => getSubmission(db, id)?.state === 'dead', `getSubmission(db, id)?.state === 'dead'`, 15_000),
           );
           const row = getSubmission(db, id)!;
-          expect(row).toMatchObject({ state: 'dead', attempts: 3, last_status: 500, last_error_code: 'SUBMISSION_DEAD' });
-          expect(row.last_error).toMatch(/Gave up after 3 attempt/);
+          expect(row).toMatchObject({ state: 'dead', attempts: 3, lastStatus: 500, lastErrorCode: 'SUBMISSION_DEAD' });
+          expect(row.lastError).toMatch(/Gave up after 3 attempt/);
           expect(sandbox.calls()).toHaveLength(3);
           expect(listAttempts(db, id).map((a) => a.outcome)).toEqual(['retry', 'retry', 'dead']);
           expect(ackRecords(db, flow.name)).toEqual([

@@ -17,7 +17,7 @@ import { claimFile, listFiles, type FileRecord } from '../../src/store/files.js'
 import { storedName } from '../../src/intake/inbox-names.js';
 import { sha256Hex } from '../../src/intake/submission-keys.js';
 import { openStore, storePath, type Db } from '../../src/store/open-store.js';
-import { listSubmissionsOfFlow, type SubmissionRow } from '../../src/store/submissions.js';
+import { listSubmissionsOfFlow, type Submission } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
 import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
 import { alreadyDurable, systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
@@ -35,7 +35,7 @@ export interface IntakeFixture {
   /** Make a second intake over the same folders and store (after a simulated crash). */
   reopen(): { db: Db; intake: Intake };
   files(): FileRecord[];
-  submissions(): SubmissionRow[];
+  submissions(): Submission[];
   /** Names in a sub-folder of the inbox ('' for the inbox itself), recursively, sorted. */
   list(sub?: string): Promise<string[]>;
   /** The `.errors.json` report in `rejected/` (the first one, or the first of a file whose name ends with `fileEnd`). */

@@ -104,7 +104,7 @@ describe('EnterpriseData exchange: data messages', () => {
           ],
         }),
       );
-      expect(f.submissions().map((s) => [s.external_id, s.idempotency_key, s.state])).toEqual([
+      expect(f.submissions().map((s) => [s.externalId, s.idempotencyKey, s.state])).toEqual([
         ['ЗП-1', 'erp1c:%D0%97%D0%9F-1', 'pending'],
         ['ЗП-2', 'erp1c:%D0%97%D0%9F-2', 'pending'],
       ]);
@@ -118,7 +118,7 @@ describe('EnterpriseData exchange: data messages', () => {
         ],
       });
       expect(await reply(f)).toMatchObject({ format: 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData/1.8', messageNo: '1', receivedNo: '1', body: true });
-      expect(listExchangeMessages(f.db, 'requests', 10).map((m) => [m.kind, m.message_no])).toEqual([
+      expect(listExchangeMessages(f.db, 'requests', 10).map((m) => [m.kind, m.messageNo])).toEqual([
         ['taken', 1],
         ['settings', 0],
       ]);
@@ -133,7 +133,7 @@ describe('EnterpriseData exchange: data messages', () => {
       // 1C writes the same number again after a failure of its own: a new creation date, the same documents and one more.
       await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }).replace('09:15:42', '09:20:00'));
       await send(f, edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-3' })] }));
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
       expect(files(f).map((file) => file.state)).toEqual(['archived', 'archived', 'archived']);
       expect(JSON.parse(files(f)[1]!.report!).notes[0].message).toMatch(/^Message 3 was taken before \(the last one taken is 3\)/);
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '3' });
@@ -145,7 +145,7 @@ describe('EnterpriseData exchange: data messages', () => {
       await started(f);
       await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       await send(f, edMessage({ no: 2, received: 1, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }));
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1', 'ЗП-2']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2']);
       const report = JSON.parse(files(f)[1]!.report!);
       expect(report.notes).toContainEqual(
         expect.objectContaining({ externalId: 'ЗП-1', message: expect.stringContaining('already in the outbox with the same content') }),
@@ -159,7 +159,7 @@ describe('EnterpriseData exchange: data messages', () => {
     await withExchange(async (f) => {
       await started(f);
       await send(f, edMessage({ no: 7, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2', inn: '7707083894' })] }));
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
       const [file] = f.files();
       expect(file).toMatchObject({ state: 'archived', problemCount: 1 });
       const report = JSON.parse(await fs.readFile(`${file!.currentPath!}.errors.json`, 'utf8'));
@@ -196,11 +196,11 @@ describe('EnterpriseData exchange: data messages', () => {
       await send(f, whole.slice(0, whole.indexOf('ЗП-3') + 20));
       expect(files(f)[1]).toMatchObject({ state: 'rejected', requestCount: 0 });
       expect((await f.rejectedReport()).problems).toEqual([expect.objectContaining({ code: 'XML_MALFORMED', row: null })]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '1' });
       // 1C's next message carries the same changes under a new number.
       await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-2' }), edOrder('1.8', { number: 'ЗП-3' })] }));
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '3' });
     });
   });
@@ -235,7 +235,7 @@ describe('EnterpriseData exchange: data messages', () => {
       async (f) => {
         await started(f);
         await send(f, edMessage({ no: 1, bom: true, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PK.xml');
-        expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+        expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
         expect(await reply(f, 'Message_PK_UT.xml')).toMatchObject({ receivedNo: '1' });
       },
       { transliterateFileNames: true },
@@ -249,7 +249,7 @@ describe('EnterpriseData exchange: compressed messages', () => {
       async (f) => {
         await started(f);
         await send(f, edZip(PEER_MESSAGE, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'секрет-123'), `Message_${PEER}_${NODE}.zip`);
-        expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+        expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
         expect(await reply(f)).toMatchObject({ receivedNo: '1' });
       },
       { password: 'секрет-123' },
@@ -260,7 +260,7 @@ describe('EnterpriseData exchange: compressed messages', () => {
     await withExchange(async (f) => {
       await started(f);
       await send(f, edZip(PEER_MESSAGE, edMessage({ no: 4, body: [edOrder('1.8', { number: 'ЗП-1' })] })), `Message_${PEER}_${NODE}.zip`);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
     });
   });
 
@@ -322,7 +322,7 @@ describe('EnterpriseData exchange: crashes and set-up again', () => {
       await send(f, edMessage({ no: 8, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       await send(f, edMessage({ version: null }));
       await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }));
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['ЗП-1', 'ЗП-2']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2']);
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '1' });
     });
   });

@@ -91,10 +91,10 @@ describe('intake: recording a file in chunks', () => {
         [N + 2, 'R-0001'],
         [N + 4, 'D-1'],
       ]);
-      const c1 = f.submissions().find((s) => s.external_id === 'C-1')!;
-      expect(c1).toMatchObject({ id: corrected, state: 'pending', file_id: row.id, source_row: N + 1 });
+      const c1 = f.submissions().find((s) => s.externalId === 'C-1')!;
+      expect(c1).toMatchObject({ id: corrected, state: 'pending', fileId: row.id, sourceRow: N + 1 });
       expect(JSON.parse(c1.payload).comment).toBe('исправлено');
-      expect(c1.idempotency_key).toBe(
+      expect(c1.idempotencyKey).toBe(
         prepareSubmission({ kind: 'request', externalId: 'C-1', payload: JSON.parse(c1.payload), firstRow: 1 }, SOURCE_SYSTEM).correctionKey,
       );
       expect(f.db.prepare('SELECT COUNT(*) AS n FROM staged_corrections').get()).toEqual({ n: 0 });
@@ -158,7 +158,7 @@ describe('intake: recording a file in chunks', () => {
       // Recorded from the start, not on top of what the failed run staged (that would read as N duplicates).
       expect(f.files()).toEqual([expect.objectContaining({ id: file!.id, state: 'archived', requestCount: N, report: null })]);
       expect(states(f.db)).toEqual({ pending: N });
-      expect(f.submissions().map((s) => s.external_id)).toEqual(ids(1, N));
+      expect(f.submissions().map((s) => s.externalId)).toEqual(ids(1, N));
       expect(await f.list('processing')).toEqual([]);
     });
   });

@@ -36,7 +36,7 @@ describe('intake: when a file is complete', () => {
         expect(f.files()).toEqual([]);
         clock.advance(60_000);
         await waitUntil(() => f.files().some((r) => r.state === 'archived'), 'the file to be archived');
-        expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2', 'R-3']);
+        expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2', 'R-3']);
         expect(await f.list('')).not.toContain('slow.csv');
         expect(f.recordedCounts).toEqual([3]);
       },
@@ -155,7 +155,7 @@ describe('intake: when a file is complete', () => {
       const old = new Date(Date.now() - 60_000);
       await fs.utimes(path.join(f.inbox, 'b.csv'), old, old);
       await Promise.all([f.intake.start(), f.intake.start()]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['B', 'A']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['B', 'A']);
 
       await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('A2')]));
       await f.intake.scanNow();

@@ -93,7 +93,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
 
       await f.intake.scanNow();
       expect(f.files()).toHaveLength(1);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1']);
     });
   });
 
@@ -141,7 +141,7 @@ describe('intake: a file with a 250-byte name is taken exactly once', () => {
       const report = await f.intake.recover();
       expect(report).toMatchObject({ reprocessed: 1, orphansTaken: 0, failures: 0 });
       expect(getFile(f.db, row.id)).toMatchObject({ state: 'archived', originalName: MIXED_255 });
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-5']);
     });
   });
 });

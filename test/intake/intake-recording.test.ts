@@ -29,7 +29,7 @@ describe('intake: recording', () => {
 
       const [file] = f.files();
       expect(file).toMatchObject({ state: 'archived', requestCount: 2, problemCount: 1 });
-      expect(f.submissions().map((s) => [s.external_id, s.idempotency_key, s.state, s.source_row])).toEqual([
+      expect(f.submissions().map((s) => [s.externalId, s.idempotencyKey, s.state, s.sourceRow])).toEqual([
         ['R-1', `${SOURCE_SYSTEM}:R-1`, 'pending', 1],
         ['R-3', `${SOURCE_SYSTEM}:R-3`, 'pending', 3],
       ]);
@@ -69,7 +69,7 @@ describe('intake: recording', () => {
         expect.objectContaining({ row: null, code: 'MAPPING_FAILED', message: expect.stringContaining(`more than ${MAX_PROBLEMS} problems`) }),
       );
       expect(report.json.problems.length).toBeLessThanOrEqual(MAX_LISTED_PROBLEMS + 2);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['OK-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['OK-1']);
     });
   });
 
@@ -104,7 +104,7 @@ describe('intake: recording', () => {
       await dropFile(f.inbox, 'v1.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '10' })]));
       await f.intake.scanNow();
       const [before] = f.submissions();
-      expect(before!.idempotency_key).toBe(`${SOURCE_SYSTEM}:R-1`);
+      expect(before!.idempotencyKey).toBe(`${SOURCE_SYSTEM}:R-1`);
       // The platform refused it for good (what delivery records on a 422).
       f.db.prepare(`UPDATE submissions SET state = 'rejected', attempts = 1, last_status = 422, finished_at = 1 WHERE id = ?`).run(before!.id);
 
@@ -112,9 +112,9 @@ describe('intake: recording', () => {
       await f.intake.scanNow();
       const after = f.submissions();
       expect(after).toHaveLength(1);
-      expect(after[0]).toMatchObject({ id: before!.id, state: 'pending', attempts: 0, last_status: null, finished_at: null });
-      expect(after[0]!.payload_hash).not.toBe(before!.payload_hash);
-      expect(after[0]!.idempotency_key).toBe(`${SOURCE_SYSTEM}:R-1:${after[0]!.payload_hash.slice(0, 16)}`);
+      expect(after[0]).toMatchObject({ id: before!.id, state: 'pending', attempts: 0, lastStatus: null, finishedAt: null });
+      expect(after[0]!.payloadHash).not.toBe(before!.payloadHash);
+      expect(after[0]!.idempotencyKey).toBe(`${SOURCE_SYSTEM}:R-1:${after[0]!.payloadHash.slice(0, 16)}`);
       expect(JSON.parse(after[0]!.payload).items[0].quantity).toBe(12);
       expect(f.files().map((r) => r.state)).toEqual(['archived', 'archived']);
     });
@@ -127,7 +127,7 @@ describe('intake: recording', () => {
       await f.intake.scanNow();
       await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1', '1', { 'Кол-во': '12' }), requestRow('R-2')]));
       await f.intake.scanNow();
-      expect(f.submissions().map((s) => [s.external_id, s.idempotency_key])).toEqual([
+      expect(f.submissions().map((s) => [s.externalId, s.idempotencyKey])).toEqual([
         ['R-1', `${SOURCE_SYSTEM}:R-1`],
         ['R-2', `${SOURCE_SYSTEM}:R-2`],
       ]);
@@ -146,7 +146,7 @@ describe('intake: recording', () => {
       // Different bytes (another request added), same R-1.
       await dropFile(f.inbox, 'v2.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
       await f.intake.scanNow();
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
       const v2 = f.files().find((r) => r.originalName === 'v2.csv')!;
       expect(v2).toMatchObject({ state: 'archived', requestCount: 1, problemCount: 0 });
       expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 1, externalId: 'R-1' })]);
@@ -169,7 +169,7 @@ describe('intake: recording', () => {
       await f.intake.scanNow();
       expect(await f.list('processing')).toEqual([]);
       await fs.access(row!.currentPath!);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-8']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-8']);
     });
   });
 });
@@ -197,7 +197,7 @@ describe('intake: crash recovery', () => {
       const again = f.reopen();
       const report = await again.intake.recover();
       expect(report).toMatchObject({ movesFinished: 1, reprocessed: 0, orphansTaken: 0, failures: 0 });
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1', 'R-2']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
       expect(getFile(again.db, row.id)).toMatchObject({ state: 'archived', currentPath: archivePath });
       expect(await f.list('processing')).toEqual([]);
       expect(await fs.readFile(archivePath, 'utf8')).toBe(content);
@@ -215,7 +215,7 @@ describe('intake: crash recovery', () => {
       const again = f.reopen();
       await again.intake.start();
       expect(getFile(again.db, row.id)!.state).toBe('archived');
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-9']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-9']);
       expect(await f.list('processing')).toEqual([]);
     });
   });
@@ -228,7 +228,7 @@ describe('intake: crash recovery', () => {
       await fs.rename(row.currentPath!, path.join(f.inbox, 'late.csv'));
       await f.intake.start();
       expect(f.files()).toEqual([expect.objectContaining({ id: row.id, state: 'archived' })]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-5']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-5']);
       expect(await f.list('rejected')).toEqual([]);
     });
   });
@@ -240,7 +240,7 @@ describe('intake: crash recovery', () => {
       const report = await f.intake.recover();
       expect(report.orphansTaken).toBe(1);
       expect(f.files()).toEqual([expect.objectContaining({ originalName: 'orphan.csv', state: 'archived' })]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-7']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-7']);
       expect(await f.list('processing')).toEqual([]);
     });
   });
@@ -289,7 +289,7 @@ describe('intake: a file the daemon died reading', () => {
           message: expect.stringMatching(/twice\.csv: the daemon stopped .* while reading this file 2 times/),
         }),
       ]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1']);
       expect(await f.list('processing')).toEqual([]);
     });
   });

@@ -56,7 +56,7 @@ describe('intake: a report that could not be written', () => {
       await f.intake.scanNow();
       expect(getFile(f.db, row!.id)!.reportPending).toBe(0);
       await expectReportWritten(target);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1']);
     });
   });
 

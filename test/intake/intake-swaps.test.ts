@@ -76,7 +76,7 @@ describe('intake: an entry swapped between its hash and its move into processing
 
         await dropFile(f.inbox, 'b.csv', requestCsv([requestRow('R-2')]));
         await f.intake.scanNow();
-        expect(f.submissions().map((s) => s.external_id)).toEqual(['R-2']);
+        expect(f.submissions().map((s) => s.externalId)).toEqual(['R-2']);
       });
     },
   );
@@ -93,7 +93,7 @@ describe('intake: an entry swapped between its hash and its move into processing
       await dropFile(f.inbox, 'again.csv', csv);
       await f.intake.scanNow();
       expect(f.files()).toEqual([expect.objectContaining({ originalName: 'again.csv', state: 'archived' })]);
-      expect(f.submissions().map((s) => s.external_id)).toEqual(['R-1']);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1']);
     });
   });
 });

@@ -51,7 +51,7 @@ describe('taking a rejected file again', () => {
       expect(await f.list('rejected')).toEqual([]);
       await waitUntil(() => getFile(f.db, id)?.state === 'archived', 'the same row archived');
       expect(f.files()).toHaveLength(1);
-      expect(f.submissions().map((s) => [s.external_id, s.file_id])).toEqual([['R-1', id]]);
+      expect(f.submissions().map((s) => [s.externalId, s.fileId])).toEqual([['R-1', id]]);
     });
   });
 

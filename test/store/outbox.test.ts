@@ -37,7 +37,7 @@ describe('outbox queries', () => {
 
         const first = claimDueSubmissions(db, { flow: 'f', now: T, leaseMs: 100, limit: 10 });
         expect(first.map((r) => r.id)).toEqual([a]);
-        expect(first[0]).toMatchObject({ state: 'in_flight', lease_until: T + 100 });
+        expect(first[0]).toMatchObject({ state: 'in_flight', leaseUntil: T + 100 });
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 50, leaseMs: 100, limit: 10 })).toEqual([]);
         // The lease of A ran out and B came due.
         expect(
@@ -63,7 +63,7 @@ describe('outbox queries', () => {
         expect(db.prepare('SELECT COUNT(*) AS n FROM exports').get()).toEqual({ n: 0 });
         claimDueSubmissions(db, { flow: 'f', now: T, leaseMs: 100, limit: 1 });
         expect(recordAttempt(db, id, attempt, update, { channel: 'ack:f', sourceKey: 'x', record: {}, now: T })).toBe(true);
-        expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', lease_until: null, platform_id: 'PRC-REQ-000001' });
+        expect(getSubmission(db, id)).toMatchObject({ state: 'accepted', leaseUntil: null, platformId: 'PRC-REQ-000001' });
         expect(db.prepare('SELECT COUNT(*) AS n FROM exports').get()).toEqual({ n: 1 });
       }),
     ));
@@ -100,7 +100,7 @@ describe('outbox queries', () => {
         const other = addRequestRow(db, 'g', validRequest('B'), 'B', T);
         db.prepare(`UPDATE submissions SET state = 'in_flight', attempts = 2, lease_until = ?`).run(T + 10_000);
         expect(releaseInFlight(db, 'f', T + 5)).toBe(1);
-        expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 2, lease_until: null, next_attempt_at: T });
+        expect(getSubmission(db, id)).toMatchObject({ state: 'pending', attempts: 2, leaseUntil: null, nextAttemptAt: T });
         expect(getSubmission(db, other)!.state).toBe('in_flight');
         expect(releaseInFlight(db, 'g', T + 5, [12345])).toBe(0);
         expect(releaseInFlight(db, 'g', T + 5, [other])).toBe(1);
@@ -120,16 +120,16 @@ describe('outbox queries', () => {
           ['H1', 'held'],
         ])
           set.run(s, T, T, e);
-        const keyBefore = getSubmission(db, ids[0]!)!.idempotency_key;
+        const keyBefore = getSubmission(db, ids[0]!)!.idempotencyKey;
 
         expect(requeueSubmissions(db, { dead: true }, T + 9, 'f')).toBe(1);
         expect(getSubmission(db, ids[0]!)).toMatchObject({
           state: 'pending',
           attempts: 0,
-          first_attempt_at: null,
-          finished_at: null,
-          next_attempt_at: T + 9,
-          idempotency_key: keyBefore,
+          firstAttemptAt: null,
+          finishedAt: null,
+          nextAttemptAt: T + 9,
+          idempotencyKey: keyBefore,
         });
         expect(getSubmission(db, ids[1]!)!.state).toBe('dead');
         expect(requeueSubmissions(db, { dead: true }, T + 9)).toBe(1);

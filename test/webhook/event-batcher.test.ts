@@ -37,7 +37,7 @@ describe('createEventBatcher', () => {
       expect(results.map((r) => (r.ok ? r.outcome : 'failed'))).toEqual(['applied', 'failed', 'applied', 'duplicate']);
       expect(commits).toEqual([['applied', 'applied', 'duplicate']]);
       expect(getEvent(db, 'EVT-000002')).toBeUndefined();
-      expect(getEvent(db, 'EVT-000003')).toMatchObject({ applied: 1, received_at: 1_000 });
+      expect(getEvent(db, 'EVT-000003')).toMatchObject({ applied: 1, receivedAt: 1_000 });
       db.close();
     });
   });

@@ -12,8 +12,8 @@ describe('webhook listener', () => {
       const res = await postWebhook(url, event);
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ received: true });
-      expect(getEvent(db, event.eventId as string)).toMatchObject({ event_type: 'order.status.changed', applied: 1, body: JSON.stringify(event) });
-      expect(getOrderStatus(db, 'ORD-2026-000042')).toMatchObject({ status: 'shipped', event_id: event.eventId });
+      expect(getEvent(db, event.eventId as string)).toMatchObject({ eventType: 'order.status.changed', applied: 1, body: JSON.stringify(event) });
+      expect(getOrderStatus(db, 'ORD-2026-000042')).toMatchObject({ status: 'shipped', eventId: event.eventId });
       const exports = db.prepare('SELECT channel, source_key, record, state FROM exports').all() as { record: string }[];
       expect(exports).toHaveLength(1);
       expect(exports[0]).toMatchObject({ channel: 'status', source_key: event.eventId, state: 'pending' });
@@ -158,7 +158,7 @@ describe('webhook listener', () => {
       const event = buildEvent({ eventType: 'delivery.created', orderId: undefined, status: undefined, deliveryId: 'D-1' });
       const res = await postWebhook(url, event);
       expect(res.status).toBe(200);
-      expect(getEvent(db, event.eventId as string)).toMatchObject({ event_type: 'delivery.created', applied: 0 });
+      expect(getEvent(db, event.eventId as string)).toMatchObject({ eventType: 'delivery.created', applied: 0 });
       expect(countRows(db, 'exports')).toBe(0);
       expect(countRows(db, 'order_statuses')).toBe(0);
     });
@@ -170,7 +170,7 @@ describe('webhook listener', () => {
       const older = buildEvent({ status: 'shipped', eventDate: '2026-06-12T14:00:00+03:00' }); // 11:00Z
       expect((await postWebhook(url, newer)).status).toBe(200);
       expect((await postWebhook(url, older)).status).toBe(200);
-      expect(getOrderStatus(db, 'ORD-2026-000042')).toMatchObject({ status: 'delivered', event_id: newer.eventId });
+      expect(getOrderStatus(db, 'ORD-2026-000042')).toMatchObject({ status: 'delivered', eventId: newer.eventId });
       expect(getEvent(db, older.eventId as string)).toMatchObject({ applied: 0 });
       expect(countRows(db, 'events')).toBe(2);
       expect(countRows(db, 'exports')).toBe(1);
@@ -184,7 +184,7 @@ describe('webhook listener', () => {
       const earlier = { ...later, eventId: 'EVT-000901', status: 'shipped' };
       expect((await postWebhook(url, later)).status).toBe(200);
       expect((await postWebhook(url, earlier)).status).toBe(200);
-      expect(getOrderStatus(db, 'ORD-2026-000077')).toMatchObject({ status: 'delivered', event_id: 'EVT-000902' });
+      expect(getOrderStatus(db, 'ORD-2026-000077')).toMatchObject({ status: 'delivered', eventId: 'EVT-000902' });
       expect(countRows(db, 'exports')).toBe(1);
     });
   });

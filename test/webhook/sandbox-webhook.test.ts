@@ -40,7 +40,7 @@ describe('sandbox webhooks → listener', () => {
           expect(new Set(attempts.map((a) => a.eventId)).size).toBe(1);
           expect(countRows(db, 'events')).toBe(1);
           expect(countExports(db)).toBe(1);
-          expect(getOrderStatus(db, orderId)).toMatchObject({ status: 'shipped', event_id: attempts[0]!.eventId });
+          expect(getOrderStatus(db, orderId)).toMatchObject({ status: 'shipped', eventId: attempts[0]!.eventId });
 
           await waitUntil(() => countExports(db, { state: 'written' }) === 1, 'the status file');
           const files = listFiles(folder);
