@@ -7,7 +7,8 @@ import { HEADER, requestMapping, requestRow, toCsv } from '../helpers/fixtures.j
 import { withTempDir } from '../helpers/temp-dir.js';
 import { specOf, split, writeInput } from '../helpers/mapping-fixtures.js';
 
-const REQUEST_COLUMNS = ['Заявка', 'ИНН', 'Покупатель', 'Контакт', 'Телефон', 'Email', 'Город', 'Адрес', 'Дата'];
+/** The request-level columns of the shared header: everything before the line number. */
+const REQUEST_COLUMNS = HEADER.slice(0, HEADER.indexOf('Строка'));
 
 /** A line row of a grouped report: the request columns blank. */
 function lineRow(line: string): string[] {
