@@ -76,8 +76,13 @@ export function runCase<R>(name: string, args: object, timeoutMs?: number): Prom
 }
 
 /** Run `fn` with a server-like case started; the case is stopped afterwards and its result returned with fn's. */
-export async function withServerCase<I, S, T>(name: string, args: object, fn: (info: I) => Promise<T>): Promise<{ value: T; server: CaseOutcome<S> }> {
-  const server = startCase<S>(name, args);
+export async function withServerCase<I, S, T>(
+  name: string,
+  args: object,
+  fn: (info: I) => Promise<T>,
+  timeoutMs?: number,
+): Promise<{ value: T; server: CaseOutcome<S> }> {
+  const server = startCase<S>(name, args, timeoutMs);
   let value: T;
   try {
     const info = (await Promise.race([server.ready, server.result.then(() => Promise.reject(new Error(`${name} ended before it was ready`)))])) as I;

@@ -11,6 +11,7 @@ import { REPO_ROOT } from './bench-env.js';
 import { runConsoleBench } from './console-bench.js';
 import { runDeliveryBench } from './delivery-bench.js';
 import { runExportBench } from './export-bench.js';
+import { runFilesBench } from './files-bench.js';
 import { INTAKE_STABILITY, runIntakeBench } from './intake-bench.js';
 import { runLatencyBench } from './latency-bench.js';
 import { renderTable, writeResults, type BenchResult } from './results.js';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       ...INTAKE_STABILITY,
       log,
     }),
+  files: () => runFilesBench({ files: 5_000, warmupFiles: 200, linesPerRequest: 3, rounds: 3, log }),
   delivery: () =>
     runDeliveryBench({
       requests: 10_000,

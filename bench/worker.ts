@@ -18,6 +18,7 @@ const MODULES: Record<string, () => Promise<Record<string, CaseFn>>> = {
   sandbox: async () => (await import('./sandbox-cases.js')).sandboxCases,
   console: async () => (await import('./console-cases.js')).consoleCases,
   xlsx: async () => (await import('./xlsx-cases.js')).xlsxCases,
+  files: async () => (await import('./files-cases.js')).filesCases,
 };
 
 function send(message: FromChild): Promise<void> {
