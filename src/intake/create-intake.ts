@@ -5,13 +5,12 @@
  * error reports still pending in the store. Scans, recovery and file
  * processing run one at a time; a tick that finds one running is folded into the next.
  */
-import type { FSWatcher } from 'chokidar';
 import type { MappingSpec } from '../mapping/index.js';
 import { createSerialLane } from '../shared/serial-lane.js';
 import type { Component, Reloadable } from '../shared/lifecycle.js';
 import { createStartStop } from '../shared/start-stop.js';
 import { createInboxScan } from './inbox-scan.js';
-import { watchInbox } from './inbox-watcher.js';
+import { watchInbox, type InboxWatcher } from './inbox-watcher.js';
 import { ensureInboxDirs } from './intake-context.js';
 import { intakeContextOf, type IntakeDeps } from './intake-deps.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
@@ -59,7 +58,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     scan: () => scan.run(stopController.signal),
     stopping: () => lifecycle.stopping,
   });
-  let watcher: FSWatcher | null = null;
+  let watcher: InboxWatcher | null = null;
 
   async function recover(): Promise<RecoveryReport> {
     await ensureInboxDirs(ctx.dirs);
