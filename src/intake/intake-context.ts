@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { OpenedInput } from '../shared/input-file.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { Db } from '../store/open-store.js';
+import type { FileRecord } from '../store/files.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import type { FileGate } from './file-gate.js';
 import { storedName } from './inbox-names.js';
@@ -40,6 +41,16 @@ export interface IntakeContext {
   onReaderFault?: (error: unknown, file: string) => void;
   /** The daemon's bound on files taken at once across its flows (`file-gate.ts`); none beyond the flow's own lane when absent. */
   fileGate?: FileGate;
+  /** A scan's queue of recorded files to move in groups (`file-moves.ts`); without it, each file is moved as it is recorded. */
+  moves?: FileMoves;
+}
+
+/** A scan's recorded files, moved out of `processing/` in groups (`file-moves.ts`). */
+export interface FileMoves {
+  /** Queue a recorded file's move; waits only when the queue is full. */
+  add(row: FileRecord): Promise<void>;
+  /** Wait until every queued file is moved; resolves with how many moves failed (logged; recovery finishes them). */
+  drain(): Promise<number>;
 }
 
 export function inboxDirs(inbox: string): InboxDirs {

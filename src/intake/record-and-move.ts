@@ -86,7 +86,10 @@ export async function recordAndMove(
       },
       result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
     );
-  await finishMove(ctx, getFile(ctx.db, row.id)!);
+  const recorded = getFile(ctx.db, row.id)!;
+  // In a scan, moved with the scan's other files once their commits are durable (`file-moves.ts`).
+  if (ctx.moves) await ctx.moves.add(recorded);
+  else await finishMove(ctx, recorded);
   const count = result.recorded + result.corrected;
   if (count > 0) ctx.onRecorded?.(count);
   return result;
@@ -108,12 +111,18 @@ function loggedProblem(problem: MappingProblem): Record<string, unknown> {
  */
 export async function finishMove(ctx: IntakeContext, row: FileRecord): Promise<void> {
   if (row.state === FILE_STATE.processing || !row.currentPath) return;
-  const log = fileLogger(ctx, row.originalName);
-  const from = processingPathOf(ctx.dirs, row.id, row.originalName);
   // The row says where the file goes; if the move outran the commit and the power failed, the file
   // would sit in archive/ while the store still says `processing`: lost. So the commit first.
   await ctx.durable();
   await fs.mkdir(path.dirname(row.currentPath), { recursive: true });
+  await moveRecordedFile(ctx, row);
+}
+
+/** `finishMove` once the row's commit is durable and its folder exists (`file-moves.ts` does both once for a group). */
+export async function moveRecordedFile(ctx: IntakeContext, row: FileRecord): Promise<void> {
+  if (row.state === FILE_STATE.processing || !row.currentPath) return;
+  const log = fileLogger(ctx, row.originalName);
+  const from = processingPathOf(ctx.dirs, row.id, row.originalName);
   try {
     await fs.rename(from, row.currentPath);
   } catch (error) {

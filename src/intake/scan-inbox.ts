@@ -9,6 +9,7 @@ import { isConnectorError } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { flowNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { UNGATED } from './file-gate.js';
+import { createFileMoves } from './file-moves.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { rejectUnclaimed, takeFile, type Candidate } from './take-file.js';
@@ -27,7 +28,19 @@ export interface ScanOptions {
   signal: AbortSignal;
 }
 
-export async function scanInbox(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
+export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
+  // The scan's recorded files are moved in groups, and all of them before it ends.
+  const ctx: IntakeContext = { ...base, moves: createFileMoves(base) };
+  try {
+    const result = await takeReadyFiles(ctx, tracker, options);
+    return { ...result, failed: result.failed + (await ctx.moves!.drain()) };
+  } catch (error) {
+    await ctx.moves!.drain();
+    throw error;
+  }
+}
+
+async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   const rules = ctx.flow.intake;
   const matches = flowNameMatcher(ctx.flow);
   const names = await fs.readdir(ctx.dirs.inbox);
