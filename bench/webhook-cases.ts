@@ -61,6 +61,8 @@ export interface ListenerRun {
   files: number;
   /** Epoch ms when the last of them was in the import folder (renamed and the folder fsynced), or null. */
   lastFileAt: number | null;
+  /** Epoch ms of each file, in the order written (the export bench counts those after the storm). */
+  fileTimes: number[];
 }
 
 /** A logger like the daemon's (`info`, pino's asynchronous destination), writing to /dev/null. */
@@ -73,16 +75,19 @@ export function fileCounter(): {
   metrics: Pick<Metrics, 'exportFiles'>;
   files: () => number;
   lastFileAt: () => number | null;
+  fileTimes: () => number[];
   reached: (n: number) => Promise<void>;
 } {
   let files = 0;
   let lastFileAt: number | null = null;
+  const times: number[] = [];
   const waiting: { n: number; resolve: () => void }[] = [];
   const metrics = {
     exportFiles: {
       inc: () => {
         files += 1;
         lastFileAt = Date.now();
+        times.push(lastFileAt);
         for (const w of waiting.filter((w) => files >= w.n)) w.resolve();
       },
     },
@@ -91,6 +96,7 @@ export function fileCounter(): {
     metrics,
     files: () => files,
     lastFileAt: () => lastFileAt,
+    fileTimes: () => times,
     reached: (n) => {
       if (files >= n) return Promise.resolve();
       const done = deferred<void>();
@@ -148,7 +154,7 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
     }
     const stored = countEvents(db);
     await store.stop();
-    return { stored, files: counter.files(), lastFileAt: counter.lastFileAt(), cpuMs };
+    return { stored, files: counter.files(), lastFileAt: counter.lastFileAt(), fileTimes: counter.fileTimes(), cpuMs };
   });
 }
 
