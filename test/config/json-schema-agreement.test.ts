@@ -27,7 +27,7 @@ import type { JsonSchemaName } from '../../src/config/schema-files.js';
 import { exportFormatSchema } from '../../src/config/export-format-schema.js';
 import { isConnectorError } from '../../src/errors.js';
 import { withTempDir } from '../helpers/temp-dir.js';
-import { schemaProblems } from './schema-validator.js';
+import { schemaProblems } from '../helpers/schema-validator.js';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -11,7 +11,7 @@ import { requestsMappingSchema } from '../../src/config/mapping-schema.js';
 import { PRESETS } from '../../src/config/presets/index.js';
 import { JSON_SCHEMA_NAMES, SCHEMAS_DIR, schemaFileName } from '../../src/config/schema-files.js';
 import { REPO } from '../helpers/with-daemon.js';
-import { schemaFile, validatorFor } from './schema-validator.js';
+import { schemaFile, validatorFor } from '../helpers/schema-validator.js';
 
 describe('schemas/', () => {
   it.each(JSON_SCHEMA_NAMES)('%s.schema.json is what the generator gives now (run `npm run schemas` after changing a schema)', (name) => {

@@ -15,7 +15,7 @@ import { loadExportFormat } from '../../src/export/load-export-format.js';
 import { runSuggestCommand } from '../../src/mapping/suggest/run-suggest-command.js';
 import { isConnectorError } from '../../src/errors.js';
 import { REPO } from '../helpers/with-daemon.js';
-import { schemaProblems } from './schema-validator.js';
+import { schemaProblems } from '../helpers/schema-validator.js';
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)$/;
 

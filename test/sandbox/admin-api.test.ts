@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post, withReceiver } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post, withReceiver } from '../helpers/sandbox-calls.js';
 import { validConfirmation, validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 

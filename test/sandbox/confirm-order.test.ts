@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { orderSchema, PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { SANDBOX_PROBLEM_TYPES } from '../../src/sandbox/index.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, post } from './support.js';
+import { confirmUrl, createAccepted, post } from '../helpers/sandbox-calls.js';
 import { validConfirmation } from '../helpers/fixtures.js';
 
 describe('sandbox: supplier confirmation', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestResultSchema, PROBLEM_TYPES, problemDetailsSchema } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { createUrl, post } from './support.js';
+import { createUrl, post } from '../helpers/sandbox-calls.js';
 import { validRequest } from '../helpers/fixtures.js';
 
 describe('sandbox: create request', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { pickFault, seededRandom, FaultInjector } from '../../src/sandbox/faults.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { createUrl, post, withReceiver, createAccepted } from './support.js';
+import { createUrl, post, withReceiver, createAccepted } from '../helpers/sandbox-calls.js';
 import { validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 

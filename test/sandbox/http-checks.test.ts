@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post } from '../helpers/sandbox-calls.js';
 import { validConfirmation, validRequest } from '../helpers/fixtures.js';
 
 describe('sandbox: HTTP checks before any processing', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/platform/contract.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, createUrl, post } from './support.js';
+import { confirmUrl, createAccepted, createUrl, post } from '../helpers/sandbox-calls.js';
 import { validConfirmation, validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isConnectorError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runSandboxCommand, startSandboxFromFlags } from '../../src/sandbox/run-sandbox-command.js';
-import { createUrl, post } from './support.js';
+import { createUrl, post } from '../helpers/sandbox-calls.js';
 import { validRequest } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 

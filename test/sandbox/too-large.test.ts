@@ -20,7 +20,7 @@ import { problemResponse, SANDBOX_PROBLEM_TYPES } from '../../src/sandbox/proble
 import { REPO } from '../helpers/with-daemon.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { validRequest } from '../helpers/fixtures.js';
-import { createUrl, post } from './support.js';
+import { createUrl, post } from '../helpers/sandbox-calls.js';
 
 const CONCURRENT = 20;
 const ROUNDS = 3;

@@ -4,7 +4,7 @@ import { webhookEventSchema } from '../../src/platform/contract.js';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { confirmUrl, createAccepted, post, withReceiver } from './support.js';
+import { confirmUrl, createAccepted, post, withReceiver } from '../helpers/sandbox-calls.js';
 import { validConfirmation } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
 

@@ -14,7 +14,7 @@ import { getOrderStatus } from '../../src/store/events.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { REQUESTS_FLOW, writeConfig } from '../helpers/with-daemon.js';
-import { createAccepted } from '../sandbox/support.js';
+import { createAccepted } from '../helpers/sandbox-calls.js';
 import { handshakeWithTls11, httpsGet, makeCertificate, renewableCertificate, servedFingerprint } from '../helpers/tls-material.js';
 import { withListener, SECRET } from '../helpers/with-listener.js';
 

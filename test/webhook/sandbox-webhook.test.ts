@@ -9,7 +9,7 @@ import { countExports } from '../../src/store/exports.js';
 import { getOrderStatus } from '../../src/store/events.js';
 import { silentLogger } from '../../src/log.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
-import { createAccepted } from '../sandbox/support.js';
+import { createAccepted } from '../helpers/sandbox-calls.js';
 import { countRows, withListener, SECRET } from '../helpers/with-listener.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { listFiles } from '../helpers/files.js';

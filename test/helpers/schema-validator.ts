@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { SCHEMAS_DIR, schemaFileName, type JsonSchemaName } from '../../src/config/schema-files.js';
-import { REPO } from '../helpers/with-daemon.js';
+import { REPO } from './with-daemon.js';
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 addFormats.default(ajv);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { confirmOrderPath, createRequestPath } from '../../src/platform/contract.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { validRequest } from '../helpers/fixtures.js';
+import { validRequest } from './fixtures.js';
 
 export interface Reply {
   status: number;
