@@ -30,12 +30,12 @@ export interface ScanOptions {
 
 export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   // The scan's recorded files are moved in groups, and all of them before it ends.
-  const ctx: IntakeContext = { ...base, moves: createFileMoves(base) };
+  const moves = createFileMoves(base);
   try {
-    const result = await takeReadyFiles(ctx, tracker, options);
-    return { ...result, failed: result.failed + (await ctx.moves!.drain()) };
+    const result = await takeReadyFiles({ ...base, moves }, tracker, options);
+    return { ...result, failed: result.failed + (await moves.drain()) };
   } catch (error) {
-    await ctx.moves!.drain();
+    await moves.drain();
     throw error;
   }
 }
