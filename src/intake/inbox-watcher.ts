@@ -6,7 +6,7 @@
  * On a local disk it is one `fs.watch` (inotify) on the folder, written here rather than taken from
  * chokidar: on every change of a folder chokidar reads it again and lstats each entry, and it
  * watches each file on its own, so an inbox of thousands of files costs thousands of system calls
- * per file taken (half the intake's CPU with 5,000 small files, `docs/performance.md`). A hint
+ * per file taken, a large share of the intake's work when thousands wait (`docs/performance.md`). A hint
  * needs none of that: the scan reads the folder itself. With `usePolling` (shares, where inotify
  * sees nothing) chokidar polls, which is what it does well.
  */
