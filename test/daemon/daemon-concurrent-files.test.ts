@@ -26,13 +26,17 @@ function capturingLogger(lines: Record<string, unknown>[]) {
   return createLogger({ level: 'info', destination: sink });
 }
 
-/** The most files between their `file taken` and their `file archived` lines at any one time. */
+/**
+ * The most files between their `file taken` and their `file recorded` lines at any one time: read
+ * and recorded, what the gate bounds. (Their moves out of `processing/` come later, in groups, and
+ * hold no file's contents.)
+ */
 function mostAtOnce(lines: readonly Record<string, unknown>[]): number {
   let now = 0;
   let most = 0;
   for (const line of lines) {
     if (line.msg === 'file taken') most = Math.max(most, ++now);
-    if (line.msg === 'file archived') now -= 1;
+    if (line.msg === 'file recorded') now -= 1;
   }
   return most;
 }
