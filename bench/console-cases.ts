@@ -12,9 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { createAdminServer } from '../src/admin/admin-server.js';
 import { createConsole } from '../src/admin/console/create-console.js';
 import { consoleSchema } from '../src/config/console-schema.js';
-import { flowSchema } from '../src/config/flow-schema.js';
+import { flowSchema, type FlowConfig } from '../src/config/flow-schema.js';
 import { silentLogger } from '../src/log.js';
-import { createMetrics } from '../src/metrics/metrics.js';
+import { createMetrics, type Metrics } from '../src/metrics/metrics.js';
+import type { Component } from '../src/shared/lifecycle.js';
 import { openStore, storePath, type Db } from '../src/store/open-store.js';
 import type { CaseChannel } from './case-channel.js';
 import { withTempRoot } from './bench-env.js';
@@ -138,17 +139,18 @@ function fill(db: Db, o: ConsoleFill, now: number): string {
   return dead;
 }
 
-async function consoleServer(args: ConsoleFill, channel: CaseChannel): Promise<{ submissions: number }> {
-  return withTempRoot(async (root) => {
-    const db = openStore(storePath(path.join(root, 'state')));
-    const started = performance.now();
-    const deadExternalId = fill(db, args, Date.now());
-    const fillSeconds = (performance.now() - started) / 1000;
-    const flows = [
-      flowSchema.parse({ name: 'requests', kind: 'requests', inbox: path.join(root, 'inbox'), mapping: '/dev/null', results: path.join(root, 'results') }),
-    ];
-    const metrics = createMetrics({ db, defaultMetrics: false });
-    const handler = createConsole({
+/**
+ * The admin listener with the console over `db`, as the daemon serves it, with operator actions
+ * that the benches never take (the console bench, and the many-files bench's operator).
+ */
+export function benchConsoleServer(db: Db, flows: FlowConfig[], metrics: Metrics, exportChannels: string[]): Component<{ url: string }> {
+  return createAdminServer({
+    host: '127.0.0.1',
+    port: 0,
+    metrics,
+    logger: silentLogger,
+    readiness: () => Promise.resolve({ ready: true, reasons: [] }),
+    console: createConsole({
       db,
       config: consoleSchema.parse({ password: 'bench' }),
       listenerHost: '127.0.0.1',
@@ -165,16 +167,21 @@ async function consoleServer(args: ConsoleFill, channel: CaseChannel): Promise<{
       logger: silentLogger,
       clock: Date.now,
       webhook: { url: 'http://127.0.0.1:8788/webhooks/service' },
-      exportChannels: ['status', 'ack:requests'],
-    });
-    const server = createAdminServer({
-      host: '127.0.0.1',
-      port: 0,
-      metrics,
-      logger: silentLogger,
-      readiness: () => Promise.resolve({ ready: true, reasons: [] }),
-      console: handler,
-    });
+      exportChannels,
+    }),
+  });
+}
+
+async function consoleServer(args: ConsoleFill, channel: CaseChannel): Promise<{ submissions: number }> {
+  return withTempRoot(async (root) => {
+    const db = openStore(storePath(path.join(root, 'state')));
+    const started = performance.now();
+    const deadExternalId = fill(db, args, Date.now());
+    const fillSeconds = (performance.now() - started) / 1000;
+    const flows = [
+      flowSchema.parse({ name: 'requests', kind: 'requests', inbox: path.join(root, 'inbox'), mapping: '/dev/null', results: path.join(root, 'results') }),
+    ];
+    const server = benchConsoleServer(db, flows, createMetrics({ db, defaultMetrics: false }), ['status', 'ack:requests']);
     try {
       const { url } = await server.start();
       channel.ready({ url, deadExternalId, fillSeconds } satisfies ConsoleServerInfo);

@@ -15,9 +15,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { createAdminServer } from '../src/admin/admin-server.js';
-import { createConsole } from '../src/admin/console/create-console.js';
-import { consoleSchema } from '../src/config/console-schema.js';
 import { loadMappingSpec } from '../src/config/load-mapping.js';
 import { createIntake } from '../src/intake/index.js';
 import { silentLogger } from '../src/log.js';
@@ -25,6 +22,7 @@ import { createMetrics } from '../src/metrics/metrics.js';
 import { createStore, storePath, type Db } from '../src/store/open-store.js';
 import { benchFlow, MAPPING_1C, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import type { CaseChannel } from './case-channel.js';
+import { benchConsoleServer } from './console-cases.js';
 import { writeRequestsCsv } from './generate-csv.js';
 
 export interface FilesArgs {
@@ -79,32 +77,7 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
       durable: () => durability.durable(),
       metrics,
     });
-    const server = createAdminServer({
-      host: '127.0.0.1',
-      port: 0,
-      metrics,
-      logger: silentLogger,
-      readiness: () => Promise.resolve({ ready: true, reasons: [] }),
-      console: createConsole({
-        db,
-        config: consoleSchema.parse({ password: 'bench' }),
-        listenerHost: '127.0.0.1',
-        flows: [flow],
-        metrics,
-        readiness: () => Promise.resolve({ ready: true, reasons: [] }),
-        operator: {
-          retakeFile: () => Promise.reject(new Error('not in the bench')),
-          resumeFlow: () => false,
-          flowGate: () => ({ mode: 'closed', nextProbeAt: 0, consecutiveFailures: 0, probeInFlight: false }),
-          wakeDelivery: () => undefined,
-          reloadMappings: () => ({ ok: true }),
-        },
-        logger: silentLogger,
-        clock: Date.now,
-        webhook: { url: 'http://127.0.0.1:8788/webhooks/service' },
-        exportChannels: [],
-      }),
-    });
+    const server = benchConsoleServer(db, [flow], metrics, []);
     const limitMs = Math.max(120_000, args.files * 50);
     try {
       await intake.start();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAdminServer } from '../../src/admin/admin-server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore, type Db } from '../../src/store/open-store.js';
 import { insertSubmission } from '../../src/store/submissions.js';
 import { enqueueExport } from '../../src/store/exports.js';
 import { silentLogger } from '../../src/log.js';
@@ -59,13 +59,7 @@ describe('admin server', () => {
   it('answers 503 with the reason when the readiness check throws, and 400 to a target that is not a URL', async () => {
     await withTempDir(async (dir) => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
-      const server = createAdminServer({
-        host: '127.0.0.1',
-        port: 0,
-        metrics: createMetrics({ db, clock: () => 0, defaultMetrics: false }),
-        logger: silentLogger,
-        readiness: () => Promise.reject(new Error('disk gone')),
-      });
+      const server = serverOver(db, () => Promise.reject(new Error('disk gone')));
       const { url } = await server.start();
       try {
         const res = await fetch(`${url}/readyz`);
@@ -82,13 +76,7 @@ describe('admin server', () => {
   it('starts once for two concurrent calls, stops, and listens again on a restart', async () => {
     await withTempDir(async (dir) => {
       const db = openStore(path.join(dir, 'connector.sqlite'));
-      const server = createAdminServer({
-        host: '127.0.0.1',
-        port: 0,
-        metrics: createMetrics({ db, clock: () => 0, defaultMetrics: false }),
-        logger: silentLogger,
-        readiness: async () => ({ ready: true, reasons: [] }),
-      });
+      const server = serverOver(db, async () => ({ ready: true, reasons: [] }));
       try {
         // Both callers get the one listening address (the second used to read it before the listen).
         const [first, second] = await Promise.all([server.start(), server.start()]);
@@ -105,6 +93,17 @@ describe('admin server', () => {
     });
   });
 });
+
+/** An admin server without a console over `db`, on a free port, with metrics at a fixed clock. */
+function serverOver(db: Db, readiness: () => Promise<{ ready: boolean; reasons: string[] }>) {
+  return createAdminServer({
+    host: '127.0.0.1',
+    port: 0,
+    metrics: createMetrics({ db, clock: () => 0, defaultMetrics: false }),
+    logger: silentLogger,
+    readiness,
+  });
+}
 
 /** Send raw bytes and return the answer's status line. */
 function rawStatusLine(port: string, bytes: string): Promise<string> {
