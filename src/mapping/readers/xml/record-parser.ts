@@ -280,7 +280,11 @@ export class XmlRecordParser {
   private malformed(saxesMessage: string): ConnectorError {
     this.extendHead();
     // `<!doctype` in lower case is not a DOCTYPE to saxes, only bad syntax; it is refused as one.
-    if (/^\s*<?!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) return dtdRefused(this.markLine, this.markColumn);
+    // Inside a start tag (`<Количество<!DOCTYPE …>`) it is a bad tag name wherever the chunks were
+    // cut: the head there starts after the name, and only as much of it as has arrived is known.
+    if (!this.inStartTag && /^\s*<!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) {
+      return dtdRefused(this.markLine, this.markColumn);
+    }
     return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
   }
 }

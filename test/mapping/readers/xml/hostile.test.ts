@@ -99,6 +99,15 @@ describe('not well-formed', () => {
     expect(error.details).toEqual({ line: Number(line), column: Number(column) });
   });
 
+  it('a DOCTYPE inside a tag name is a bad tag name, however the bytes arrive (fuzz finding 33b6ec07416a11b8)', async () => {
+    const doc = '<КИ>\n  <Количество<!DOCTYPE a [<!ENTITY x "y">]>>4</Количество>\n</КИ>';
+    const messages = new Set<string>();
+    for (const size of [1, 2, 3, 5, 8, 13, 21, 22, 23, 24, 25, 26, 64 * 1024]) {
+      messages.add((await readError(chunksOf(doc, size), readSpec('КИ/Документ'), 'XML_MALFORMED')).message);
+    }
+    expect([...messages]).toEqual(['is not well-formed XML at line 2, column 14: disallowed character in tag name']);
+  });
+
   it('a file cut short names the element it ends inside and its record', async () => {
     const doc = '<?xml version="1.0"?>\n<КИ>\n  <Документ>\n    <Номер>7</Номер>\n    <Товары>\n      <Товар><Наименование>Бума';
     const error = await readError(chunksOf(doc), readSpec('КИ/Документ'), 'XML_MALFORMED');
