@@ -123,4 +123,19 @@ describe('staged rows', () => {
         expect(releaseStagedSubmissions(db, fileId, 10, T)).toBe(1);
       }),
     ));
+  it('unsettled files are found from the staged rows, not by reading every file the flow ever took (asked before each file)', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const fileId = stageRequestRows(db, 'f', ['S-1'], T);
+        const prepared: string[] = [];
+        const prepare = db.prepare.bind(db);
+        db.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof db.prepare;
+        expect(listUnsettledFiles(db, 'f')).toEqual([{ id: fileId, state: 'processing' }]);
+        db.prepare = prepare;
+        const sql = prepared.find((text) => /FROM files/.test(text))!;
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('f') as { detail: string }[]).map((step) => step.detail).join('; ');
+        expect(plan).toMatch(/SEARCH files USING INTEGER PRIMARY KEY/);
+        expect(plan).not.toMatch(/files_flow|SCAN files/);
+      }),
+    ));
 });
