@@ -37,6 +37,8 @@ export interface MapOptions {
   signal?: AbortSignal;
   /** The password of a zipped XML file (1C's compressed exchange messages). */
   archivePassword?: string | undefined;
+  /** A CSV file up to this many bytes is parsed from memory (`ReadOptions.wholeUpTo`). */
+  wholeUpTo?: number;
   /**
    * Told of a fault of the connector's own (a reader that threw something other than a
    * `ConnectorError`: a bug, not a problem of the data), with the error and its stack, before the
@@ -97,7 +99,7 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
       const reads = reader.shape === 'table' ? 'paths of a tree (JSON, XML)' : 'columns of a table (CSV, XLSX)';
       throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`);
     }
-    const readOptions = { signal: options.signal, archivePassword: options.archivePassword };
+    const readOptions = { signal: options.signal, archivePassword: options.archivePassword, wholeUpTo: options.wholeUpTo };
     if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
     else yield* mapTree(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
   } catch (error) {

@@ -48,7 +48,9 @@ const mapping = (file: string): MappingSpec => loadMappingSpec(path.resolve('con
 async function mapped(data: Buffer, name: string, spec: MappingSpec, split?: () => number): Promise<Outcome> {
   const lines: string[] = [];
   const codes: string[] = [];
-  for await (const item of mapFile({ handle: memoryHandle(data, split), name }, spec, { now: NOW, rejectPastDates: true, archivePassword: 'секрет-123' })) {
+  // Read in other chunks, a CSV is streamed however small: the check compares it with the whole read.
+  const options = { now: NOW, rejectPastDates: true, archivePassword: 'секрет-123', ...(split ? { wholeUpTo: 0 } : {}) };
+  for await (const item of mapFile({ handle: memoryHandle(data, split), name }, spec, options)) {
     if (item.kind === 'submission') lines.push(`S ${item.submission.firstRow} ${JSON.stringify(item.submission.payload)}`);
     else {
       codes.push(item.problem.code);

@@ -71,6 +71,31 @@ describe('mapFile on CSV', () => {
     });
   });
 
+  it('a small file, parsed whole from one read, gives what streaming it gives: the same items and the same first error', async () => {
+    const rows = toCsv(valid());
+    const cases: [string, string | Buffer][] = [
+      ['valid', rows],
+      ['a quote left open at the end', `${rows}"R-3;1`],
+      ['a quote opened inside a field', `${rows}R-3;x"y;1\r\n`],
+      ['a BOM and blank lines', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rows.replace(/\r\n/, '\r\n\r\n'))])],
+      ['invalid UTF-8 after good rows', Buffer.concat([Buffer.from(rows), iconv.encode(toCsv([requestRow('R-x', '1')]), 'win1251')])],
+      ['a character cut at the end', Buffer.concat([Buffer.from(rows), Buffer.from('ж').subarray(0, 1)])],
+    ];
+    await withTempDir(async (dir) => {
+      for (const [name, content] of cases) {
+        const file = writeInput(dir, 'in.csv', content);
+        const whole = await split(file, specOf(requestMapping()));
+        const streamed = await split(file, specOf(requestMapping()), { now: NOW, rejectPastDates: true, wholeUpTo: 0 });
+        expect(whole.items, name).toEqual(streamed.items);
+        if (name !== 'valid' && name !== 'a BOM and blank lines')
+          expect(
+            whole.problems.map((p) => p.code),
+            name,
+          ).toContain('FILE_UNREADABLE');
+      }
+    });
+  });
+
   it('a request with any problem yields only problems: every problem, never a partial payload', async () => {
     await withTempDir(async (dir) => {
       const rows = [

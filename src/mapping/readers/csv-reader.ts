@@ -8,12 +8,13 @@
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
+import { parse as parseWhole } from 'csv-parse/sync';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import type { CsvOptions } from '../../config/mapping-schema.js';
-import { DecodeStream } from '../decode.js';
-import { readStreamOf } from '../../shared/input-file.js';
+import { decodeBuffer, DecodeStream } from '../decode.js';
+import { readFully, readStreamOf } from '../../shared/input-file.js';
 import type { TableReader, TableRow } from './types.js';
-import { refuseUtf16 } from './utf16.js';
+import { UTF16_HEAD_BYTES, utf16Refusal } from './utf16.js';
 
 /**
  * Bytes per read (256 KiB are read ahead all the same). csv-parse turns what it is given into
@@ -24,24 +25,80 @@ import { refuseUtf16 } from './utf16.js';
  */
 const CSV_READ_BYTES = 16 * 1024;
 
+/**
+ * A file up to this size is read in one read and parsed from memory: a 1C job that writes one file
+ * per request leaves thousands of them, and for each the stream pipeline (a read stream, the
+ * decoder's Transform, two more reads) cost more than parsing its few lines.
+ */
+export const SMALL_CSV_BYTES = 64 * 1024;
+
 /** What a UTF-16 CSV is to be saved as instead: Excel's "Unicode Text" is the usual way to get one. */
 const UTF16_ADVICE = '(from Excel: "CSV UTF-8", not "Unicode Text")';
 
 export const csvReader: TableReader = {
   shape: 'table',
-  open: (handle, spec, options) => ({ rows: readCsvRows(handle, spec.csv, options?.signal), header: { kind: 'first' }, decimalComma: spec.csv.decimalComma }),
+  open: (handle, spec, options) => ({
+    rows: readCsvRows(handle, spec.csv, options?.signal, options?.wholeUpTo ?? SMALL_CSV_BYTES),
+    header: { kind: 'first' },
+    decimalComma: spec.csv.decimalComma,
+  }),
 };
 
 /**
  * Yields the CSV's records as rows of cells, the header row first (row 0, the first data row 1),
- * read from byte 0 of `handle` (which the caller closes). Throws `FILE_UNREADABLE`.
+ * read from byte 0 of `handle` (which the caller closes): a file up to `wholeUpTo` bytes in one
+ * read, a larger one streamed. Throws `FILE_UNREADABLE`.
  */
-async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
+async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal: AbortSignal | undefined, wholeUpTo: number): AsyncGenerator<TableRow> {
+  let whole: string | undefined;
   try {
-    await refuseUtf16(handle, UTF16_ADVICE);
+    const head = Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
+    const length = await readFully(handle, head, 0, head.length, 0);
+    const refusal = utf16Refusal(head.subarray(0, Math.min(length, UTF16_HEAD_BYTES)), UTF16_ADVICE);
+    if (refusal) throw refusal;
+    if (length <= wholeUpTo) whole = decodedOrUndefined(head.subarray(0, length), options);
   } catch (error) {
     throw toFileError(error, signal);
   }
+  if (whole !== undefined) yield* csvRowsOf(whole, options, signal);
+  else yield* streamCsvRows(handle, options, signal);
+}
+
+/** A small file's text, or undefined when its bytes are not valid in its encoding (streamed then, to be reported as a large file is). */
+function decodedOrUndefined(bytes: Buffer, options: CsvOptions): string | undefined {
+  try {
+    return decodeBuffer(bytes, options.encoding);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rows of a whole small file's text: the same parser and options, so the same rows and the same first error. */
+function* csvRowsOf(text: string, options: CsvOptions, signal?: AbortSignal): Generator<TableRow> {
+  const records: string[][] = [];
+  let failure: unknown;
+  try {
+    parseWhole(text, {
+      ...parserOptions(options),
+      on_record: (record: string[]) => {
+        records.push(record);
+        return null;
+      },
+    });
+  } catch (error) {
+    failure = error;
+  }
+  let row = 0;
+  for (const cells of records) yield { row: row++, cells };
+  if (failure !== undefined) throw toFileError(failure, signal);
+}
+
+function parserOptions(options: CsvOptions) {
+  return { delimiter: options.delimiter, quote: options.quote, bom: true, skip_empty_lines: true, relax_column_count: true } as const;
+}
+
+/** A larger file's rows, streamed: memory stays one chunk's worth of rows. */
+async function* streamCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
   // The parser's records are taken as it makes them (`on_record`, which then keeps them out of its
@@ -52,11 +109,7 @@ async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal?: Ab
   const records: string[][] = [];
   let failure: unknown;
   const parser = parse({
-    delimiter: options.delimiter,
-    quote: options.quote,
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
+    ...parserOptions(options),
     on_record: (record: string[]) => {
       records.push(record);
       return null;

@@ -68,6 +68,12 @@ export interface ReadOptions {
   signal?: AbortSignal | undefined;
   /** The password of a zipped file (1C's compressed exchange messages), when it has one. */
   archivePassword?: string | undefined;
+  /**
+   * A CSV file up to this many bytes is read in one piece and parsed from memory (default
+   * `SMALL_CSV_BYTES`); 0 streams every file. Both ways give the same rows and the same first
+   * error: the fuzz target reads each input both ways and compares.
+   */
+  wholeUpTo?: number | undefined;
 }
 
 export interface TableReader {
