@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storedName } from '../../src/intake/inbox-names.js';
 import { ensureInboxDirs } from '../../src/intake/intake-context.js';
 import { takeFile } from '../../src/intake/take-file.js';
+import { hashFile } from '../../src/intake/hash-file.js';
+import { withTempDir } from '../helpers/temp-dir.js';
 import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
@@ -266,6 +269,46 @@ describe('intake: the group commit before the move', () => {
       expect(await taking).toBe('processed');
       expect(await f.list('processing')).toEqual([]);
       expect(await f.list('archive')).toEqual([expect.stringMatching(/held\.csv$/)]);
+    });
+  });
+});
+
+describe('intake: a file still being written when it is taken', () => {
+  it('grown since the scan saw it, is hashed only as far as the scan saw and left for the next scan, unclaimed', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const file = await dropFile(f.inbox, 'growing.csv', requestCsv([requestRow('R-1')]));
+      const seen = await fs.stat(file);
+      await fs.appendFile(
+        file,
+        requestCsv([requestRow('R-2')])
+          .split('\n')
+          .slice(1)
+          .join('\n'),
+      );
+      const ctx = f.context();
+      await ensureInboxDirs(ctx.dirs);
+      expect(await takeFile(ctx, { path: file, name: 'growing.csv', size: seen.size, mtimeMs: seen.mtimeMs })).toBe('changed');
+      expect(f.files()).toEqual([]);
+      expect(await fs.readdir(f.inbox)).toContain('growing.csv');
+      const now = await fs.stat(file);
+      expect(await takeFile(ctx, { path: file, name: 'growing.csv', size: now.size, mtimeMs: now.mtimeMs })).toBe('processed');
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
+    });
+  });
+
+  it('hashFile stops at the size it is given, and at the end of a shorter file', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'ten.csv');
+      await fs.writeFile(file, '0123456789');
+      const handle = await fs.open(file);
+      try {
+        const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+        expect(await hashFile(handle, undefined, 4)).toEqual({ sha256: sha('0123'), size: 4 });
+        expect(await hashFile(handle, undefined, 40)).toEqual({ sha256: sha('0123456789'), size: 10 });
+        expect(await hashFile(handle)).toEqual({ sha256: sha('0123456789'), size: 10 });
+      } finally {
+        await handle.close();
+      }
     });
   });
 });
