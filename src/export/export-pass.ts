@@ -78,6 +78,11 @@ interface TargetPass {
   done: boolean;
   /** Groups written (or tried) in this pass. */
   groups: number;
+  /**
+   * The store's wait asked for right after the queued files were named: it covers their names,
+   * and runs while the group before them is written (see `step`).
+   */
+  namesDurable: Promise<void> | undefined;
 }
 
 export function createExportPass(deps: ExportPassDeps): ExportPass {
@@ -137,9 +142,21 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
       await giveWay();
       if (!deps.running()) return 0; // stopped meanwhile: the named files are written on the next start
     }
+    const group = work.queue.splice(0, GROUP_FILES);
+    // This group's names were covered by the wait asked for when they were named; without one
+    // (the pass's first group), a wait is asked for now.
+    const namesDurable = work.namesDurable ?? writer.waitForNames();
+    work.namesDurable = undefined;
+    if (work.queue.length === 0 && mayName && target.mode === 'perEvent') {
+      // The next group is named now, and the wait for its names runs while this group's files
+      // are written: it is ready to go when they are, instead of waiting for an fsync of its own
+      // between two groups while the disk has nothing else to do.
+      work.queue = nameNext(target);
+      if (work.queue.length > 0) work.namesDurable = writer.waitForNames();
+    }
     try {
       const concurrency = writeConcurrency(GIVE_WAY, performance.now(), lastWakeAt);
-      return await writer.writeFiles(target, work.queue.splice(0, GROUP_FILES), concurrency);
+      return await writer.writeFiles(target, group, concurrency, namesDurable);
     } finally {
       lastGroupAt = performance.now();
     }
@@ -148,7 +165,7 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
   return {
     async run(kind) {
       const groupLimit = kind.groupLimit ?? Number.POSITIVE_INFINITY;
-      const work: TargetPass[] = deps.targets.map((target) => ({ target, queue: [], started: false, done: false, groups: 0 }));
+      const work: TargetPass[] = deps.targets.map((target) => ({ target, queue: [], started: false, done: false, groups: 0, namesDurable: undefined }));
       let written = 0;
       const open = () => work.filter((w) => !w.done && w.groups < groupLimit);
       while (open().length > 0 && (deps.running() || !kind.background)) {

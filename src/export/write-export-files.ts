@@ -48,7 +48,13 @@ export interface ExportWriter {
    * Write a group of named files (see the module comment), `concurrency` at a time. Resolves with
    * the rows written; rejects only when the store fails.
    */
-  writeFiles(target: ExportTarget, files: readonly NamedExportFile[], concurrency: number): Promise<number>;
+  writeFiles(target: ExportTarget, files: readonly NamedExportFile[], concurrency: number, namesDurable: Promise<void>): Promise<number>;
+  /**
+   * The store's wait for every name committed so far (step 1), to hand to `writeFiles`; asked for
+   * as soon as a group is named, it runs while the group before is written. Marked handled: a
+   * failed wait rejects where it is awaited, and a pass that ends first never sees it.
+   */
+  waitForNames(): Promise<void>;
 }
 
 export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
@@ -107,13 +113,15 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       }
     },
 
-    async writeFiles(target, files, concurrency) {
+    waitForNames() {
+      const wait = deps.durable();
+      wait.catch(() => undefined);
+      return wait;
+    },
+
+    async writeFiles(target, files, concurrency, namesDurable) {
       if (files.length === 0) return 0;
-      // The wait for the group commit runs on the thread pool while the files are rendered here.
-      const namesDurable = deps.durable();
-      // A workbook renders across turns of the event loop (zlib), so a failed wait could settle
-      // before it is awaited below: marked handled here, it still rejects there.
-      namesDurable.catch(() => undefined);
+      // The wait for the group commit runs on the store's thread while the files are rendered here.
       const rendered: { file: NamedExportFile; bytes: Buffer }[] = [];
       for (const file of files) {
         try {

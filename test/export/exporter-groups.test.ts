@@ -68,6 +68,33 @@ describe('exporter groups', () => {
     });
   });
 
+  it('names the next group before writing this one, so the wait for its names runs meanwhile; none of its files exists before that wait resolves', async () => {
+    await withExportStore(async ({ db, folder, makeExporter }) => {
+      db.transaction(() => {
+        for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
+      })();
+      const named = () => (db.prepare('SELECT count(*) AS n FROM exports WHERE file_name IS NOT NULL').get() as { n: number }).n;
+      const files = () => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => !name.startsWith('.')) : []);
+      const waits: { named: number; files: number; release: () => void }[] = [];
+      const durable = () => new Promise<void>((release) => waits.push({ named: named(), files: files().length, release }));
+      const started = makeExporter([{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], { durable, pollIntervalMs: 60_000 }).start();
+      await waitUntil(() => waits.length === 2, 'the waits of both groups');
+      // Both asked for before any file was written: the first covers 32 names, the second all 40.
+      expect(waits.map(({ named, files }) => ({ named, files }))).toEqual([
+        { named: 32, files: 0 },
+        { named: 40, files: 0 },
+      ]);
+      waits[0]!.release();
+      await waitUntil(() => files().length === 32, 'the first group written');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(files()).toHaveLength(32); // the second group waits for its own names
+      waits[1]!.release();
+      await started;
+      await waitUntil(() => files().length === 40, 'the second group written');
+      expect(waits).toHaveLength(2);
+    });
+  });
+
   it("does not let one channel's backlog hold up another's file: targets take turns, a group each", async () => {
     await withExportStore(async ({ db, dir, folder, makeExporter }) => {
       const acks = path.join(dir, 'erp', 'acks');
