@@ -100,20 +100,6 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     }
   };
 
-  /** Name the target's next unnamed rows in one transaction: a group of one-row files (perEvent) or one batch file. */
-  const nameNext = (target: ExportTarget): NamedExportFile[] => {
-    const batch = target.mode === 'batch';
-    const now = clock();
-    return nameUnnamedExports(db, target.channel, batch ? BATCH_LIMIT : GROUP_FILES, {
-      group: (rows) => (batch ? [rows] : rows.map((row) => [row])),
-      name: (group) => {
-        const first = group[0]!;
-        const base = renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) });
-        return chooseFreeName(db, target.folder, base);
-      },
-    });
-  };
-
   /**
    * One step of a target's pass: write the next group of named files, naming the next rows when
    * none are waiting. The first step takes the files named before the pass (a restart, a file
@@ -126,13 +112,13 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     if (!work.started) {
       work.started = true;
       work.queue = groupByName(listNamedPendingExports(db, target.channel));
-      if (mayName) work.queue.push(...nameNext(target));
+      if (mayName) work.queue.push(...nameNextFiles(db, target, clock()));
       if (work.queue.length === 0 || !(await writer.folderIsWritable(target))) {
         work.done = true;
         return 0;
       }
     } else if (work.queue.length === 0 && mayName) {
-      work.queue = nameNext(target);
+      work.queue = nameNextFiles(db, target, clock());
     }
     if (work.queue.length === 0) {
       work.done = true;
@@ -151,7 +137,7 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
       // The next group is named now, and the wait for its names runs while this group's files
       // are written: it is ready to go when they are, instead of waiting for an fsync of its own
       // between two groups while the disk has nothing else to do.
-      work.queue = nameNext(target);
+      work.queue = nameNextFiles(db, target, clock());
       if (work.queue.length > 0) work.namesDurable = writer.waitForNames();
     }
     try {
@@ -185,6 +171,19 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
       lastWakeAt = performance.now();
     },
   };
+}
+
+/** Name the target's next unnamed rows in one transaction: a group of one-row files (perEvent) or one batch file. */
+function nameNextFiles(db: Db, target: ExportTarget, now: number): NamedExportFile[] {
+  const batch = target.mode === 'batch';
+  return nameUnnamedExports(db, target.channel, batch ? BATCH_LIMIT : GROUP_FILES, {
+    group: (rows) => (batch ? [rows] : rows.map((row) => [row])),
+    name: (group) => {
+      const first = group[0]!;
+      const base = renderFileName(target.format.fileName, { now, exportId: first.id, flow: flowOfChannel(target.channel), record: recordOf(first) });
+      return chooseFreeName(db, target.folder, base);
+    },
+  });
 }
 
 /** Named pending rows (oldest first) as files: one pass over the rows, a file's rows in their order. */
