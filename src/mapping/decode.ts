@@ -136,6 +136,18 @@ export class DecodeStream extends Transform {
   }
 }
 
+/**
+ * A whole small file as a parser that reads UTF-8 bytes takes it: the bytes themselves (without a
+ * BOM) when they are valid UTF-8, the text for windows-1251; undefined when they are not valid in
+ * the encoding (the caller then streams the file through `DecodeStream`, which says where).
+ */
+export function utf8OfWhole(buf: Buffer, encoding: InputEncoding): Buffer | string | undefined {
+  const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
+  const body = buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
+  if (resolved === 'windows-1251') return iconv.decode(body, 'win1251');
+  return isUtf8(body) ? body : undefined;
+}
+
 /** Decode a whole (small) buffer the same way, for JSON files. */
 export function decodeBuffer(buf: Buffer, encoding: InputEncoding): string {
   const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
