@@ -143,16 +143,20 @@ export class DecodeStream extends Transform {
  */
 export function utf8OfWhole(buf: Buffer, encoding: InputEncoding): Buffer | string | undefined {
   const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
-  const body = buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
+  const body = withoutBom(buf);
   if (resolved === 'windows-1251') return iconv.decode(body, 'win1251');
   return isUtf8(body) ? body : undefined;
 }
 
-/** Decode a whole (small) buffer the same way, for JSON files. */
+/** Decode a whole (small) buffer the same way, for JSON files; invalid UTF-8 is `FILE_UNREADABLE`, naming the byte. */
 export function decodeBuffer(buf: Buffer, encoding: InputEncoding): string {
-  const resolved = encoding === 'auto' ? detectEncoding(buf, true) : encoding;
-  const body = buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
-  if (resolved === 'windows-1251') return iconv.decode(body, 'win1251');
-  if (!isUtf8(body)) throw invalidBytes('UTF-8', `invalid byte sequence at byte ${firstInvalidUtf8(body) + (body === buf ? 0 : 3)}`);
-  return body.toString('utf8');
+  const whole = utf8OfWhole(buf, encoding);
+  if (whole !== undefined) return typeof whole === 'string' ? whole : whole.toString('utf8');
+  const body = withoutBom(buf);
+  throw invalidBytes('UTF-8', `invalid byte sequence at byte ${firstInvalidUtf8(body) + buf.length - body.length}`);
+}
+
+/** `buf` without the UTF-8 BOM it may start with. */
+function withoutBom(buf: Buffer): Buffer {
+  return buf.subarray(0, 3).equals(BOM) ? buf.subarray(3) : buf;
 }

@@ -92,6 +92,21 @@ describe('mapFile on JSON', () => {
     });
   });
 
+  it('invalid UTF-8 is FILE_UNREADABLE naming the byte, counted from the start of the file (a BOM included)', async () => {
+    await withTempDir(async (dir) => {
+      const bytes = (bom: boolean) =>
+        Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from('{"id": "'), Buffer.from([0xff]), Buffer.from('"}')]);
+      for (const [name, bom, at] of [
+        ['plain.json', false, 8],
+        ['bom.json', true, 11],
+      ] as const) {
+        const { problems } = await split(writeInput(dir, name, bytes(bom)), specOf(jsonMapping()));
+        expect(problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_UNREADABLE' })]);
+        expect(problems[0]!.message).toBe(`${name}: is not valid UTF-8: invalid byte sequence at byte ${at}`);
+      }
+    });
+  });
+
   it('a broken NDJSON line ends the stream with FILE_UNREADABLE naming the line', async () => {
     await withTempDir(async (dir) => {
       const file = writeInput(dir, 's.ndjson', `${JSON.stringify(record('J-1'))}\n{"id": "J-2", "lin\n`);
