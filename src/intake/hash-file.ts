@@ -9,12 +9,16 @@ export interface FileDigest {
   size: number;
 }
 
-/**
- * With `expectedSize` (what the stability check saw), reading stops there, which spares a small
- * file its second read (the one that finds the end): the caller must then fstat the file and find
- * it still that size, so that bytes appended meanwhile are a changed file, never a shorter hash.
- */
-export async function hashFile(handle: FileHandle, signal?: AbortSignal, expectedSize?: number): Promise<FileDigest> {
+export interface HashOptions {
+  /**
+   * The size the stability check saw: reading stops there, which spares a small file its second
+   * read (the one that finds the end). The caller must then fstat the file and find it still that
+   * size, so that bytes appended meanwhile are a changed file, never a shorter hash.
+   */
+  expectedSize?: number;
+}
+
+export async function hashFile(handle: FileHandle, { expectedSize }: HashOptions = {}): Promise<FileDigest> {
   const hash = createHash('sha256');
   // One buffer for every read: `update` is done with a chunk before the next read. A fresh buffer
   // per read made hashing a large file hold tens of MB of spent buffers (V8 collects them only
@@ -22,7 +26,6 @@ export async function hashFile(handle: FileHandle, signal?: AbortSignal, expecte
   const buffer = Buffer.allocUnsafe(expectedSize === undefined ? READ_CHUNK_BYTES : Math.max(1, Math.min(READ_CHUNK_BYTES, expectedSize)));
   let size = 0;
   for (;;) {
-    signal?.throwIfAborted();
     const length = expectedSize === undefined ? buffer.length : Math.min(buffer.length, expectedSize - size);
     if (length <= 0) break;
     const { bytesRead } = await handle.read(buffer, 0, length, size);

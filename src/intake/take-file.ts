@@ -123,7 +123,7 @@ export async function takeFile(ctx: IntakeContext, candidate: Candidate): Promis
 async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: fs.FileHandle): Promise<TakeOutcome> {
   const log = fileLogger(ctx, candidate.name);
   // Read up to the size the scan saw; the fstat after it says whether the file is still that size.
-  const digest = await hashFile(handle, undefined, candidate.size);
+  const digest = await hashFile(handle, { expectedSize: candidate.size });
   const after = await handle.stat();
   if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');

@@ -303,8 +303,8 @@ describe('intake: a file still being written when it is taken', () => {
       const handle = await fs.open(file);
       try {
         const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-        expect(await hashFile(handle, undefined, 4)).toEqual({ sha256: sha('0123'), size: 4 });
-        expect(await hashFile(handle, undefined, 40)).toEqual({ sha256: sha('0123456789'), size: 10 });
+        expect(await hashFile(handle, { expectedSize: 4 })).toEqual({ sha256: sha('0123'), size: 4 });
+        expect(await hashFile(handle, { expectedSize: 40 })).toEqual({ sha256: sha('0123456789'), size: 10 });
         expect(await hashFile(handle)).toEqual({ sha256: sha('0123456789'), size: 10 });
       } finally {
         await handle.close();
