@@ -5,11 +5,13 @@
  * (`settle-staged.ts`). `store/record-file.ts` says why, and why a crash anywhere in between
  * leaves nothing half-recorded and nothing staged deliverable. Memory holds one chunk, the capped
  * problems and notes, and what the plan carries between chunks; never the whole file's
- * submissions (`docs/performance.md`: what the peak still depends on).
+ * submissions (`docs/performance.md`: what the peak still depends on). A file whose submissions
+ * all fit in its first chunk (most: one request, or a few) skips the staging: it is planned and
+ * recorded in one transaction (`recordWholeFile`), nothing staged and nothing to release.
  */
 import type { MappedItem } from '../mapping/types.js';
-import { getFile } from '../store/files.js';
-import { finishRecording, stageChunk, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
+import { getFile, type FileRecord } from '../store/files.js';
+import { finishRecording, recordWholeFile, stageChunk, type LapsedCorrection, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
 import type { Clock, ReportNote } from '../shared/types.js';
 import { catchMapperFailure, collectProblems } from './collect-problems.js';
@@ -61,14 +63,29 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
   await settleUnfinishedRecordings(db, flow, clock);
   const plan = startFilePlan();
   const problems = collectProblems(input.fileLabel);
+  const outcomeOf = (row: FileRecord, lapsed: readonly LapsedCorrection[] = []) =>
+    planOutcome(
+      plan,
+      {
+        flow,
+        problems: problems.list(),
+        rejectWholeFile: input.rejectWholeFile,
+        lapsed,
+        ...(input.exchange ? { acceptEmpty: true, notes: input.exchange.notes } : {}),
+      },
+      row,
+    );
+  const decided = { destinationFor: input.destinationFor, ...(input.exchange ? { alsoRecord: input.exchange.alsoRecord } : {}) };
   if (getFile(db, fileId)?.state === 'processing') {
     const stagedAt = clock();
+    let staged = false;
     let chunk: PreparedSubmission[] = [];
     let chunkChars = 0;
     const flush = () => {
       const batch = chunk;
       chunk = [];
       chunkChars = 0;
+      staged = true;
       stageChunk(db, { flow, fileId, now: stagedAt, dedupeKeys: batch.map((s) => s.dedupeKey), plan: (existing) => planChunk(plan, batch, existing) });
     };
     for await (const item of catchMapperFailure(input.items, input.fileLabel, input.onReaderFault)) {
@@ -81,26 +98,21 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
       chunkChars += s.payload.length;
       if (chunk.length >= RECORD_CHUNK_SUBMISSIONS || chunkChars >= RECORD_CHUNK_PAYLOAD_CHARS) flush();
     }
+    if (!staged) {
+      // The whole file came in one chunk: planned and recorded in one transaction, nothing staged.
+      const whole = chunk;
+      return recordWholeFile(db, {
+        ...decided,
+        flow,
+        fileId,
+        now: clock(),
+        dedupeKeys: whole.map((s) => s.dedupeKey),
+        plan: (row, existing) => ({ ...planChunk(plan, whole, existing), ...outcomeOf(row) }),
+      });
+    }
     if (chunk.length > 0) flush();
   }
-  const result = finishRecording(db, {
-    fileId,
-    now: clock(),
-    plan: (row, lapsed) =>
-      planOutcome(
-        plan,
-        {
-          flow,
-          problems: problems.list(),
-          rejectWholeFile: input.rejectWholeFile,
-          lapsed,
-          ...(input.exchange ? { acceptEmpty: true, notes: input.exchange.notes } : {}),
-        },
-        row,
-      ),
-    destinationFor: input.destinationFor,
-    ...(input.exchange ? { alsoRecord: input.exchange.alsoRecord } : {}),
-  });
+  const result = finishRecording(db, { ...decided, fileId, now: clock(), plan: outcomeOf });
   await settleFile(db, { id: fileId, state: result.state }, clock);
   return result;
 }

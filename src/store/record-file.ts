@@ -3,7 +3,9 @@
  * decided in ONE transaction, executed from a plan the intake stage makes (`intake/plan-file.ts`);
  * the store reads what the plan needs and writes what it says.
  *
- * A large file is written in chunks, each in its own short transaction:
+ * A file whose submissions all come in one chunk (most files: a 1C job writes one per request) is
+ * recorded by `recordWholeFile` in exactly that one transaction, nothing staged. A larger file is
+ * written in chunks, each in its own short transaction:
  * - `stageChunk` inserts a chunk's new submissions as `staged` rows of the file and its
  *   corrections into `staged_corrections`; nothing but the recording reads, counts or sends either;
  * - `finishRecording`, the one transaction that decides, applies the corrections and finishes the
@@ -144,40 +146,44 @@ export function listUnsettledFiles(db: Db, flow: string): UnsettledFile[] {
 /** Stage one chunk of a file by its plan, in one short transaction (nothing waits for it to be durable). */
 export function stageChunk(db: Db, input: StageChunkInput): void {
   db.transaction(() => {
-    const existing = new Map<string, ExistingSubmission>();
-    for (const key of input.dedupeKeys) {
-      if (existing.has(key)) continue;
-      const row = findSubmissionByDedupeKey(db, input.flow, key);
-      if (row) existing.set(key, { id: row.id, payloadHash: row.payloadHash, state: row.state, sourceRow: row.sourceRow });
-    }
-    const plan = input.plan(existing);
-    for (const submission of plan.inserts) {
-      insertSubmission(db, {
-        flow: input.flow,
-        kind: submission.kind,
-        dedupeKey: submission.dedupeKey,
-        externalId: submission.externalId,
-        orderId: submission.orderId,
-        payload: submission.payload,
-        payloadHash: submission.payloadHash,
-        idempotencyKey: submission.idempotencyKey,
-        fileId: input.fileId,
-        sourceRow: submission.firstRow,
-        state: 'staged',
-        now: input.now,
-      });
-    }
-    for (const { id, submission: s } of plan.corrections) {
-      stageCorrection(db, {
-        submissionId: id,
-        fileId: input.fileId,
-        payload: s.payload,
-        payloadHash: s.payloadHash,
-        idempotencyKey: s.correctionKey,
-        sourceRow: s.firstRow,
-      });
-    }
+    const plan = input.plan(existingUnder(db, input.flow, input.dedupeKeys));
+    for (const submission of plan.inserts) insertPlanned(db, input, submission, 'staged');
+    stageCorrections(db, input.fileId, plan.corrections);
   })();
+}
+
+/** What the outbox holds under each of `keys`: the rows a plan is made against. */
+function existingUnder(db: Db, flow: string, keys: readonly string[]): Map<string, ExistingSubmission> {
+  const existing = new Map<string, ExistingSubmission>();
+  for (const key of keys) {
+    if (existing.has(key)) continue;
+    const row = findSubmissionByDedupeKey(db, flow, key);
+    if (row) existing.set(key, { id: row.id, payloadHash: row.payloadHash, state: row.state, sourceRow: row.sourceRow });
+  }
+  return existing;
+}
+
+function insertPlanned(db: Db, file: { flow: string; fileId: number; now: number }, submission: PreparedSubmission, state: 'staged' | 'pending'): void {
+  insertSubmission(db, {
+    flow: file.flow,
+    kind: submission.kind,
+    dedupeKey: submission.dedupeKey,
+    externalId: submission.externalId,
+    orderId: submission.orderId,
+    payload: submission.payload,
+    payloadHash: submission.payloadHash,
+    idempotencyKey: submission.idempotencyKey,
+    fileId: file.fileId,
+    sourceRow: submission.firstRow,
+    state,
+    now: file.now,
+  });
+}
+
+function stageCorrections(db: Db, fileId: number, corrections: ChunkPlan['corrections']): void {
+  for (const { id, submission: s } of corrections) {
+    stageCorrection(db, { submissionId: id, fileId, payload: s.payload, payloadHash: s.payloadHash, idempotencyKey: s.correctionKey, sourceRow: s.firstRow });
+  }
 }
 
 /**
@@ -188,30 +194,70 @@ export function stageChunk(db: Db, input: StageChunkInput): void {
 export function finishRecording(db: Db, input: FinishRecordingInput): RecordFileResult {
   return db.transaction((): RecordFileResult => {
     const { fileId, now } = input;
-    const file = getFile(db, fileId);
-    if (!file) throw new ConnectorError('INTERNAL_ERROR', `files row ${fileId} does not exist`);
+    const file = fileToRecord(db, fileId);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
     const plan = input.plan(file, listLapsedCorrections(db, fileId));
     const archived = plan.state === FILE_STATE.archived;
     const corrected = archived ? applyStagedCorrections(db, fileId, now) : 0;
     deleteStagedCorrectionsOfFile(db, fileId);
     const recorded = archived ? countStagedSubmissions(db, fileId) : 0;
-
-    const currentPath = input.destinationFor(plan.state);
-    const { problems, notes } = plan.report;
-    finishFile(db, fileId, {
-      state: plan.state,
-      currentPath,
-      requestCount: recorded + corrected,
-      problemCount: problems.length,
-      report: problems.length > 0 || notes.length > 0 ? plan.report : null,
-      // Report files are written only for problems; a report of notes alone stays in the store.
-      reportPending: problems.length > 0,
-      now,
-    });
-    input.alsoRecord?.(plan.state);
-    return { state: plan.state, currentPath, recorded, corrected, duplicates: plan.duplicates, report: plan.report, alreadyRecorded: false };
+    return decideFile(db, input, plan, { recorded, corrected });
   })();
+}
+
+export interface WholeFileInput extends Omit<FinishRecordingInput, 'plan'> {
+  flow: string;
+  /** The dedupe keys of the file's submissions: the outbox rows the plan is made against. */
+  dedupeKeys: readonly string[];
+  /** The whole file's plan, made inside the transaction from its row and what the outbox holds. */
+  plan: (file: FileRecord, existing: ReadonlyMap<string, ExistingSubmission>) => ChunkPlan & OutcomePlan;
+}
+
+/**
+ * Record a file whose submissions came in one chunk, all in ONE transaction: its new requests are
+ * inserted `pending` (archived) or not at all (rejected), its corrections applied, its row
+ * finished. Nothing is staged, so nothing is left to release: each request is written once, where
+ * a file in chunks writes it staged and again released (most files are small: a 1C job that
+ * writes one file per request). Idempotent per file, as `finishRecording` is.
+ */
+export function recordWholeFile(db: Db, input: WholeFileInput): RecordFileResult {
+  return db.transaction((): RecordFileResult => {
+    const { fileId, now } = input;
+    const file = fileToRecord(db, fileId);
+    if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
+    const plan = input.plan(file, existingUnder(db, input.flow, input.dedupeKeys));
+    if (plan.state !== FILE_STATE.archived) return decideFile(db, input, plan, { recorded: 0, corrected: 0 });
+    for (const submission of plan.inserts) insertPlanned(db, input, submission, 'pending');
+    // Decided in this transaction against rows read in it: every correction's row is still rejected or dead.
+    stageCorrections(db, fileId, plan.corrections);
+    const corrected = applyStagedCorrections(db, fileId, now);
+    deleteStagedCorrectionsOfFile(db, fileId);
+    return decideFile(db, input, plan, { recorded: plan.inserts.length, corrected });
+  })();
+}
+
+function fileToRecord(db: Db, fileId: number): FileRecord {
+  const file = getFile(db, fileId);
+  if (!file) throw new ConnectorError('INTERNAL_ERROR', `files row ${fileId} does not exist`);
+  return file;
+}
+
+/** Finish the file's row by its plan (inside the deciding transaction), with what it recorded. */
+function decideFile(db: Db, input: Omit<FinishRecordingInput, 'plan'>, plan: OutcomePlan, counts: { recorded: number; corrected: number }): RecordFileResult {
+  const currentPath = input.destinationFor(plan.state);
+  const { problems, notes } = plan.report;
+  finishFile(db, input.fileId, {
+    state: plan.state,
+    currentPath,
+    requestCount: counts.recorded + counts.corrected,
+    problemCount: problems.length,
+    report: problems.length > 0 || notes.length > 0 ? plan.report : null,
+    // Report files are written only for problems; a report of notes alone stays in the store.
+    reportPending: problems.length > 0,
+    now: input.now,
+  });
+  input.alsoRecord?.(plan.state);
+  return { state: plan.state, currentPath, ...counts, duplicates: plan.duplicates, report: plan.report, alreadyRecorded: false };
 }
 
 function alreadyRecorded(file: FileRecord): RecordFileResult {

@@ -2,7 +2,8 @@
  * A file larger than one chunk is recorded as it is read: chunks are staged (invisible to delivery
  * and to counts) and the file's outcome made real once, at the end. The plan's rules hold across
  * chunks, and whatever interrupts a recording (a failed write, a crash) leaves nothing of the file
- * visible; the next run records it once.
+ * visible; the next run records it once. A file of one chunk is recorded in one transaction
+ * instead, nothing staged, by the same rules.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -160,6 +161,63 @@ describe('intake: recording a file in chunks', () => {
       expect(states(f.db)).toEqual({ pending: N });
       expect(f.submissions().map((s) => s.externalId)).toEqual(ids(1, N));
       expect(await f.list('processing')).toEqual([]);
+    });
+  });
+});
+
+describe('intake: a file of one chunk', () => {
+  const changes = (db: Db) => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+
+  it('is recorded in one transaction: each request written once, pending, never staged and released', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const row = await claimIntoProcessing(f, 'small.csv', 'not read: the items come from the test');
+      const before = changes(f.db);
+      async function* items(): AsyncGenerator<MappedItem> {
+        yield* ids(1, 3).map((id, i) => request(id, i + 1));
+      }
+      const result = await processWith(f, row, items);
+      expect(result).toMatchObject({ state: 'archived', recorded: 3 });
+      expect(states(f.db)).toEqual({ pending: 3 });
+      // The read counter and the file row, and one write per request: staged rows would be two.
+      expect(changes(f.db) - before).toBe(2 + 3);
+    });
+  });
+
+  it('decides duplicates, a conflict and a correction as a file in chunks does, and a rejected one writes no request', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const dead = addRequestRow(f.db, 'requests', validRequest('C-1'), 'C-1');
+      f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(dead);
+      addRequestRow(f.db, 'requests', validRequest('D-1'), 'D-1');
+      f.db.prepare(`UPDATE submissions SET state = 'accepted', finished_at = 1 WHERE external_id = 'D-1'`).run();
+      const row = await claimIntoProcessing(f, 'small.csv', 'not read: the items come from the test');
+      async function* items(): AsyncGenerator<MappedItem> {
+        yield request('R-1', 1);
+        yield request('C-1', 2, validRequest('C-1', { comment: 'исправлено' }));
+        yield request('D-1', 3);
+        yield request('R-1', 4, validRequest('R-1', { comment: 'другое' }));
+      }
+      expect(await processWith(f, row, items)).toMatchObject({ state: 'archived', recorded: 1, corrected: 1, duplicates: 1 });
+      expect(getFile(f.db, row.id)).toMatchObject({ state: 'archived', requestCount: 2, problemCount: 1 });
+      expect(readFileReport(getFile(f.db, row.id)!)!.problems).toEqual([
+        expect.objectContaining({ row: 4, code: 'EXTERNAL_ID_CONFLICT', message: expect.stringContaining('(row 1 of this file)') }),
+      ]);
+      const c1 = f.submissions().find((s) => s.externalId === 'C-1')!;
+      expect(c1).toMatchObject({ id: dead, state: 'pending', fileId: row.id, sourceRow: 2 });
+      expect(c1.idempotencyKey).toBe(
+        prepareSubmission({ kind: 'request', externalId: 'C-1', payload: JSON.parse(c1.payload), firstRow: 2 }, SOURCE_SYSTEM).correctionKey,
+      );
+      expect(f.db.prepare('SELECT COUNT(*) AS n FROM staged_corrections').get()).toEqual({ n: 0 });
+
+      const rejected = await claimIntoProcessing(f, 'bad.csv', 'not read either');
+      const before = changes(f.db);
+      async function* bad(): AsyncGenerator<MappedItem> {
+        yield request('R-9', 1);
+        yield { kind: 'problem', problem: { row: null, field: null, code: 'FILE_CHANGED', message: 'changed while it was read' } };
+      }
+      expect(await processWith(f, rejected, bad)).toMatchObject({ state: 'rejected', recorded: 0 });
+      expect(f.submissions().map((s) => s.externalId)).not.toContain('R-9');
+      // The read counter, the file row and its report's written mark: no request staged and deleted.
+      expect(changes(f.db) - before).toBe(3);
     });
   });
 });
