@@ -107,6 +107,7 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
         fileId,
         now: clock(),
         dedupeKeys: whole.map((s) => s.dedupeKey),
+        // The chunk is planned first: the outcome counts what it decided.
         plan: (row, existing) => ({ ...planChunk(plan, whole, existing), ...outcomeOf(row) }),
       });
     }
