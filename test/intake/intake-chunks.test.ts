@@ -32,6 +32,13 @@ function states(db: Db): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }
 
+/** An outbox row of `externalId` that ended in `state` (finished): returns its id. */
+function finishedRow(db: Db, externalId: string, state: 'dead' | 'accepted'): number {
+  const id = addRequestRow(db, 'requests', validRequest(externalId), externalId);
+  db.prepare(`UPDATE submissions SET state = ?, finished_at = 1 WHERE id = ?`).run(state, id);
+  return id;
+}
+
 /** Process a claimed file as the intake does, with `items` standing in for the mapper's output. */
 async function processWith(f: IntakeFixture, row: FileRecord, items: () => AsyncIterable<MappedItem>) {
   const handle = await fs.open(row.currentPath!);
@@ -50,10 +57,8 @@ const request = (externalId: string, firstRow: number, payload: CreateRequest = 
 describe('intake: recording a file in chunks', () => {
   it('stages chunks out of sight while reading, then records duplicates across chunks, a conflict and a correction as one file', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const corrected = addRequestRow(f.db, 'requests', validRequest('C-1'), 'C-1');
-      f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(corrected);
-      addRequestRow(f.db, 'requests', validRequest('D-1'), 'D-1');
-      f.db.prepare(`UPDATE submissions SET state = 'accepted', finished_at = 1 WHERE external_id = 'D-1'`).run();
+      const corrected = finishedRow(f.db, 'C-1', 'dead');
+      finishedRow(f.db, 'D-1', 'accepted');
       const row = await claimIntoProcessing(f, 'big.csv', 'not read: the items come from the test');
 
       const whileReading: { states: Record<string, number>; counted: unknown; unsettled: number }[] = [];
@@ -105,8 +110,7 @@ describe('intake: recording a file in chunks', () => {
 
   it('a correction whose row is requeued while the file is read is not applied: it becomes a conflict', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const dead = addRequestRow(f.db, 'requests', validRequest('C-1'), 'C-1');
-      f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(dead);
+      const dead = finishedRow(f.db, 'C-1', 'dead');
       const row = await claimIntoProcessing(f, 'late.csv', 'not read');
       async function* items(): AsyncGenerator<MappedItem> {
         yield request('C-1', 1, validRequest('C-1', { comment: 'исправлено' }));
@@ -185,10 +189,8 @@ describe('intake: a file of one chunk', () => {
 
   it('decides duplicates, a conflict and a correction as a file in chunks does, and a rejected one writes no request', async () => {
     await withIntake(NO_WAIT, async (f) => {
-      const dead = addRequestRow(f.db, 'requests', validRequest('C-1'), 'C-1');
-      f.db.prepare(`UPDATE submissions SET state = 'dead', finished_at = 1 WHERE id = ?`).run(dead);
-      addRequestRow(f.db, 'requests', validRequest('D-1'), 'D-1');
-      f.db.prepare(`UPDATE submissions SET state = 'accepted', finished_at = 1 WHERE external_id = 'D-1'`).run();
+      const dead = finishedRow(f.db, 'C-1', 'dead');
+      finishedRow(f.db, 'D-1', 'accepted');
       const row = await claimIntoProcessing(f, 'small.csv', 'not read: the items come from the test');
       async function* items(): AsyncGenerator<MappedItem> {
         yield request('R-1', 1);
