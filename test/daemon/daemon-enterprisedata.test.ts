@@ -105,10 +105,20 @@ describe("1C's data synchronization, end to end against the sandbox", () => {
         ).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3', 'ЗП-4']);
         expect(readReply(folder)).toEqual({ format: 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData/1.11', messageNo: 3, receivedNo: 3 });
 
-        // The console shows the exchange, as JSON for a script and as a page.
-        const page = await fetch(`${daemon.urls.admin}/flows/exchange-1c/exchange`, { headers: { accept: 'application/json' } });
-        expect(page.status).toBe(200);
-        const data = (await page.json()) as { exchange: Record<string, unknown>; messages: { kind: string; messageNo: number | null }[] };
+        // The console shows the exchange, as JSON for a script and as a page. The reply is marked
+        // written only after its rename is durable (the folder's fsync), a moment after 1C can see
+        // it: the page may say "reply not yet written" until then.
+        type ExchangePage = { exchange: Record<string, unknown>; messages: { kind: string; messageNo: number | null }[] };
+        const data = await waitUntil(
+          async () => {
+            const page = await fetch(`${daemon.urls.admin}/flows/exchange-1c/exchange`, { headers: { accept: 'application/json' } });
+            expect(page.status).toBe(200);
+            const body = (await page.json()) as ExchangePage;
+            return body.exchange.replyDue === false ? body : null;
+          },
+          'the console to show the reply written',
+          20_000,
+        );
         expect(data.exchange).toMatchObject({
           node: NODE,
           peer: PEER,
