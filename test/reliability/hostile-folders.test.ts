@@ -136,8 +136,15 @@ describe('reliability: a hostile user of the exchange folders', () => {
               expectedIds.every((id) => accepted().has(id)) &&
               ['HOSTILE-00001', 'HOSTILE-00002', 'HOSTILE-00003', 'LONGNAME-00000'].every((id) => ackFor(layout.results, id)) &&
               [CHINESE_ID, 'JSON-AFTER-1'].every((id) => ackFor(jsonResults, id)) &&
-              rejectedFiles(layout.inbox).length === 2,
-            'every request accepted and acknowledged, both bad files rejected',
+              rejectedFiles(layout.inbox).length === 2 &&
+              // A rejected file's reports are written after its move, and a good file is archived
+              // after its requests are released: wait for those too, not only for what came first.
+              ['formula.csv.errors.csv', 'control.csv.errors.json'].every((suffix) =>
+                filesIn(path.join(layout.inbox, 'rejected')).some((f) => f.endsWith(suffix)),
+              ) &&
+              archivedFiles(layout.inbox).length === 2 &&
+              archivedFiles(jsonInbox).length === 1,
+            'every request accepted and acknowledged, both bad files rejected with their reports, the good ones archived',
             { timeoutMs: 90_000, intervalMs: 200 },
           );
 

@@ -81,6 +81,13 @@ describe('the console in Chromium', () => {
         await waitUntil(async () => (await page.textContent('.flow .counts tr:nth-child(3) td.num')) === '3', 'the live count of accepted requests', 20_000);
         for (const r of daemon.sandbox!.requests()) daemon.sandbox!.setOrderStatus(r.orderId, 'confirmed');
         await waitUntil(async () => (await getJson<{ events: unknown[] }>(`${url}/events`)).events.length === 3, 'three events');
+        // An acknowledgement is marked written after its file is in the folder, and the exporter
+        // gives way while the webhooks keep waking it: wait for the marks, not for the acceptances.
+        type Channels = { exporter: { channels: { channel: string; pending: number; lastFile: unknown }[] } };
+        await waitUntil(async () => {
+          const ack = (await getJson<Channels>(`${url}/`)).exporter.channels.find((c) => c.channel === 'ack:requests');
+          return ack !== undefined && ack.pending === 0 && ack.lastFile !== null;
+        }, 'the three acknowledgements written');
         await page.reload();
         expect(await page.textContent('.cards')).toContain('ack-');
 
@@ -261,9 +268,12 @@ describe('the console in Chromium', () => {
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000103'));
         expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission requeued with its Idempotency-Key');
         await waitUntil(() => daemon.sandbox!.requests().length === 1, 'the retried request accepted', 20_000);
-        // No script refreshes the page: a reload shows the new state.
-        await page.reload();
-        expect(await page.textContent('.story .badge')).toBe('accepted');
+        // No script refreshes the page: a reload shows the new state (once the 201 is recorded,
+        // a moment after the request reached the platform).
+        await waitUntil(async () => {
+          await page.reload();
+          return (await page.textContent('.story .badge')) === 'accepted';
+        }, 'the retried request shown accepted');
         expect(daemon.sandbox!.requests().map((r) => r.externalId)).toEqual(['ЗК-000103']);
       });
     });

@@ -30,6 +30,12 @@ describe('console pages', () => {
       const orderId = daemon.sandbox!.requests()[0]!.orderId;
       daemon.sandbox!.setOrderStatus(orderId, 'confirmed');
       await waitUntil(async () => (await send(`${url}/events`, { headers: JSON_ACCEPT })).json<{ events: unknown[] }>().events.length === 1, 'the event');
+      // The platform has the requests before their 201s are recorded, and the file is archived after
+      // its requests are released: wait until the store says so, which is what the pages show.
+      await waitUntil(async () => {
+        const flow = (await send(`${url}/`, { headers: JSON_ACCEPT })).json<Data>().flows[0];
+        return flow.counts.accepted === 3 && flow.filesToday.archived === 1;
+      }, 'three requests recorded accepted, the file archived');
 
       const page = await send(`${url}/`);
       expect(page.status).toBe(200);

@@ -200,8 +200,17 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
   await waitUntil(() => sandbox.requests().length === 7, 'every request accepted', 20_000);
   // 1C's next message: an order the platform cannot take (a wrong INN, a quantity in words, a line without its unit).
   await waitUntil(() => !fs.existsSync(peerMessage), '1C’s message taken');
-  const ourReply = fs.readFileSync(path.join(exchange, 'Message_ПК_УТ.xml'), 'utf8');
-  const received = Number(/<msg:MessageNo>(\d+)</.exec(ourReply)?.[1] ?? 0);
+  // Our acknowledgement of it is written after its requests are released (and after the store's
+  // fsync): until then the folder still holds our settings, message 0.
+  const received = await waitUntil(
+    () => {
+      const ourReply = fs.readFileSync(path.join(exchange, 'Message_ПК_УТ.xml'), 'utf8');
+      const no = Number(/<msg:MessageNo>(\d+)</.exec(ourReply)?.[1] ?? 0);
+      return no >= 1 ? no : null;
+    },
+    'our acknowledgement of 1C’s message',
+    20_000,
+  );
   fs.writeFileSync(peerMessage, edMessage({ version: '1.8', no: 2, received, body: [edOrder('1.8', BAD_ORDER)] }));
   const exchangeFiles = async () => (await getJson(`${url}${paths.files(EXCHANGE_FLOW)}`)).files as Data[];
   const badMessage = await waitUntil(
