@@ -113,7 +113,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   async function post(path: string, payload: unknown, send: SendOptions): Promise<RawOutcome> {
     const requestId = send.requestId ?? randomUUID();
-    const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    // A claimed row's payload comes as the UTF-8 bytes the store holds: sent as they are.
+    const body = typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload);
     // Each attempt gets its own abort handle, fired by the deadline or by the caller's signal: an
     // EventEmitter, which undici takes as a request's `signal` ('abort' aborts it). Not an
     // AbortController per attempt, nor `AbortSignal.any` (on Node 20 it keeps a reference to every

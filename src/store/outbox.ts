@@ -6,7 +6,7 @@
 import type { Db } from './open-store.js';
 import { statement } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
-import { SUBMISSION_COLUMNS, toClaimedSubmission, type AttemptField, type ClaimedSubmission, type Submission, type SubmissionState } from './submissions.js';
+import { CLAIMED_COLUMNS, SUBMISSION_COLUMNS, type AttemptField, type ClaimedSubmission, type Submission, type SubmissionState } from './submissions.js';
 
 export interface ClaimOptions {
   flow: string;
@@ -23,6 +23,20 @@ export interface ClaimOptions {
  * RETURNING, so two claimers can never take the same row.
  */
 export function claimDueSubmissions(db: Db, options: ClaimOptions): Submission[] {
+  return claim<Submission>(db, options, SUBMISSION_COLUMNS);
+}
+
+/**
+ * `claimDueSubmissions` for delivery: the same claim, returning only what delivery reads, and the
+ * payload as the UTF-8 bytes the store holds (sent as they are). Every column returned is a V8
+ * value made per row, and a payload a string decoded from UTF-8 here only to be encoded again
+ * for the socket: the full row cost about 13 µs a row against 6 for this (docs/performance.md).
+ */
+export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission[] {
+  return claim<ClaimedSubmission>(db, options, CLAIMED_COLUMNS);
+}
+
+function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options: ClaimOptions, columns: string): T[] {
   if (options.limit <= 0) return [];
   const rows = statement(
     db,
@@ -44,20 +58,15 @@ export function claimDueSubmissions(db: Db, options: ClaimOptions): Submission[]
            ORDER BY next_attempt_at, id
            LIMIT @limit)
          LIMIT @limit)
-       RETURNING ${SUBMISSION_COLUMNS}`,
+       RETURNING ${columns}`,
   ).all({
     flow: options.flow,
     now: options.now,
     leaseUntil: options.now + options.leaseMs,
     limit: options.limit,
     exclude: JSON.stringify(options.excludeIds ?? []),
-  }) as Submission[];
+  }) as T[];
   return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
-}
-
-/** `claimDueSubmissions` for delivery: the same claim, each row as delivery reads it. */
-export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission[] {
-  return claimDueSubmissions(db, options).map(toClaimedSubmission);
 }
 
 /** One attempt as `submission_attempts` keeps it. */

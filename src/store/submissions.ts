@@ -61,34 +61,21 @@ export const SUBMISSION_COLUMNS = `id, flow, kind, dedupe_key AS dedupeKey, exte
   created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
 
 /**
- * A claimed row as delivery reads it: what it sends, and what an attempt's outcome is decided
- * from. The store keeps its column names to itself (`toClaimedSubmission`).
+ * A claimed row as delivery reads it: what it sends (the payload as the UTF-8 bytes the store
+ * holds), and what an attempt's outcome is decided from. The store keeps its column names to
+ * itself (`CLAIMED_COLUMNS`).
  */
-export type ClaimedSubmission = Pick<Submission, 'id' | 'kind' | 'externalId' | 'orderId' | 'payload' | 'idempotencyKey' | AttemptField>;
+export type ClaimedSubmission = Pick<Submission, 'id' | 'kind' | 'externalId' | 'orderId' | 'idempotencyKey' | AttemptField> & { payload: Uint8Array };
 
 /** What an attempt's outcome sets on a row: read from a claimed row, written back by `recordAttempts`. */
 export type AttemptField =
   'attempts' | 'nextAttemptAt' | 'firstAttemptAt' | 'lastAttemptAt' | 'lastStatus' | 'lastErrorCode' | 'lastError' | 'result' | 'platformId';
 
-export function toClaimedSubmission(row: Submission): ClaimedSubmission {
-  return {
-    id: row.id,
-    kind: row.kind,
-    externalId: row.externalId,
-    orderId: row.orderId,
-    payload: row.payload,
-    idempotencyKey: row.idempotencyKey,
-    attempts: row.attempts,
-    nextAttemptAt: row.nextAttemptAt,
-    firstAttemptAt: row.firstAttemptAt,
-    lastAttemptAt: row.lastAttemptAt,
-    lastStatus: row.lastStatus,
-    lastErrorCode: row.lastErrorCode,
-    lastError: row.lastError,
-    result: row.result,
-    platformId: row.platformId,
-  };
-}
+/** The columns of a `ClaimedSubmission`, aliased (for RETURNING): the payload read as a BLOB, so SQLite hands its bytes over undecoded. */
+export const CLAIMED_COLUMNS = `id, kind, external_id AS externalId, order_id AS orderId, CAST(payload AS BLOB) AS payload,
+  idempotency_key AS idempotencyKey, attempts, next_attempt_at AS nextAttemptAt, first_attempt_at AS firstAttemptAt,
+  last_attempt_at AS lastAttemptAt, last_status AS lastStatus, last_error_code AS lastErrorCode, last_error AS lastError, result,
+  platform_id AS platformId`;
 
 export interface NewSubmission {
   flow: string;

@@ -13,7 +13,7 @@ function row(over: Partial<ClaimedSubmission> = {}): ClaimedSubmission {
     kind: 'request',
     externalId: 'E1',
     orderId: null,
-    payload: '{}',
+    payload: Buffer.from('{}'),
     idempotencyKey: 'k',
     attempts: 0,
     nextAttemptAt: T,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimDueSubmissions, recordAttempt, recordAttempts, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
+import { claimDueSubmissions, claimDueToSend, recordAttempt, recordAttempts, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
 import { getSubmission } from '../../src/store/submissions.js';
 import { readOutboxStatus, formatOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { withTempDir } from '../helpers/temp-dir.js';
@@ -27,6 +27,39 @@ function acceptedUpdate(platformId: string) {
 }
 
 describe('outbox queries', () => {
+  it('hands delivery a claimed row with its payload as the UTF-8 bytes the store holds, and nothing delivery does not read', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const payload = validRequest('ЗК-1', { comment: 'кавычки "так", эмодзи 📦, обратная косая \\' });
+        const id = addRequestRow(db, 'f', payload, 'ЗК-1', T);
+        const [row, ...others] = claimDueToSend(db, { flow: 'f', now: T, leaseMs: 100, limit: 10 });
+        expect(others).toEqual([]);
+        expect(row!.payload).toBeInstanceOf(Uint8Array);
+        expect(Buffer.from(row!.payload).equals(Buffer.from(JSON.stringify(payload), 'utf8'))).toBe(true);
+        expect(Object.keys(row!).sort()).toEqual(
+          [
+            'attempts',
+            'externalId',
+            'firstAttemptAt',
+            'id',
+            'idempotencyKey',
+            'kind',
+            'lastAttemptAt',
+            'lastError',
+            'lastErrorCode',
+            'lastStatus',
+            'nextAttemptAt',
+            'orderId',
+            'payload',
+            'platformId',
+            'result',
+          ].sort(),
+        );
+        expect(row).toMatchObject({ id, kind: 'request', externalId: 'ЗК-1', idempotencyKey: getSubmission(db, id)!.idempotencyKey, attempts: 0 });
+        expect(getSubmission(db, id)).toMatchObject({ state: 'in_flight', leaseUntil: T + 100 });
+      }),
+    ));
+
   it('claims only due rows, each once, under a lease; an expired lease makes a row claimable again', () =>
     withTempDir((dir) =>
       withStore(dir, (db) => {
