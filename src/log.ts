@@ -18,6 +18,8 @@ export const REDACTED = '[REDACTED]';
 
 const secrets = new Set<string>();
 let secretPattern: RegExp | null = null;
+/** The same alternatives without the global flag, for a test that keeps no state between calls. */
+let secretTest: RegExp | null = null;
 
 /** Field paths blanked by name wherever a log call passes them. */
 export const REDACT_PATHS = [
@@ -48,6 +50,7 @@ export function registerSecret(value: string | undefined | null): void {
     .sort((a, b) => b.length - a.length)
     .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   secretPattern = new RegExp(alternatives.join('|'), 'g');
+  secretTest = new RegExp(alternatives.join('|'));
 }
 
 const TOKEN_SEGMENT = /(\/api\/v1\/)[^/\s"?#]+/g;
@@ -57,6 +60,28 @@ export function scrubSecrets(text: string): string {
   let out = text.replace(TOKEN_SEGMENT, `$1${REDACTED}`);
   if (secretPattern) out = out.replace(secretPattern, REDACTED);
   return out;
+}
+
+/** `TOKEN_SEGMENT`'s test: the prefix and one character of a token. */
+const TOKEN_SEGMENT_TEST = /\/api\/v1\/[^/\s"?#]/;
+
+/**
+ * Could `value` (made of plain objects, arrays, strings, numbers) carry a registered secret or a
+ * URL token segment? One test of its JSON text, where `scrubDeep` copies it and runs two
+ * replacements on each of its strings and keys. Where it answers false, `scrubDeep` would change
+ * nothing: each secret is also matched as JSON escapes it, and JSON text only adds characters
+ * (quotes, backslashes) that a token segment's test reads as the start of a token. A value JSON
+ * cannot write answers true.
+ */
+export function mayCarrySecret(value: unknown): boolean {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return true;
+  }
+  if (text === undefined) return false;
+  return TOKEN_SEGMENT_TEST.test(text) || (secretTest !== null && secretTest.test(text));
 }
 
 /**
