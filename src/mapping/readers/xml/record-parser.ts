@@ -76,6 +76,9 @@ export class XmlRecordParser {
   private lastEvent = 0;
   private lastWasText = false;
   private head = '';
+  /** Where the last text began (the mark before it): see `outsideRootPlace`. */
+  private textLine = 1;
+  private textColumn = 1;
 
   private readonly meter = new SliceMeter();
 
@@ -94,7 +97,8 @@ export class XmlRecordParser {
       throw dtdRefused(this.markLine, this.markColumn);
     });
     sax.on('xmldecl', () => this.mark());
-    sax.on('comment', () => this.mark());
+    // saxes tells of a comment at its `--`, before the `>` that must follow (else it fails).
+    sax.on('comment', () => this.mark(1));
     sax.on('processinginstruction', () => this.mark());
     sax.on('cdata', (text) => {
       this.addText(text);
@@ -146,16 +150,19 @@ export class XmlRecordParser {
     }
   }
 
-  private mark(): void {
-    this.lastEvent = this.sax.position;
+  /** After an event: the next markup starts `ahead` characters past where saxes is, on its line. */
+  private mark(ahead = 0): void {
+    this.lastEvent = this.sax.position + ahead;
     this.lastWasText = false;
     this.head = '';
     this.markLine = this.sax.line;
-    this.markColumn = this.sax.column + 1;
+    this.markColumn = this.sax.column + 1 + ahead;
   }
 
   /** After a text, saxes has read the `<` that ended it: that `<` is the next markup's start. */
   private markText(): void {
+    this.textLine = this.markLine;
+    this.textColumn = this.markColumn;
     this.lastEvent = this.sax.position;
     this.lastWasText = true;
     this.head = '';
@@ -285,7 +292,18 @@ export class XmlRecordParser {
     if (!this.inStartTag && /^\s*<!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) {
       return dtdRefused(this.markLine, this.markColumn);
     }
+    if (saxesMessage.endsWith(': text data outside of root node.')) return malformed(saxesMessage, ...this.outsideRootPlace());
     return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
+  }
+
+  /**
+   * Where a text outside the root element begins. saxes reports one at the `<` or `&` after it, or
+   * wherever the chunk it was found in ended, so its own place would depend on how the file was
+   * cut; where the text begins does not. A CDATA section there is placed at its `<`.
+   */
+  private outsideRootPlace(): [number, number] {
+    if (this.lastWasText && !this.head.startsWith('![CDATA[')) return [this.textLine, this.textColumn];
+    return [this.markLine, this.markColumn];
   }
 }
 

@@ -12,6 +12,8 @@ import { withTempDir } from '../../../helpers/temp-dir.js';
 import { specOf, split, writeInput } from '../../../helpers/mapping-fixtures.js';
 import { chunksOf, CountingSource, readAll, readError, readSpec, repeated } from '../../../helpers/xml.js';
 
+const FUZZ_CORPUS = path.join(import.meta.dirname, '../../../fuzz');
+
 const MiB = 1024 * 1024;
 /** The most a refused stream may have handed out past the limit it crossed: two reads and a slice of slack. */
 const SLACK = MiB;
@@ -75,6 +77,11 @@ describe('DOCTYPE', () => {
       column: 1,
     });
     await readError(chunksOf('<!doctype КИ><КИ/>'), readSpec('КИ/Документ'), 'XML_DTD_REFUSED');
+    // Right after a comment too, placed at its `<` (saxes tells of a comment before its `>`).
+    for (const size of [1, 7, 12, 13, 14, 64 * 1024]) {
+      const error = await readError(chunksOf('<!--c--><!doctype КИ><КИ/>', size), readSpec('КИ/Документ'), 'XML_DTD_REFUSED');
+      expect(error.details).toEqual({ line: 1, column: 9 });
+    }
     expect((await readError(chunksOf('<КИ>\n  <!DOCTYPE КИ>\n</КИ>'), readSpec('КИ/Документ'), 'XML_DTD_REFUSED')).details).toEqual({ line: 2, column: 3 });
     const huge = new CountingSource(() => ['<?xml version="1.0"?>\n<!DOCTYPE КИ [\n', ...repeated('<!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaa">\n', 20_000_000)]);
     await readError(huge.chunks(), readSpec('КИ/Документ'), 'XML_DTD_REFUSED');
@@ -89,7 +96,7 @@ describe('not well-formed', () => {
     ['an unquoted attribute', '<КИ>\n<Документ Ид=5/></КИ>', 'is not well-formed XML at line 2, column 14: unquoted attribute value'],
     ['an undefined entity', '<КИ><Документ>&nbsp;</Документ></КИ>', 'is not well-formed XML at line 1, column 20: undefined entity'],
     ['a second root', '<КИ/>\n<КИ/>', 'is not well-formed XML at line 2, column 4: documents may contain only one root'],
-    ['text after the root', '<КИ/>\nхвост', 'is not well-formed XML at line 2, column 5: text data outside of root node'],
+    ['text after the root', '<КИ/>\nхвост', 'is not well-formed XML at line 1, column 6: text data outside of root node'],
     ['no root at all', '<?xml version="1.0"?>\n', 'is not well-formed XML at line 2, column 1: document must contain a root element'],
   ];
   it.each(cases)('%s is XML_MALFORMED with its line and column', async (_name, doc, message) => {
@@ -106,6 +113,33 @@ describe('not well-formed', () => {
       messages.add((await readError(chunksOf(doc, size), readSpec('КИ/Документ'), 'XML_MALFORMED')).message);
     }
     expect([...messages]).toEqual(['is not well-formed XML at line 2, column 14: disallowed character in tag name']);
+  });
+
+  it('text outside the root element is placed where it begins, however the bytes arrive (fuzz finding 0684c621e4fd7c95)', async () => {
+    // The reader takes the first kilobytes whole (the declaration's encoding): a comment moves
+    // the text past them, where the chunks cut it.
+    const pad = `<!--${'x'.repeat(6000)}-->`;
+    const at = (column: number) => `line 1, column ${pad.length + column}`;
+    const cases: [string | Buffer, string][] = [
+      // Text after the declaration, before the root (the finding: a CR, then text).
+      [`<?xml version="1.0"?>${pad}\r87%и0 more text\n<КИ><Документ/></КИ>`, at(22)],
+      // The same, ended by an entity rather than by the root's `<`.
+      [`<?xml version="1.0"?>${pad}\n  junk text &amp; more\n<КИ/>`, at(22)],
+      // Text after the root.
+      [`<КИ><Документ/></КИ>${pad}\n\n  trailing text that goes on and on`, at(21)],
+      // A CDATA section before the root, after some blank lines: at its `<`.
+      [`<?xml version="1.0"?>${pad}\n\n<![CDATA[x]]><КИ/>`, 'line 3, column 1'],
+      // The finding itself, in windows-1251.
+      [fs.readFileSync(path.join(FUZZ_CORPUS, 'xml/finding-0684c621e4fd7c95')), 'line 1, column 46'],
+    ];
+    for (const [doc, place] of cases) {
+      const record = Buffer.isBuffer(doc) ? 'КоммерческаяИнформация/Документ' : 'КИ/Документ';
+      const messages = new Set<string>();
+      for (const size of [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 1000, 4096, 6040, 6050, 64 * 1024]) {
+        messages.add((await readError(chunksOf(doc, size), readSpec(record), 'XML_MALFORMED')).message);
+      }
+      expect([...messages], String(doc).slice(0, 40)).toEqual([`is not well-formed XML at ${place}: text data outside of root node`]);
+    }
   });
 
   it('a file cut short names the element it ends inside and its record', async () => {
