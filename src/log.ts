@@ -62,8 +62,8 @@ export function scrubSecrets(text: string): string {
   return out;
 }
 
-/** `TOKEN_SEGMENT`'s test: the prefix and one character of a token. */
-const TOKEN_SEGMENT_TEST = /\/api\/v1\/[^/\s"?#]/;
+/** `TOKEN_SEGMENT` without the global flag, for a test that keeps no state between calls. */
+const TOKEN_SEGMENT_TEST = new RegExp(TOKEN_SEGMENT.source);
 
 /**
  * Could `value` (made of plain objects, arrays, strings, numbers) carry a registered secret or a
