@@ -16,10 +16,11 @@
  * `writeFilesAtomic` writes a group of files into one folder the same way, each file on its own,
  * and shares one folder fsync among them.
  */
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import fsc, { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ConnectorError } from '../errors.js';
 import { MAX_NAME_BYTES, truncateUtf8 } from './file-name.js';
 import { openRegularFile } from './input-file.js';
@@ -56,7 +57,11 @@ export interface WriteFileAtomicOptions {
   randomSuffix?: () => string;
 }
 
-const randomHex = (): string => randomBytes(SUFFIX_HEX / 2).toString('hex');
+/**
+ * 48 random bits as hex: the last group of a version-4 UUID is random throughout, and
+ * `randomUUID` draws from a buffered pool of the system's randomness instead of a call per name.
+ */
+const randomHex = (): string => randomUUID().slice(-SUFFIX_HEX);
 
 /**
  * The temp name for `name` with `suffix`: `.<name>.<suffix>.tmp`, hidden (ERP include patterns
@@ -139,24 +144,48 @@ export async function writeFilesAtomic(folder: string, files: readonly FileToWri
   return outcomes;
 }
 
+/**
+ * The per-file system calls, on plain descriptors: `fs.promises`' `FileHandle` costs more of the
+ * event loop's time per call than the callback API (its object, its close tracking, a loop in
+ * `writeFile`), and an export file is six calls (docs/performance.md, Export).
+ */
+const fd = {
+  open: promisify(fsc.open),
+  write: promisify(fsc.write),
+  fsync: promisify(fsc.fsync),
+  close: promisify(fsc.close),
+  link: promisify(fsc.link),
+  unlink: promisify(fsc.unlink),
+  rename: promisify(fsc.rename),
+};
+
 /** Temp file, write, fsync, rename: the file is whole under its final name, not yet durably named. */
 async function writeAndRename(folder: string, name: string, bytes: Buffer, options: WriteFileAtomicOptions): Promise<string> {
   const target = path.join(folder, name);
-  const { handle, temp } = await openTemp(folder, name, options);
+  const { descriptor, temp } = await openTemp(folder, name, options);
   try {
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
+      await writeAll(descriptor, bytes);
+      await fd.fsync(descriptor);
     } finally {
-      await handle.close();
+      await fd.close(descriptor);
     }
     if (options.noClobber) await publishWithoutClobbering(temp, target, bytes);
-    else await fs.rename(temp, target);
+    else await fd.rename(temp, target);
   } catch (error) {
     await removeIfPresent(temp).catch(() => undefined);
     throw error;
   }
   return target;
+}
+
+/** Write all of `bytes` from the start of a new file (a write may take fewer bytes than given). */
+async function writeAll(descriptor: number, bytes: Buffer): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten: written } = await fd.write(descriptor, bytes, done, bytes.length - done, done);
+    if (written === 0) throw new Error(`write took no bytes at offset ${done}`);
+    done += written;
+  }
 }
 
 /** `link()` errors that mean "no hard links here", not "the name is taken". */
@@ -165,7 +194,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
 /** Publish `temp` as `target` unless another file holds `target` (see `noClobber`); removes `temp`. */
 async function publishWithoutClobbering(temp: string, target: string, bytes: Buffer): Promise<void> {
   try {
-    await fs.link(temp, target);
+    await fd.link(temp, target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') {
@@ -178,7 +207,7 @@ async function publishWithoutClobbering(temp: string, target: string, bytes: Buf
       } else {
         // No hard links on this file system: the check above and this rename leave a window of a
         // few microseconds, against one of hours between choosing a name and writing it.
-        await fs.rename(temp, target);
+        await fd.rename(temp, target);
         return;
       }
     } else {
@@ -195,7 +224,7 @@ async function publishWithoutClobbering(temp: string, target: string, bytes: Buf
  */
 async function removeIfPresent(file: string): Promise<void> {
   try {
-    await fs.unlink(file);
+    await fd.unlink(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -268,13 +297,13 @@ export async function removeStaleTempFiles(folder: string, olderThanMs: number, 
 }
 
 /** Create a temp file no one else made: a fresh random name per try, `EEXIST` means try again. */
-async function openTemp(folder: string, name: string, options: WriteFileAtomicOptions): Promise<{ handle: fs.FileHandle; temp: string }> {
+async function openTemp(folder: string, name: string, options: WriteFileAtomicOptions): Promise<{ descriptor: number; temp: string }> {
   const suffix = options.randomSuffix ?? randomHex;
   let lastError: unknown;
   for (let i = 0; i < TEMP_TRIES; i += 1) {
     const temp = path.join(folder, tempNameFor(name, suffix()));
     try {
-      return { handle: await fs.open(temp, TEMP_FLAGS, options.mode ?? 0o644), temp };
+      return { descriptor: await fd.open(temp, TEMP_FLAGS, options.mode ?? 0o644), temp };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       lastError = error;
