@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { ConnectorError, describeError } from '../errors.js';
 import { scrubSecrets, type Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -41,14 +42,27 @@ export interface ExportWriterDeps {
   metrics?: Pick<Metrics, 'exportFiles'> | undefined;
 }
 
+/** A named file and its bytes, ready to write. */
+export interface RenderedExportFile {
+  file: NamedExportFile;
+  bytes: Buffer;
+}
+
 export interface ExportWriter {
   /** The folder exists (made if missing) and takes writes; else one EXPORT_WRITE_FAILED line for the whole target. */
   folderIsWritable(target: ExportTarget): Promise<boolean>;
   /**
-   * Write a group of named files (see the module comment), `concurrency` at a time. Resolves with
-   * the rows written; rejects only when the store fails.
+   * The bytes of a group of named files. A file that cannot be rendered is handled as a failed
+   * write (see the module comment) and left out. With `paced`, the event loop is given back after
+   * each file, so that a group rendered while another is written does not hold up that group's
+   * system calls.
    */
-  writeFiles(target: ExportTarget, files: readonly NamedExportFile[], concurrency: number, namesDurable: Promise<void>): Promise<number>;
+  render(target: ExportTarget, files: readonly NamedExportFile[], paced?: boolean): Promise<RenderedExportFile[]>;
+  /**
+   * Write a group of rendered files (see the module comment), `concurrency` at a time. Resolves
+   * with the rows written; rejects only when the store fails.
+   */
+  writeFiles(target: ExportTarget, files: readonly RenderedExportFile[], concurrency: number, namesDurable: Promise<void>): Promise<number>;
   /**
    * The store's wait for every name committed so far (step 1), to hand to `writeFiles`; asked for
    * as soon as a group is named, it runs while the group before is written. Marked handled: a
@@ -119,22 +133,28 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       return wait;
     },
 
-    async writeFiles(target, files, concurrency, namesDurable) {
-      if (files.length === 0) return 0;
-      // The wait for the group commit runs on the store's thread while the files are rendered here.
-      const rendered: { file: NamedExportFile; bytes: Buffer }[] = [];
+    async render(target, files, paced = false) {
+      const rendered: RenderedExportFile[] = [];
       for (const file of files) {
         try {
           rendered.push({ file, bytes: await renderExportBytes(file.rows.map(recordOf), target.format, target.mode) });
         } catch (error) {
           handleFailure(target, file, error);
         }
+        if (paced) await yieldToIo();
       }
+      return rendered;
+    },
+
+    async writeFiles(target, rendered, concurrency, namesDurable) {
+      if (rendered.length === 0) return 0;
       await namesDurable;
+      // The folder was made by `folderIsWritable` at the start of the pass; one gone since fails
+      // its files for now (ENOENT), and the next pass makes it again.
       const outcomes = await writeFilesAtomic(
         target.folder,
         rendered.map(({ file, bytes }) => ({ name: file.fileName, bytes })),
-        { concurrency, noClobber: true },
+        { concurrency, noClobber: true, folderExists: true },
       );
       const done: NamedExportFile[] = [];
       outcomes.forEach((outcome, index) => {

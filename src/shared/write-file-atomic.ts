@@ -98,6 +98,8 @@ export interface WriteFilesAtomicOptions extends WriteFileAtomicOptions {
    * the store's fsync and every other file operation share). Default 2.
    */
   concurrency?: number;
+  /** The caller made the folder already (the exporter, once a pass): no `mkdir` trip per group. */
+  folderExists?: boolean;
 }
 
 /**
@@ -116,7 +118,7 @@ export interface WriteFilesAtomicOptions extends WriteFileAtomicOptions {
 export async function writeFilesAtomic(folder: string, files: readonly FileToWrite[], options: WriteFilesAtomicOptions = {}): Promise<WriteOutcome[]> {
   const outcomes: WriteOutcome[] = new Array<WriteOutcome>(files.length);
   try {
-    await fs.mkdir(folder, { recursive: true });
+    if (!options.folderExists) await fs.mkdir(folder, { recursive: true });
   } catch (error) {
     return files.map(() => ({ ok: false, error }));
   }

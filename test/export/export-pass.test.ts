@@ -8,17 +8,30 @@ import { describe, expect, it } from 'vitest';
 import { createExportPass, FLUSH, TICK } from '../../src/export/export-pass.js';
 import type { ExportTarget } from '../../src/export/export-target.js';
 import { createExportWriter } from '../../src/export/write-export-files.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import { alreadyDurable, systemClock } from '../../src/shared/types.js';
 import { countExports } from '../../src/store/exports.js';
 import type { Db } from '../../src/store/open-store.js';
 import { listFiles } from '../helpers/files.js';
 import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
 
-function passOver(db: Db, targets: ExportTarget[], running = () => true) {
-  const writer = createExportWriter({ db, log: silentLogger, clock: systemClock, durable: alreadyDurable });
-  return createExportPass({ db, targets, writer, clock: systemClock, log: silentLogger, running, stopSignal: () => new AbortController().signal });
+function passOver(db: Db, targets: ExportTarget[], running = () => true, log: Logger = silentLogger) {
+  const writer = createExportWriter({ db, log, clock: systemClock, durable: alreadyDurable });
+  return createExportPass({ db, targets, writer, clock: systemClock, log, running, stopSignal: () => new AbortController().signal });
 }
+
+function linesLogger(): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  return { log, lines };
+}
+
+const stateOf = (db: Db) =>
+  db.prepare('SELECT state, count(*) AS n, count(file_name) AS named FROM exports GROUP BY state ORDER BY state').all() as {
+    state: string;
+    n: number;
+    named: number;
+  }[];
 
 describe('createExportPass', () => {
   it('a tick writes perEvent rows and leaves batch rows unnamed; a flush gathers them into one file', async () => {
@@ -73,6 +86,52 @@ describe('createExportPass', () => {
       ]);
       expect(await pass.run(TICK)).toEqual({ written: 1, more: false });
       expect(listFiles(folder)).toHaveLength(1);
+    });
+  });
+
+  describe('the next group is prepared while a group is written', () => {
+    it('a store failure while naming the next group: the group being written is still written and marked, the failure is logged, and the rows left are written once the store works', async () => {
+      await withExportStore(async ({ db, folder }) => {
+        db.transaction(() => {
+          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
+        })();
+        // Naming the first group works; naming any row after it fails, as a full disk would.
+        db.exec("CREATE TRIGGER fail_naming BEFORE UPDATE OF file_name ON exports WHEN NEW.id > 32 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+        const { log, lines } = linesLogger();
+        const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
+        expect(await pass.run(TICK)).toEqual({ written: 0, more: false });
+        expect(listFiles(folder)).toHaveLength(32);
+        expect(stateOf(db)).toEqual([
+          { state: 'pending', n: 8, named: 0 },
+          { state: 'written', n: 32, named: 32 },
+        ]);
+        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual(['export pass failed: database or disk is full']);
+        db.exec('DROP TRIGGER fail_naming');
+        expect(await pass.run(TICK)).toEqual({ written: 8, more: false });
+        expect(listFiles(folder)).toHaveLength(40);
+      });
+    });
+
+    it('a store failure marking the group written while the next one was prepared: logged once, no file lost or written twice, the next pass marks it', async () => {
+      await withExportStore(async ({ db, folder }) => {
+        db.transaction(() => {
+          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
+        })();
+        db.exec("CREATE TRIGGER fail_marking BEFORE UPDATE OF state ON exports WHEN NEW.state = 'written' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+        const { log, lines } = linesLogger();
+        const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
+        expect(await pass.run(TICK)).toEqual({ written: 0, more: false });
+        // The first group's files are in the folder, its rows still pending under their names; the
+        // next group was named meanwhile.
+        expect(listFiles(folder)).toHaveLength(32);
+        expect(stateOf(db)).toEqual([{ state: 'pending', n: 40, named: 40 }]);
+        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual(['export pass failed: disk I/O error']);
+        db.exec('DROP TRIGGER fail_marking');
+        // The next pass finds its own 32 files, byte for byte, and writes the other 8.
+        expect(await pass.run(TICK)).toEqual({ written: 40, more: false });
+        expect(listFiles(folder)).toHaveLength(40);
+        expect(stateOf(db)).toEqual([{ state: 'written', n: 40, named: 40 }]);
+      });
     });
   });
 });

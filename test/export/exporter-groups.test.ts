@@ -68,7 +68,7 @@ describe('exporter groups', () => {
     });
   });
 
-  it('names the next group before writing this one, so the wait for its names runs meanwhile; none of its files exists before that wait resolves', async () => {
+  it('names the next group while this one waits and is written, so the wait for its names runs meanwhile; none of its files exists before that wait resolves', async () => {
     await withExportStore(async ({ db, folder, makeExporter }) => {
       db.transaction(() => {
         for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
