@@ -85,6 +85,8 @@ interface TargetPass {
   namesDurable: Promise<void> | undefined;
   /** The queue's first group, rendered while the group before it was written (see `prepareNext`). */
   rendered: RenderedExportFile[] | undefined;
+  /** Files of the last group written, marked once the next group's files are on their way, or when the pass ends. */
+  unmarked: NamedExportFile[];
 }
 
 export function createExportPass(deps: ExportPassDeps): ExportPass {
@@ -124,11 +126,15 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     }
     if (work.queue.length === 0) {
       work.done = true;
-      return 0;
+      return markGroupBefore(work); // not left for the end of a pass that other targets may keep going
     }
+    let written = 0;
     if (kind.background) {
+      // A group written is not left unmarked while the pass waits: a crash meanwhile would leave
+      // files the ERP may take before the next pass finds them.
+      if (giveWayMs(GIVE_WAY, performance.now(), lastWakeAt, lastGroupAt) > 0) written += markGroupBefore(work);
       await giveWay();
-      if (!deps.running()) return 0; // stopped meanwhile: the named files are written on the next start
+      if (!deps.running()) return written; // stopped meanwhile: the named files are written on the next start
     }
     const group = work.queue.splice(0, GROUP_FILES);
     const rendered = work.rendered ?? (await writer.render(target, group));
@@ -138,32 +144,41 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     const namesDurable = work.namesDurable ?? writer.waitForNames();
     work.namesDurable = undefined;
     const writing = writer.writeFiles(target, rendered, writeConcurrency(GIVE_WAY, performance.now(), lastWakeAt), namesDurable);
-    writing.catch(() => undefined); // awaited below, after the next group is prepared
-    let prepareError: unknown;
+    writing.catch(() => undefined); // awaited below, after the work done meanwhile
+    let meanwhileError: unknown;
     try {
+      await yieldToIo(); // the group's first calls are on their way before anything else runs
+      written += markGroupBefore(work);
       await prepareNext(work, mayName);
     } catch (error) {
-      prepareError = error;
+      meanwhileError = error;
     }
     try {
-      const written = await writing;
-      if (prepareError !== undefined) throw prepareError;
-      return written;
+      work.unmarked = await writing;
     } finally {
       lastGroupAt = performance.now();
     }
+    if (meanwhileError !== undefined) throw meanwhileError;
+    return written;
+  };
+
+  /** Mark the last group written (see `unmarked`); returns rows marked. */
+  const markGroupBefore = (work: TargetPass): number => {
+    const files = work.unmarked;
+    work.unmarked = [];
+    return writer.markWritten(work.target, files);
   };
 
   /**
-   * While a group's files are written (the event loop mostly waits on their system calls), name
-   * the next group and render it: done after the write, as it once was, the two took a fifth of a
-   * pass during which the disk had nothing to do. The wait for the new names runs meanwhile too,
-   * so the next group is ready to go when this one is done. Rendering gives the event loop back
-   * after each file, so that this group's calls are not held up.
+   * While a group's files are written (the event loop mostly waits on their system calls), the
+   * group before is marked (`markGroupBefore`), and the next group is named and rendered: done
+   * between two groups' writes, as they once were, the three took a fifth of a pass during which
+   * the disk had nothing to do. The wait for the new names runs meanwhile too, so the next group
+   * is ready to go when this one is done. Rendering gives the event loop back after each file, so
+   * that this group's calls are not held up.
    */
   const prepareNext = async (work: TargetPass, mayName: boolean): Promise<void> => {
     const { target } = work;
-    await yieldToIo(); // the group's first calls are on their way before the naming transaction runs
     if (work.queue.length === 0 && mayName && target.mode === 'perEvent') {
       work.queue = nameNextFiles(db, target, clock());
       if (work.queue.length > 0) work.namesDurable = writer.waitForNames();
@@ -182,6 +197,7 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
         groups: 0,
         namesDurable: undefined,
         rendered: undefined,
+        unmarked: [],
       }));
       let written = 0;
       const open = () => work.filter((w) => !w.done && w.groups < groupLimit);
@@ -194,6 +210,16 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
             log.error({ channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' }, `export pass failed: ${describeError(error)}`);
           }
           w.groups += 1;
+        }
+      }
+      for (const w of work) {
+        try {
+          written += markGroupBefore(w);
+        } catch (error) {
+          log.error(
+            { channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' },
+            `export files written but not marked: ${describeError(error)}; the next pass finds them and marks them`,
+          );
         }
       }
       return { written, more: work.some((w) => !w.done) };

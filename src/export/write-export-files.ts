@@ -7,9 +7,9 @@
  * 2. every file written atomically (`writeFilesAtomic`: temp, fsync, then published with `link()`,
  *    which never replaces what someone else put at the name, a few at a time), then ONE fsync of
  *    the folder;
- * 3. the rows of every file that made it marked written in ONE transaction. That mark needs no
- *    wait of its own: lost in a power cut, the rows are written again under the same names with
- *    the same bytes.
+ * 3. the rows of every file that made it marked written in ONE transaction (`markWritten`, which
+ *    the pass calls once the next group's files are on their way). That mark needs no wait of its
+ *    own: lost in a power cut, the rows are written again under the same names with the same bytes.
  * A file that failed is skipped, never stops the others of its group:
  * - a transient failure (rights, space, a locked file) leaves its rows pending, retried next pass;
  * - a permanent one (`classify-write-error.ts`: the name itself is refused) moves the rows to a
@@ -59,10 +59,13 @@ export interface ExportWriter {
    */
   render(target: ExportTarget, files: readonly NamedExportFile[], paced?: boolean): Promise<RenderedExportFile[]>;
   /**
-   * Write a group of rendered files (see the module comment), `concurrency` at a time. Resolves
-   * with the rows written; rejects only when the store fails.
+   * Write a group of rendered files (steps 1 and 2), `concurrency` at a time. Resolves with the
+   * files written and durably named, for `markWritten`; rejects only when the wait for the names
+   * fails.
    */
-  writeFiles(target: ExportTarget, files: readonly RenderedExportFile[], concurrency: number, namesDurable: Promise<void>): Promise<number>;
+  writeFiles(target: ExportTarget, files: readonly RenderedExportFile[], concurrency: number, namesDurable: Promise<void>): Promise<NamedExportFile[]>;
+  /** Step 3: mark the rows of files `writeFiles` wrote, in one transaction, and log each file. Returns rows marked; throws when the store fails. */
+  markWritten(target: ExportTarget, files: readonly NamedExportFile[]): number;
   /**
    * The store's wait for every name committed so far (step 1), to hand to `writeFiles`; asked for
    * as soon as a group is named, it runs while the group before is written. Marked handled: a
@@ -147,7 +150,7 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
     },
 
     async writeFiles(target, rendered, concurrency, namesDurable) {
-      if (rendered.length === 0) return 0;
+      if (rendered.length === 0) return [];
       await namesDurable;
       // The folder was made by `folderIsWritable` at the start of the pass; one gone since fails
       // its files for now (ENOENT), and the next pass makes it again.
@@ -162,13 +165,17 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
         if (outcome.ok) done.push(file);
         else handleFailure(target, file, outcome.error);
       });
-      if (done.length === 0) return 0;
+      return done;
+    },
+
+    markWritten(target, files) {
+      if (files.length === 0) return 0;
       const written = markExportsWritten(
         db,
-        done.flatMap((file) => file.rows.map((row) => row.id)),
+        files.flatMap((file) => file.rows.map((row) => row.id)),
         deps.clock(),
       );
-      for (const file of done) {
+      for (const file of files) {
         log.info({ channel: target.channel, file: file.fileName, rows: file.rows.length, folder: target.folder }, 'export file written');
         deps.metrics?.exportFiles.inc({ channel: target.channel });
       }

@@ -13,6 +13,7 @@ import { alreadyDurable, systemClock } from '../../src/shared/types.js';
 import { countExports } from '../../src/store/exports.js';
 import type { Db } from '../../src/store/open-store.js';
 import { listFiles } from '../helpers/files.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { csvFormat, enqueueStatus, withExportStore } from '../helpers/with-exporter.js';
 
 function passOver(db: Db, targets: ExportTarget[], running = () => true, log: Logger = silentLogger) {
@@ -99,7 +100,7 @@ describe('createExportPass', () => {
         db.exec("CREATE TRIGGER fail_naming BEFORE UPDATE OF file_name ON exports WHEN NEW.id > 32 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
         const { log, lines } = linesLogger();
         const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
-        expect(await pass.run(TICK)).toEqual({ written: 0, more: false });
+        expect(await pass.run(TICK)).toEqual({ written: 32, more: false });
         expect(listFiles(folder)).toHaveLength(32);
         expect(stateOf(db)).toEqual([
           { state: 'pending', n: 8, named: 0 },
@@ -112,7 +113,7 @@ describe('createExportPass', () => {
       });
     });
 
-    it('a store failure marking the group written while the next one was prepared: logged once, no file lost or written twice, the next pass marks it', async () => {
+    it('a store failure marking a group written while the next one is written: both groups are in the folder, their rows pending under their names, the failure logged; the next pass finds the files and marks them', async () => {
       await withExportStore(async ({ db, folder }) => {
         db.transaction(() => {
           for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
@@ -121,16 +122,69 @@ describe('createExportPass', () => {
         const { log, lines } = linesLogger();
         const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
         expect(await pass.run(TICK)).toEqual({ written: 0, more: false });
-        // The first group's files are in the folder, its rows still pending under their names; the
-        // next group was named meanwhile.
-        expect(listFiles(folder)).toHaveLength(32);
-        expect(stateOf(db)).toEqual([{ state: 'pending', n: 40, named: 40 }]);
-        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual(['export pass failed: disk I/O error']);
-        db.exec('DROP TRIGGER fail_marking');
-        // The next pass finds its own 32 files, byte for byte, and writes the other 8.
-        expect(await pass.run(TICK)).toEqual({ written: 40, more: false });
         expect(listFiles(folder)).toHaveLength(40);
+        expect(stateOf(db)).toEqual([{ state: 'pending', n: 40, named: 40 }]);
+        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual([
+          'export pass failed: disk I/O error',
+          'export files written but not marked: disk I/O error; the next pass finds them and marks them',
+        ]);
+        const before = listFiles(folder).map((name) => fs.readFileSync(path.join(folder, name), 'utf8'));
+        db.exec('DROP TRIGGER fail_marking');
+        // The next pass finds its own files, byte for byte: none is written twice or under another name.
+        expect(await pass.run(TICK)).toEqual({ written: 40, more: false });
+        expect(listFiles(folder).map((name) => fs.readFileSync(path.join(folder, name), 'utf8'))).toEqual(before);
         expect(stateOf(db)).toEqual([{ state: 'written', n: 40, named: 40 }]);
+      });
+    });
+
+    it('marks a group written before giving way to busy producers, not after the wait', async () => {
+      await withExportStore(async ({ db, folder }) => {
+        db.transaction(() => {
+          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
+        })();
+        const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }]);
+        const running = pass.run(TICK);
+        // Producers turn busy once the first group is on its way: the second group waits up to a second.
+        pass.noteWake();
+        const wakes = setInterval(() => pass.noteWake(), 10);
+        try {
+          await waitUntil(() => listFiles(folder).length >= 32, 'the first group written');
+          await waitUntil(
+            () => stateOf(db).some((row) => row.state === 'written' && row.n === 32),
+            'the first group marked while the pass gives way (a second)',
+            { timeoutMs: 600, intervalMs: 5 },
+          );
+          expect(listFiles(folder)).toHaveLength(32);
+        } finally {
+          clearInterval(wakes);
+        }
+        expect(await running).toEqual({ written: 40, more: false });
+      });
+    });
+
+    it("marks a target's last group when that target is done, not when the other targets' pass ends", async () => {
+      await withExportStore(async ({ db, dir, folder }) => {
+        const acks = path.join(dir, 'acks');
+        db.transaction(() => {
+          for (let n = 1; n <= 3; n += 1) enqueueStatus(db, `ACK-${n}`, 'shipped', 'acks');
+          for (let n = 1; n <= 200; n += 1) enqueueStatus(db, `ORD-${n}`);
+        })();
+        const pass = passOver(db, [
+          { channel: 'acks', folder: acks, format: csvFormat(), mode: 'perEvent' },
+          { channel: 'status', folder, format: csvFormat(), mode: 'perEvent' },
+        ]);
+        const acksWritten = () => (db.prepare("SELECT count(*) AS n FROM exports WHERE channel = 'acks' AND state = 'written'").get() as { n: number }).n;
+        pass.noteWake();
+        const wakes = setInterval(() => pass.noteWake(), 10); // busy producers: 'status' writes a group a second
+        try {
+          const running = pass.run(TICK);
+          await waitUntil(() => acksWritten() === 3, 'the acks marked while status still has groups to write', { timeoutMs: 1_500, intervalMs: 5 });
+          expect(listFiles(folder).length).toBeLessThan(200);
+          clearInterval(wakes);
+          expect(await running).toEqual({ written: 203, more: false });
+        } finally {
+          clearInterval(wakes);
+        }
       });
     });
   });
