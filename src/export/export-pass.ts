@@ -126,13 +126,13 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     }
     if (work.queue.length === 0) {
       work.done = true;
-      return markGroupBefore(work); // not left for the end of a pass that other targets may keep going
+      return markGroupBefore(writer, work); // not left for the end of a pass that other targets may keep going
     }
     let written = 0;
     if (kind.background) {
       // A group written is not left unmarked while the pass waits: a crash meanwhile would leave
       // files the ERP may take before the next pass finds them.
-      if (giveWayMs(GIVE_WAY, performance.now(), lastWakeAt, lastGroupAt) > 0) written += markGroupBefore(work);
+      if (giveWayMs(GIVE_WAY, performance.now(), lastWakeAt, lastGroupAt) > 0) written += markGroupBefore(writer, work);
       await giveWay();
       if (!deps.running()) return written; // stopped meanwhile: the named files are written on the next start
     }
@@ -148,8 +148,8 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     let meanwhileError: unknown;
     try {
       await yieldToIo(); // the group's first calls are on their way before anything else runs
-      written += markGroupBefore(work);
-      await prepareNext(work, mayName);
+      written += markGroupBefore(writer, work);
+      await prepareNext(deps, work, mayName);
     } catch (error) {
       meanwhileError = error;
     }
@@ -162,43 +162,10 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
     return written;
   };
 
-  /** Mark the last group written (see `unmarked`); returns rows marked. */
-  const markGroupBefore = (work: TargetPass): number => {
-    const files = work.unmarked;
-    work.unmarked = [];
-    return writer.markWritten(work.target, files);
-  };
-
-  /**
-   * While a group's files are written (the event loop mostly waits on their system calls), the
-   * group before is marked (`markGroupBefore`), and the next group is named and rendered: done
-   * between two groups' writes, as they once were, the three took a fifth of a pass during which
-   * the disk had nothing to do. The wait for the new names runs meanwhile too, so the next group
-   * is ready to go when this one is done. Rendering gives the event loop back after each file, so
-   * that this group's calls are not held up.
-   */
-  const prepareNext = async (work: TargetPass, mayName: boolean): Promise<void> => {
-    const { target } = work;
-    if (work.queue.length === 0 && mayName && target.mode === 'perEvent') {
-      work.queue = nameNextFiles(db, target, clock());
-      if (work.queue.length > 0) work.namesDurable = writer.waitForNames();
-    }
-    if (work.queue.length > 0) work.rendered = await writer.render(target, work.queue.slice(0, GROUP_FILES), true);
-  };
-
   return {
     async run(kind) {
       const groupLimit = kind.groupLimit ?? Number.POSITIVE_INFINITY;
-      const work: TargetPass[] = deps.targets.map((target) => ({
-        target,
-        queue: [],
-        started: false,
-        done: false,
-        groups: 0,
-        namesDurable: undefined,
-        rendered: undefined,
-        unmarked: [],
-      }));
+      const work = deps.targets.map(newTargetPass);
       let written = 0;
       const open = () => work.filter((w) => !w.done && w.groups < groupLimit);
       while (open().length > 0 && (deps.running() || !kind.background)) {
@@ -212,22 +179,58 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
           w.groups += 1;
         }
       }
-      for (const w of work) {
-        try {
-          written += markGroupBefore(w);
-        } catch (error) {
-          log.error(
-            { channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' },
-            `export files written but not marked: ${describeError(error)}; the next pass finds them and marks them`,
-          );
-        }
-      }
+      written += markLeftovers(writer, log, work);
       return { written, more: work.some((w) => !w.done) };
     },
     noteWake() {
       lastWakeAt = performance.now();
     },
   };
+}
+
+function newTargetPass(target: ExportTarget): TargetPass {
+  return { target, queue: [], started: false, done: false, groups: 0, namesDurable: undefined, rendered: undefined, unmarked: [] };
+}
+
+/** Mark the last group written (see `unmarked`); returns rows marked. */
+function markGroupBefore(writer: ExportWriter, work: TargetPass): number {
+  const files = work.unmarked;
+  work.unmarked = [];
+  return writer.markWritten(work.target, files);
+}
+
+/** At the end of a pass: mark what each target wrote last; a store failure is logged, and the next pass finds those files. Returns rows marked. */
+function markLeftovers(writer: ExportWriter, log: Logger, work: readonly TargetPass[]): number {
+  let marked = 0;
+  for (const w of work) {
+    try {
+      marked += markGroupBefore(writer, w);
+    } catch (error) {
+      log.error(
+        { channel: w.target.channel, err: error, code: 'EXPORT_WRITE_FAILED' },
+        `export files written but not marked: ${describeError(error)}; the next pass finds them and marks them`,
+      );
+    }
+  }
+  return marked;
+}
+
+/**
+ * While a group's files are written (the event loop mostly waits on their system calls), the
+ * group before is marked (`markGroupBefore`), and the next group is named and rendered: done
+ * between two groups' writes, as they once were, the three took a fifth of a pass during which
+ * the disk had nothing to do. The wait for the new names runs meanwhile too, so the next group
+ * is ready to go when this one is done. Rendering gives the event loop back after each file, so
+ * that this group's calls are not held up.
+ */
+async function prepareNext(deps: Pick<ExportPassDeps, 'db' | 'writer' | 'clock'>, work: TargetPass, mayName: boolean): Promise<void> {
+  const { db, writer, clock } = deps;
+  const { target } = work;
+  if (work.queue.length === 0 && mayName && target.mode === 'perEvent') {
+    work.queue = nameNextFiles(db, target, clock());
+    if (work.queue.length > 0) work.namesDurable = writer.waitForNames();
+  }
+  if (work.queue.length > 0) work.rendered = await writer.render(target, work.queue.slice(0, GROUP_FILES), true);
 }
 
 /** Name the target's next unnamed rows in one transaction: a group of one-row files (perEvent) or one batch file. */

@@ -76,43 +76,7 @@ export interface ExportWriter {
 
 export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
   const { db, log } = deps;
-
-  /**
-   * A file whose name failed for good: move its rows to the fallback name (written next pass),
-   * or, when they already carry one (`error` is set), set them aside with the reason.
-   */
-  const handlePermanentFailure = (target: ExportTarget, file: NamedExportFile, error: unknown): void => {
-    const { fileName: name, rows } = file;
-    const ids = rows.map((row) => row.id);
-    const reason = scrubSecrets(`${errnoCode(error)}: cannot write ${path.join(target.folder, name)}: ${describeError(error)}`);
-    const fileLog = log.child({ channel: target.channel, file: name, rows: rows.length });
-    if (rows.some((row) => row.error !== null)) {
-      setExportsAside(db, ids, reason);
-      fileLog.error({ code: 'EXPORT_SET_ASIDE', reason, firstError: rows[0]!.error }, `export rows ${ids.join(', ')} set aside: ${reason}`);
-      return;
-    }
-    const fallback = chooseFreeName(db, target.folder, fallbackFileName(target.channel, ids[0]!, target.format.format));
-    moveExportsToFallbackName(db, ids, fallback, reason);
-    fileLog.warn({ code: 'EXPORT_WRITE_FAILED', reason, fallback }, `${reason}; written as ${fallback} instead`);
-  };
-
-  const handleFailure = (target: ExportTarget, file: NamedExportFile, error: unknown): void => {
-    let cause = error;
-    try {
-      if (isPermanentNameError(error)) return handlePermanentFailure(target, file, error);
-    } catch (fallbackError) {
-      cause = fallbackError; // the fallback could not be chosen or stored: retried like any transient failure
-    }
-    const where = path.join(target.folder, file.fileName);
-    const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${where}: ${describeError(cause)}`, {
-      cause,
-      details: { channel: target.channel, file: file.fileName },
-    });
-    log.error(
-      { channel: target.channel, file: file.fileName, rows: file.rows.length, code: failure.code, err: failure },
-      `${failure.message}; retried on the next pass`,
-    );
-  };
+  const handleFailure = (target: ExportTarget, file: NamedExportFile, error: unknown): void => onWriteFailure(deps, target, file, error);
 
   return {
     async folderIsWritable(target) {
@@ -182,4 +146,42 @@ export function createExportWriter(deps: ExportWriterDeps): ExportWriter {
       return written;
     },
   };
+}
+
+/**
+ * A file whose name failed for good: move its rows to the fallback name (written next pass),
+ * or, when they already carry one (`error` is set), set them aside with the reason.
+ */
+function onPermanentFailure({ db, log }: Pick<ExportWriterDeps, 'db' | 'log'>, target: ExportTarget, file: NamedExportFile, error: unknown): void {
+  const { fileName: name, rows } = file;
+  const ids = rows.map((row) => row.id);
+  const reason = scrubSecrets(`${errnoCode(error)}: cannot write ${path.join(target.folder, name)}: ${describeError(error)}`);
+  const fileLog = log.child({ channel: target.channel, file: name, rows: rows.length });
+  if (rows.some((row) => row.error !== null)) {
+    setExportsAside(db, ids, reason);
+    fileLog.error({ code: 'EXPORT_SET_ASIDE', reason, firstError: rows[0]!.error }, `export rows ${ids.join(', ')} set aside: ${reason}`);
+    return;
+  }
+  const fallback = chooseFreeName(db, target.folder, fallbackFileName(target.channel, ids[0]!, target.format.format));
+  moveExportsToFallbackName(db, ids, fallback, reason);
+  fileLog.warn({ code: 'EXPORT_WRITE_FAILED', reason, fallback }, `${reason}; written as ${fallback} instead`);
+}
+
+/** A file that could not be rendered or written (see the module comment): its rows are handled, and the failure logged. */
+function onWriteFailure(deps: Pick<ExportWriterDeps, 'db' | 'log'>, target: ExportTarget, file: NamedExportFile, error: unknown): void {
+  let cause = error;
+  try {
+    if (isPermanentNameError(error)) return onPermanentFailure(deps, target, file, error);
+  } catch (fallbackError) {
+    cause = fallbackError; // the fallback could not be chosen or stored: retried like any transient failure
+  }
+  const where = path.join(target.folder, file.fileName);
+  const failure = new ConnectorError('EXPORT_WRITE_FAILED', `Cannot write ${where}: ${describeError(cause)}`, {
+    cause,
+    details: { channel: target.channel, file: file.fileName },
+  });
+  deps.log.error(
+    { channel: target.channel, file: file.fileName, rows: file.rows.length, code: failure.code, err: failure },
+    `${failure.message}; retried on the next pass`,
+  );
 }
