@@ -108,7 +108,8 @@ export function createExportPass(deps: ExportPassDeps): ExportPass {
    * One step of a target's pass: write the next group of named files, naming the next rows when
    * none are waiting. The first step takes the files named before the pass (a restart, a file
    * that failed for now, a fallback name) and checks the folder once. In a background pass the
-   * group first gives way to busy producers (`give-way.ts`). Returns rows written.
+   * group first gives way to busy producers (`give-way.ts`). Returns rows marked written: those of
+   * the group before, marked while this one is written (see `prepareNext`).
    */
   const step = async (work: TargetPass, kind: PassKind): Promise<number> => {
     const { target } = work;
