@@ -27,6 +27,18 @@ function linesLogger(): { log: Logger; lines: Record<string, unknown>[] } {
   return { log, lines };
 }
 
+/** `count` status rows (ORD-1…) enqueued in one transaction. */
+function enqueueOrders(db: Db, count: number): void {
+  db.transaction(() => {
+    for (let n = 1; n <= count; n += 1) enqueueStatus(db, `ORD-${n}`);
+  })();
+}
+
+const statusPass = (db: Db, folder: string, log: Logger) =>
+  passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
+
+const writeFailures = (lines: readonly Record<string, unknown>[]) => lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg);
+
 const stateOf = (db: Db) =>
   db.prepare('SELECT state, count(*) AS n, count(file_name) AS named FROM exports GROUP BY state ORDER BY state').all() as {
     state: string;
@@ -56,9 +68,7 @@ describe('createExportPass', () => {
 
   it('stops at groupLimit groups per target and says more is left', async () => {
     await withExportStore(async ({ db, folder }) => {
-      db.transaction(() => {
-        for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
-      })();
+      enqueueOrders(db, 40);
       const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }]);
       expect(await pass.run({ ...TICK, groupLimit: 1 })).toEqual({ written: 32, more: true });
       expect(await pass.run(TICK)).toEqual({ written: 8, more: false });
@@ -93,20 +103,18 @@ describe('createExportPass', () => {
   describe('the next group is prepared while a group is written', () => {
     it('a store failure while naming the next group: the group being written is still written and marked, the failure is logged, and the rows left are written once the store works', async () => {
       await withExportStore(async ({ db, folder }) => {
-        db.transaction(() => {
-          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
-        })();
+        enqueueOrders(db, 40);
         // Naming the first group works; naming any row after it fails, as a full disk would.
         db.exec("CREATE TRIGGER fail_naming BEFORE UPDATE OF file_name ON exports WHEN NEW.id > 32 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
         const { log, lines } = linesLogger();
-        const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
+        const pass = statusPass(db, folder, log);
         expect(await pass.run(TICK)).toEqual({ written: 32, more: false });
         expect(listFiles(folder)).toHaveLength(32);
         expect(stateOf(db)).toEqual([
           { state: 'pending', n: 8, named: 0 },
           { state: 'written', n: 32, named: 32 },
         ]);
-        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual(['export pass failed: database or disk is full']);
+        expect(writeFailures(lines)).toEqual(['export pass failed: database or disk is full']);
         db.exec('DROP TRIGGER fail_naming');
         expect(await pass.run(TICK)).toEqual({ written: 8, more: false });
         expect(listFiles(folder)).toHaveLength(40);
@@ -115,16 +123,14 @@ describe('createExportPass', () => {
 
     it('a store failure marking a group written while the next one is written: both groups are in the folder, their rows pending under their names, the failure logged; the next pass finds the files and marks them', async () => {
       await withExportStore(async ({ db, folder }) => {
-        db.transaction(() => {
-          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
-        })();
+        enqueueOrders(db, 40);
         db.exec("CREATE TRIGGER fail_marking BEFORE UPDATE OF state ON exports WHEN NEW.state = 'written' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
         const { log, lines } = linesLogger();
-        const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }], () => true, log);
+        const pass = statusPass(db, folder, log);
         expect(await pass.run(TICK)).toEqual({ written: 0, more: false });
         expect(listFiles(folder)).toHaveLength(40);
         expect(stateOf(db)).toEqual([{ state: 'pending', n: 40, named: 40 }]);
-        expect(lines.filter((line) => line.code === 'EXPORT_WRITE_FAILED').map((line) => line.msg)).toEqual([
+        expect(writeFailures(lines)).toEqual([
           'export pass failed: disk I/O error',
           'export files written but not marked: disk I/O error; the next pass finds them and marks them',
         ]);
@@ -139,9 +145,7 @@ describe('createExportPass', () => {
 
     it('marks a group written before giving way to busy producers, not after the wait', async () => {
       await withExportStore(async ({ db, folder }) => {
-        db.transaction(() => {
-          for (let n = 1; n <= 40; n += 1) enqueueStatus(db, `ORD-${n}`);
-        })();
+        enqueueOrders(db, 40);
         const pass = passOver(db, [{ channel: 'status', folder, format: csvFormat(), mode: 'perEvent' }]);
         const running = pass.run(TICK);
         // Producers turn busy once the first group is on its way: the second group waits up to a second.
