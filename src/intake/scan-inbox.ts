@@ -12,7 +12,8 @@ import { UNGATED } from './file-gate.js';
 import { createFileMoves } from './file-moves.js';
 import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
-import { rejectUnclaimed, takeFile, type Candidate } from './take-file.js';
+import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
+import { READ_CHUNK_BYTES } from '../shared/input-file.js';
 
 export interface ScanResult {
   /** Files taken (processed or found duplicate) in this scan. */
@@ -78,30 +79,55 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
   }
   candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  for (const candidate of candidates) {
-    if (options.signal.aborted) break;
-    try {
-      const ready = judge(ctx, tracker, candidate, present, waitUntil);
-      if (ready === 'wait') continue;
-      tracker.forget(candidate.name);
-      if (ready === 'empty') {
-        await rejectUnclaimed(ctx, candidate, { code: 'FILE_EMPTY', message: `${candidate.name} stayed empty (0 bytes)` });
-      } else if (candidate.size > rules.maxFileBytes) {
-        await rejectUnclaimed(ctx, candidate, {
-          code: 'FILE_TOO_LARGE',
-          message: `${candidate.name} has ${candidate.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
-        });
-      } else if ((await (ctx.fileGate ?? UNGATED).run(() => takeFile(ctx, candidate), options.signal)) === 'changed') {
-        continue;
+  // A small file next in line is opened and hashed while the one before is taken (`openAndHash`
+  // touches no row and no name); claims, moves and recordings stay one file after another, in order.
+  let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
+  const verdicts = new Map<Candidate, Verdict>();
+  const verdictOf = (candidate: Candidate): Verdict => {
+    let verdict = verdicts.get(candidate);
+    if (verdict === undefined) verdicts.set(candidate, (verdict = judge(ctx, tracker, candidate, present, waitUntil)));
+    return verdict;
+  };
+  try {
+    for (const [index, candidate] of candidates.entries()) {
+      if (options.signal.aborted) break;
+      try {
+        const ready = verdictOf(candidate);
+        if (ready === 'wait') continue;
+        tracker.forget(candidate.name);
+        if (ready === 'empty') {
+          await rejectUnclaimed(ctx, candidate, { code: 'FILE_EMPTY', message: `${candidate.name} stayed empty (0 bytes)` });
+        } else if (candidate.size > rules.maxFileBytes) {
+          await rejectUnclaimed(ctx, candidate, {
+            code: 'FILE_TOO_LARGE',
+            message: `${candidate.name} has ${candidate.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
+          });
+        } else {
+          const take = () => {
+            // Taken from `ahead` only once the gate lets it in: a scan stopped at the gate leaves it to the `finally`.
+            const hashed = ahead?.candidate === candidate ? ahead.hashed : undefined;
+            ahead = undefined;
+            const next = candidates[index + 1];
+            if (next !== undefined && !options.signal.aborted && isHashedAhead(next, rules.maxFileBytes) && verdictOf(next) === 'ready') {
+              ahead = { candidate: next, hashed: openAndHash(next) };
+              // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
+              ahead.hashed.catch(() => undefined);
+            }
+            return takeFile(ctx, candidate, hashed);
+          };
+          if ((await (ctx.fileGate ?? UNGATED).run(take, options.signal)) === 'changed') continue;
+        }
+        taken += 1;
+      } catch (error) {
+        // Stopped while it waited for the gate: the file was not touched.
+        if (options.signal.aborted && error === options.signal.reason) break;
+        failed += 1;
+        // Leave the file for the next scan; a file that fails every time keeps being logged.
+        fileLogger(ctx, candidate.name).error(failureFields(error), 'taking the file failed; it will be tried again');
       }
-      taken += 1;
-    } catch (error) {
-      // Stopped while it waited for the gate: the file was not touched.
-      if (options.signal.aborted && error === options.signal.reason) break;
-      failed += 1;
-      // Leave the file for the next scan; a file that fails every time keeps being logged.
-      fileLogger(ctx, candidate.name).error(failureFields(error), 'taking the file failed; it will be tried again');
     }
+  } finally {
+    if (ahead !== undefined) await discardHashed(ahead.hashed);
   }
   tracker.retain(present);
   return { taken, nextCheckAt, failed };
@@ -112,14 +138,15 @@ function failureFields(error: unknown): Record<string, unknown> {
   return { err: error, ...(isConnectorError(error) ? { code: error.code } : {}) };
 }
 
+type Verdict = 'ready' | 'empty' | 'wait';
+
+/** Hashed ahead: a file read in one read (the gate bounds what files are held, not a hash's one buffer). */
+function isHashedAhead(candidate: Candidate, maxFileBytes: number): boolean {
+  return candidate.size > 0 && candidate.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes);
+}
+
 /** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */
-function judge(
-  ctx: IntakeContext,
-  tracker: StabilityTracker,
-  candidate: Candidate,
-  present: ReadonlySet<string>,
-  waitUntil: (at: number) => void,
-): 'ready' | 'empty' | 'wait' {
+function judge(ctx: IntakeContext, tracker: StabilityTracker, candidate: Candidate, present: ReadonlySet<string>, waitUntil: (at: number) => void): Verdict {
   const mode = ctx.flow.intake.doneMarker;
   if (mode !== 'none') {
     if (!markerNamesFor(candidate.name, mode).some((m) => present.has(m))) return 'wait';

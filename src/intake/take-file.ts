@@ -13,9 +13,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
-import { openRegularFile } from '../shared/input-file.js';
+import { openRegularFile, type OpenResult } from '../shared/input-file.js';
 import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
-import { hashFile } from './hash-file.js';
+import { hashFile, type FileDigest } from './hash-file.js';
 import { localStamp } from '../shared/local-time.js';
 import { markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
 import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -98,33 +98,63 @@ async function holdsFile(p: string, opened: Stats): Promise<boolean> {
   }
 }
 
+/** A candidate opened and hashed, ready to be claimed; `opened` failed when it left or is no regular file. */
+export type HashedCandidate = { opened: Exclude<OpenResult, { ok: true }> } | { opened: Extract<OpenResult, { ok: true }>; digest: FileDigest; after: Stats };
+
 /**
- * Claim a complete file and process it. `changed` means the file changed (or left) while it was
- * taken; it stays where it is for the next scan.
+ * Open a candidate and hash it (read up to the size the scan saw; the fstat after it says whether
+ * the file is still that size). No row and no name is touched: a scan may do this for the next
+ * file while the one before is taken. The caller owns the descriptor when it is returned open.
  */
-export async function takeFile(ctx: IntakeContext, candidate: Candidate): Promise<TakeOutcome> {
+export async function openAndHash(candidate: Candidate): Promise<HashedCandidate> {
   const opened = await openRegularFile(candidate.path);
-  if (!opened.ok && opened.reason === 'missing') {
-    fileLogger(ctx, candidate.name).debug('file left before it was opened');
-    return 'changed';
-  }
-  if (!opened.ok && opened.reason === 'not-regular') {
-    // Swapped since the scan's lstat saw a regular file.
-    await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${opened.what}; it was not read` });
-    return 'rejected';
-  }
+  if (!opened.ok) return { opened };
   try {
-    return await takeOpenedFile(ctx, candidate, opened.handle);
-  } finally {
-    await opened.handle.close();
+    const digest = await hashFile(opened.handle, { expectedSize: candidate.size });
+    return { opened, digest, after: await opened.handle.stat() };
+  } catch (error) {
+    await opened.handle.close().catch(() => undefined);
+    throw error;
   }
 }
 
-async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, handle: fs.FileHandle): Promise<TakeOutcome> {
+/** Close what `openAndHash` left open, for a candidate that will not be taken after all. */
+export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<void> {
+  const done = await hashed.catch(() => undefined);
+  if (done?.opened.ok) await done.opened.handle.close().catch(() => undefined);
+}
+
+/**
+ * Claim a complete file and process it. `changed` means the file changed (or left) while it was
+ * taken; it stays where it is for the next scan. `hashed`: the candidate already opened and hashed
+ * (`openAndHash`); the descriptor is closed here either way.
+ */
+export async function takeFile(ctx: IntakeContext, candidate: Candidate, hashed: Promise<HashedCandidate> = openAndHash(candidate)): Promise<TakeOutcome> {
+  const taken = await hashed;
+  if (!taken.opened.ok && taken.opened.reason === 'missing') {
+    fileLogger(ctx, candidate.name).debug('file left before it was opened');
+    return 'changed';
+  }
+  if (!taken.opened.ok) {
+    // Swapped since the scan's lstat saw a regular file.
+    await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${taken.opened.what}; it was not read` });
+    return 'rejected';
+  }
+  const { handle } = taken.opened;
+  try {
+    return await takeOpenedFile(ctx, candidate, handle, taken as Extract<HashedCandidate, { digest: FileDigest }>);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function takeOpenedFile(
+  ctx: IntakeContext,
+  candidate: Candidate,
+  handle: fs.FileHandle,
+  { digest, after }: Extract<HashedCandidate, { digest: FileDigest }>,
+): Promise<TakeOutcome> {
   const log = fileLogger(ctx, candidate.name);
-  // Read up to the size the scan saw; the fstat after it says whether the file is still that size.
-  const digest = await hashFile(handle, { expectedSize: candidate.size });
-  const after = await handle.stat();
   if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');
     return 'changed';
