@@ -9,12 +9,13 @@
  * never only a hash.
  */
 export class CompactKeySet {
+  // Small to start with, doubled as keys come: a set per file, and most files hold a few keys.
   /** The keys' code units, one after the other; key i is `chars[starts[i] .. starts[i + 1])`. */
-  private chars = new Uint16Array(4096);
-  private starts = new Int32Array(1024);
+  private chars = new Uint16Array(256);
+  private starts = new Int32Array(64);
   private count = 0;
   /** Open addressing: a slot holds a key's index + 1, or 0 when empty. Kept at most half full. */
-  private slots = new Int32Array(2048);
+  private slots = new Int32Array(128);
 
   get size(): number {
     return this.count;

@@ -50,6 +50,29 @@ const TEMPLATE_REF = /\{([^{}]+)\}/g;
 
 export function compileField<R>(target: string, spec: FieldSpec, options: CompileOptions<R>): CompiledField<R> {
   const { read, sources } = compileRead(spec, options);
+  return { target, sources, read, convert: convertFor(target, spec, options.decimalComma) };
+}
+
+type Convert = CompiledField<unknown>['convert'];
+
+/**
+ * A field's `convert` depends on the spec alone (and the flow's decimal comma), not on the file: it
+ * is compiled once per spec, not once per file. Many small files each compiled every field again,
+ * a date format's regex included, and that was a tenth of such a file's CPU (docs/performance.md,
+ * bench 8). A mapping reloaded is new spec objects, so nothing stale is kept (a `WeakMap`).
+ */
+const converts = new WeakMap<FieldSpec, Map<string, Convert>>();
+
+function convertFor(target: string, spec: FieldSpec, decimalComma: boolean): Convert {
+  let bySpec = converts.get(spec);
+  if (bySpec === undefined) converts.set(spec, (bySpec = new Map()));
+  const key = `${decimalComma ? 1 : 0}${target}`;
+  let convert = bySpec.get(key);
+  if (convert === undefined) bySpec.set(key, (convert = compileConvert(target, spec, decimalComma)));
+  return convert;
+}
+
+function compileConvert(target: string, spec: FieldSpec, decimalComma: boolean): Convert {
   const leaf = target.slice(target.lastIndexOf('.') + 1);
   const numeric = NUMERIC_FIELDS.has(leaf) || spec.number || spec.integer;
   const integer = spec.integer;
@@ -57,10 +80,10 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
   const dateFormat = spec.date ?? 'YYYY-MM-DD';
   // ISO 4217 codes are capitals; an ERP writing "rub" means RUB (decision: see docs/assumptions.md).
   const upper = spec.upper || target === 'currency';
-  const { trim, lower, optional, map, fromAddress, decimalComma } = { ...spec, decimalComma: options.decimalComma };
+  const { trim, lower, optional, map, fromAddress } = spec;
   const fallback = spec.default;
 
-  const convert = (raw: string | number): string | number | typeof OMIT | FieldFailure => {
+  return (raw: string | number): string | number | typeof OMIT | FieldFailure => {
     let value: string | number = raw;
     if (typeof value === 'string') {
       if (trim) value = value.trim();
@@ -93,7 +116,6 @@ export function compileField<R>(target: string, spec: FieldSpec, options: Compil
     }
     return text;
   };
-  return { target, sources, read, convert };
 }
 
 /**

@@ -7,8 +7,19 @@ import type { SkipRows } from '../config/mapping-schema.js';
 import { cellText } from './compile-field.js';
 import type { Cell } from './readers/types.js';
 
-/** A predicate for rows to skip, compiled once per file. */
-export function compileSkipRows(rule: SkipRows): (cells: readonly Cell[]) => boolean {
+type SkipRow = (cells: readonly Cell[]) => boolean;
+
+/** Compiled once per rule, not once per file (a mapping reloaded is a new rule object). */
+const compiled = new WeakMap<SkipRows, SkipRow>();
+
+/** A predicate for rows to skip. */
+export function compileSkipRows(rule: SkipRows): SkipRow {
+  let skip = compiled.get(rule);
+  if (skip === undefined) compiled.set(rule, (skip = compileRule(rule)));
+  return skip;
+}
+
+function compileRule(rule: SkipRows): SkipRow {
   const escaped = rule.totals.map((word) => word.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const totals = escaped.length === 0 ? undefined : new RegExp(`^(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
   return (cells) => {

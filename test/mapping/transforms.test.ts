@@ -83,6 +83,18 @@ describe('field transforms', () => {
     return compiled.convert(compiled.read(record));
   };
 
+  it('one spec compiled for many files gives each its own columns, and the target and decimal comma their own conversion', () => {
+    const spec = fieldSpecSchema.parse({ column: 'a' });
+    const first = compileField('price', spec, { decimalComma: true, source: cell });
+    const other = compileField('price', spec, { decimalComma: true, source: (name) => cell(name === 'a' ? 'b' : name) });
+    expect(other.read({ a: '1', b: '2' })).toBe('2');
+    expect(first.read({ a: '1', b: '2' })).toBe('1');
+    expect(compileField('price', spec, { decimalComma: false, source: cell }).convert('1,5')).toBeInstanceOf(FieldFailure);
+    expect(first.convert('1,5')).toBe(1.5);
+    // The same spec under a text target is not converted as a number.
+    expect(compileField('customer.name', spec, { decimalComma: true, source: cell }).convert('1,5')).toBe('1,5');
+  });
+
   it('trims by default (NBSP included), and can keep spaces', () => {
     expect(run('customer.name', { column: 'a' }, { a: '\u00a0 ООО Ромашка \t' })).toBe('ООО Ромашка');
     expect(run('customer.name', { column: 'a', trim: false }, { a: ' x ' })).toBe(' x ');
