@@ -7,6 +7,11 @@ export interface FileDigest {
   sha256: string;
   /** Bytes actually read: compared with the size the stability check saw. */
   size: number;
+  /**
+   * The whole file as hashed, when it was read in one read (`expectedSize` up to `READ_CHUNK_BYTES`):
+   * a small file is then mapped from these very bytes, not read again (`OpenedInput.bytes`).
+   */
+  bytes?: Buffer;
 }
 
 export interface HashOptions {
@@ -25,13 +30,17 @@ export async function hashFile(handle: FileHandle, { expectedSize }: HashOptions
   // when their external memory adds up, and hashing allocates next to nothing else on the heap).
   const buffer = Buffer.allocUnsafe(expectedSize === undefined ? READ_CHUNK_BYTES : Math.max(1, Math.min(READ_CHUNK_BYTES, expectedSize)));
   let size = 0;
+  let reads = 0;
   for (;;) {
     const length = expectedSize === undefined ? buffer.length : Math.min(buffer.length, expectedSize - size);
     if (length <= 0) break;
     const { bytesRead } = await handle.read(buffer, 0, length, size);
     if (bytesRead === 0) break;
     size += bytesRead;
+    reads += 1;
     hash.update(buffer.subarray(0, bytesRead));
   }
-  return { sha256: hash.digest('hex'), size };
+  // One read filled the buffer from byte 0: it holds the whole file (a buffer reused for a second read would not).
+  const whole = reads === 1 && expectedSize !== undefined && size === expectedSize;
+  return { sha256: hash.digest('hex'), size, ...(whole ? { bytes: buffer.subarray(0, size) } : {}) };
 }

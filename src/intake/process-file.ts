@@ -26,7 +26,8 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRecord, ha
   countReadAttempt(ctx.db, row.id);
   // An exchange message's header decides first what the message is (`exchange-message.ts`).
   if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
-  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems({ handle, name: row.originalName }, row.originalName), handle, expected, row.originalName));
+  const input = { handle, name: row.originalName, bytes: seen?.bytes };
+  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName));
 }
 
 /**

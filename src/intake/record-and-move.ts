@@ -21,6 +21,8 @@ import { recordMappedFile, type MessageOutcome } from './record-mapped-file.js';
 export interface SeenFile {
   size: number;
   mtimeMs: number;
+  /** Its whole content as hashed, when one read took it (`FileDigest.bytes`): mapped from here. */
+  bytes?: Buffer | undefined;
 }
 
 /**

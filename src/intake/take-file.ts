@@ -196,6 +196,7 @@ async function takeOpenedFile(
     return 'rejected';
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: candidate.size }, 'file taken');
-  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs });
+  // A small file is mapped from the bytes it was hashed from (they are the claim's SHA-256).
+  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes });
   return 'processed';
 }

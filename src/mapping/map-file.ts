@@ -79,13 +79,14 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
     rejectPastDates: options.rejectPastDates,
   };
   const format = formatOf(name, spec);
+  const bytes = typeof input === 'string' ? undefined : input.bytes;
   let opened: FileHandle | undefined;
   try {
     options.signal?.throwIfAborted();
     const handle = typeof input === 'string' ? (opened = await openInputFile(input)) : input.handle;
     const reader = READERS[format];
     if (format !== 'xlsx') {
-      const container = await sniffContainer(handle);
+      const container = await sniffContainer(handle, bytes);
       // An XML file may come zipped (1C compresses its exchange messages): the XML reader opens it.
       if (container !== null && !(format === 'xml' && container === 'zip')) {
         throw new ConnectorError(
@@ -99,7 +100,7 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
       const reads = reader.shape === 'table' ? 'paths of a tree (JSON, XML)' : 'columns of a table (CSV, XLSX)';
       throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`);
     }
-    const readOptions = { signal: options.signal, archivePassword: options.archivePassword, wholeUpTo: options.wholeUpTo };
+    const readOptions = { signal: options.signal, archivePassword: options.archivePassword, wholeUpTo: options.wholeUpTo, bytes };
     if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
     else yield* mapTree(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
   } catch (error) {

@@ -17,6 +17,12 @@ export interface OpenedInput {
   handle: fs.FileHandle;
   /** The file's name: its extension picks the format, and it names the file in messages. */
   name: string;
+  /**
+   * The file's whole content, read from `handle` by the caller (the intake's hash of a small file):
+   * the container sniff and a small CSV take it from here instead of reading again. Only ever the
+   * bytes of this descriptor from byte 0 to its end as it was then.
+   */
+  bytes?: Buffer | undefined;
 }
 
 /** Flags of every open of an input file. */

@@ -20,6 +20,7 @@ import { XML_DEFAULTS } from '../../src/config/mapping-schema.js';
 import { suggestMappingForFile } from '../../src/mapping/suggest/suggest-file.js';
 import { isConnectorError } from '../../src/errors.js';
 import { memoryHandle } from './memory-handle.js';
+import { READ_CHUNK_BYTES } from '../../src/shared/input-file.js';
 
 export interface FuzzTarget {
   name: string;
@@ -50,7 +51,9 @@ async function mapped(data: Buffer, name: string, spec: MappingSpec, split?: () 
   const codes: string[] = [];
   // Read in other chunks, a CSV is streamed however small: the check compares it with the whole read.
   const options = { now: NOW, rejectPastDates: true, archivePassword: 'секрет-123', ...(split ? { wholeUpTo: 0 } : {}) };
-  for await (const item of mapFile({ handle: memoryHandle(data, split), name }, spec, options)) {
+  // Read whole, a small file comes as the intake hands it on: the bytes its hash read (`OpenedInput.bytes`).
+  const bytes = split === undefined && data.length <= READ_CHUNK_BYTES ? data : undefined;
+  for await (const item of mapFile({ handle: memoryHandle(data, split), name, bytes }, spec, options)) {
     if (item.kind === 'submission') lines.push(`S ${item.submission.firstRow} ${JSON.stringify(item.submission.payload)}`);
     else {
       codes.push(item.problem.code);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { getFile } from '../../src/store/files.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { SOURCE_SYSTEM, claimIntoProcessing, dropFile, withIntake } from '../helpers/with-intake.js';
+import { SOURCE_SYSTEM, claimIntoProcessing, dropFile, onClaim, withIntake } from '../helpers/with-intake.js';
 
 async function readReport(file: string): Promise<{ json: { file: string; problems: Record<string, unknown>[] }; csv: string }> {
   return {
@@ -296,6 +297,32 @@ describe('intake: a file still being written when it is taken', () => {
     });
   });
 
+  it('is mapped from the bytes its claim hashed: a same-size rewrite during the claim, its mtime put back, records nothing of it', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const file = await dropFile(f.inbox, 'rewritten.csv', requestCsv([requestRow('R-1')]));
+      // A whole second, so that the rewrite can put the very same mtime back.
+      const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 5_000);
+      await fs.utimes(file, mtime, mtime);
+      const seen = await fs.stat(file);
+      onClaim(f.db, () => {
+        fsSync.writeFileSync(file, requestCsv([requestRow('R-9')]));
+        fsSync.utimesSync(file, mtime, mtime);
+      });
+      const ctx = f.context();
+      await ensureInboxDirs(ctx.dirs);
+      expect(await takeFile(ctx, { path: file, name: 'rewritten.csv', size: seen.size, mtimeMs: seen.mtimeMs })).toBe('processed');
+      const [row] = f.files();
+      expect(row).toMatchObject({
+        state: 'archived',
+        sha256: createHash('sha256')
+          .update(requestCsv([requestRow('R-1')]))
+          .digest('hex'),
+      });
+      // What was recorded is what the SHA-256 names, not what sat on disk when it was parsed.
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1']);
+    });
+  });
+
   it('hashFile stops at the size it is given, and at the end of a shorter file', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'ten.csv');
@@ -303,7 +330,8 @@ describe('intake: a file still being written when it is taken', () => {
       const handle = await fs.open(file);
       try {
         const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-        expect(await hashFile(handle, { expectedSize: 4 })).toEqual({ sha256: sha('0123'), size: 4 });
+        // Read whole in one read: the bytes come with the hash, and a small file is mapped from them.
+        expect(await hashFile(handle, { expectedSize: 4 })).toEqual({ sha256: sha('0123'), size: 4, bytes: Buffer.from('0123') });
         expect(await hashFile(handle, { expectedSize: 40 })).toEqual({ sha256: sha('0123456789'), size: 10 });
         expect(await hashFile(handle)).toEqual({ sha256: sha('0123456789'), size: 10 });
       } finally {

@@ -38,7 +38,7 @@ const UTF16_ADVICE = '(from Excel: "CSV UTF-8", not "Unicode Text")';
 export const csvReader: TableReader = {
   shape: 'table',
   open: (handle, spec, options) => ({
-    rows: readCsvRows(handle, spec.csv, options?.signal, options?.wholeUpTo ?? SMALL_CSV_BYTES),
+    rows: readCsvRows(handle, spec.csv, options?.signal, options?.wholeUpTo ?? SMALL_CSV_BYTES, options?.bytes),
     header: { kind: 'first' },
     decimalComma: spec.csv.decimalComma,
   }),
@@ -47,14 +47,27 @@ export const csvReader: TableReader = {
 /**
  * Yields the CSV's records as rows of cells, the header row first (row 0, the first data row 1),
  * read from byte 0 of `handle` (which the caller closes): a file up to `wholeUpTo` bytes in one
- * read, a larger one streamed. Throws `FILE_UNREADABLE`.
+ * read (or from `bytes`, when the caller read it already), a larger one streamed. Throws `FILE_UNREADABLE`.
  */
-async function* readCsvRows(handle: FileHandle, options: CsvOptions, signal: AbortSignal | undefined, wholeUpTo: number): AsyncGenerator<TableRow> {
+async function* readCsvRows(
+  handle: FileHandle,
+  options: CsvOptions,
+  signal: AbortSignal | undefined,
+  wholeUpTo: number,
+  bytes: Buffer | undefined,
+): AsyncGenerator<TableRow> {
   // A small file's UTF-8 bytes (or windows-1251 text), or undefined: it is streamed.
   let whole: Buffer | string | undefined;
   try {
-    const head = Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
-    const length = await readFully(handle, head, 0, head.length, 0);
+    let head: Buffer;
+    let length: number;
+    if (bytes !== undefined && bytes.length <= wholeUpTo) {
+      head = bytes;
+      length = bytes.length;
+    } else {
+      head = Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
+      length = await readFully(handle, head, 0, head.length, 0);
+    }
     const refusal = utf16Refusal(head.subarray(0, Math.min(length, UTF16_HEAD_BYTES)), UTF16_ADVICE);
     if (refusal) throw refusal;
     if (length <= wholeUpTo) whole = utf8OfWhole(head.subarray(0, length), options.encoding);

@@ -18,11 +18,14 @@ const SIGNATURES: readonly [Container, Buffer][] = [
 ];
 
 /** The container `handle` holds (read at byte 0), or null for anything else (text, most likely). */
-export async function sniffContainer(handle: FileHandle): Promise<Container | null> {
-  const head = Buffer.alloc(8);
-  const bytesRead = await readFully(handle, head, 0, head.length, 0);
-  const bytes = head.subarray(0, bytesRead);
+export async function sniffContainer(handle: FileHandle, whole?: Buffer): Promise<Container | null> {
+  const bytes = whole?.subarray(0, 8) ?? (await readHead(handle));
   return SIGNATURES.find(([, signature]) => bytes.length >= signature.length && bytes.subarray(0, signature.length).equals(signature))?.[0] ?? null;
+}
+
+async function readHead(handle: FileHandle): Promise<Buffer> {
+  const head = Buffer.alloc(8);
+  return head.subarray(0, await readFully(handle, head, 0, head.length, 0));
 }
 
 /** What a container is, for a message: `a spreadsheet workbook (xlsx, xlsm or ods)`. */

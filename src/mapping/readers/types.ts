@@ -74,6 +74,8 @@ export interface ReadOptions {
    * error: the fuzz target reads each input both ways and compares.
    */
   wholeUpTo?: number | undefined;
+  /** The whole file, already read from the handle by the caller (`OpenedInput.bytes`): a reader that would read it whole takes it from here. */
+  bytes?: Buffer | undefined;
 }
 
 export interface TableReader {
