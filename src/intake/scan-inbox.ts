@@ -82,10 +82,13 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
   // A small file next in line is opened and hashed while the one before is taken (`openAndHash`
   // touches no row and no name); claims, moves and recordings stay one file after another, in order.
   let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
-  const verdicts = new Map<Candidate, Verdict>();
+  // A file judged ready ahead stays ready at its turn (the time only moves on); one that was not is
+  // judged again then, as every file was before, so that a file settling meanwhile is not put off.
+  const readyAhead = new Set<Candidate>();
   const verdictOf = (candidate: Candidate): Verdict => {
-    let verdict = verdicts.get(candidate);
-    if (verdict === undefined) verdicts.set(candidate, (verdict = judge(ctx, tracker, candidate, present, waitUntil)));
+    if (readyAhead.has(candidate)) return 'ready';
+    const verdict = judge(ctx, tracker, candidate, present, waitUntil);
+    if (verdict === 'ready') readyAhead.add(candidate);
     return verdict;
   };
   try {
