@@ -79,9 +79,6 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
   }
   candidates.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  // A small file next in line is opened and hashed while the one before is taken (`openAndHash`
-  // touches no row and no name); claims, moves and recordings stay one file after another, in order.
-  let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
   // A file judged ready ahead stays ready at its turn (the time only moves on); one that was not is
   // judged again then, as every file was before, so that a file settling meanwhile is not put off.
   const readyAhead = new Set<Candidate>();
@@ -91,6 +88,7 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
     if (verdict === 'ready') readyAhead.add(candidate);
     return verdict;
   };
+  const lookahead = createLookahead(verdictOf, rules.maxFileBytes, options.signal);
   try {
     for (const [index, candidate] of candidates.entries()) {
       if (options.signal.aborted) break;
@@ -106,18 +104,8 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
             message: `${candidate.name} has ${candidate.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
           });
         } else {
-          const take = () => {
-            // Taken from `ahead` only once the gate lets it in: a scan stopped at the gate leaves it to the `finally`.
-            const hashed = ahead?.candidate === candidate ? ahead.hashed : undefined;
-            ahead = undefined;
-            const next = candidates[index + 1];
-            if (next !== undefined && !options.signal.aborted && isHashedAhead(next, rules.maxFileBytes) && verdictOf(next) === 'ready') {
-              ahead = { candidate: next, hashed: openAndHash(next) };
-              // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
-              ahead.hashed.catch(() => undefined);
-            }
-            return takeFile(ctx, candidate, hashed);
-          };
+          // Called only once the gate lets the file in: a scan stopped at the gate leaves what was hashed ahead to `discard`.
+          const take = () => takeFile(ctx, candidate, lookahead.take(candidate, candidates[index + 1]));
           if ((await (ctx.fileGate ?? UNGATED).run(take, options.signal)) === 'changed') continue;
         }
         taken += 1;
@@ -130,7 +118,7 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
       }
     }
   } finally {
-    if (ahead !== undefined) await discardHashed(ahead.hashed);
+    await lookahead.discard();
   }
   tracker.retain(present);
   return { taken, nextCheckAt, failed };
@@ -143,9 +131,31 @@ function failureFields(error: unknown): Record<string, unknown> {
 
 type Verdict = 'ready' | 'empty' | 'wait';
 
-/** Hashed ahead: a file read in one read (the gate bounds what files are held, not a hash's one buffer). */
-function isHashedAhead(candidate: Candidate, maxFileBytes: number): boolean {
-  return candidate.size > 0 && candidate.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes);
+/**
+ * The next small file in line, opened and hashed while the one before is taken (`openAndHash`
+ * touches no row and no name): claims, moves and recordings stay one file after another, in order.
+ * Only a file read in one read is hashed ahead (the gate bounds the files held, not a hash's buffer).
+ */
+function createLookahead(verdictOf: (candidate: Candidate) => Verdict, maxFileBytes: number, signal: AbortSignal) {
+  let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
+  return {
+    /** What was hashed ahead for `candidate`, if anything; and `next` started on, when it is ready and small. */
+    take(candidate: Candidate, next: Candidate | undefined): Promise<HashedCandidate> | undefined {
+      const hashed = ahead?.candidate === candidate ? ahead.hashed : undefined;
+      ahead = undefined;
+      if (next !== undefined && !signal.aborted && next.size > 0 && next.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes) && verdictOf(next) === 'ready') {
+        ahead = { candidate: next, hashed: openAndHash(next) };
+        // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
+        ahead.hashed.catch(() => undefined);
+      }
+      return hashed;
+    },
+    /** Close what was hashed ahead for a file the scan stopped before. */
+    async discard(): Promise<void> {
+      if (ahead !== undefined) await discardHashed(ahead.hashed);
+      ahead = undefined;
+    },
+  };
 }
 
 /** Is the file complete? With a done-marker, its marker decides; otherwise size and mtime must settle. */

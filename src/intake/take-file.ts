@@ -98,8 +98,16 @@ async function holdsFile(p: string, opened: Stats): Promise<boolean> {
   }
 }
 
-/** A candidate opened and hashed, ready to be claimed; `opened` failed when it left or is no regular file. */
-export type HashedCandidate = { opened: Exclude<OpenResult, { ok: true }> } | { opened: Extract<OpenResult, { ok: true }>; digest: FileDigest; after: Stats };
+/** A candidate opened and hashed, ready to be claimed; or why it could not be opened (it left, or is no regular file). */
+export type HashedCandidate = Exclude<OpenResult, { ok: true }> | HashedFile;
+
+/** An opened candidate's descriptor, its hash, and its fstat taken after the hash. */
+interface HashedFile {
+  ok: true;
+  handle: fs.FileHandle;
+  digest: FileDigest;
+  after: Stats;
+}
 
 /**
  * Open a candidate and hash it (read up to the size the scan saw; the fstat after it says whether
@@ -108,10 +116,11 @@ export type HashedCandidate = { opened: Exclude<OpenResult, { ok: true }> } | { 
  */
 export async function openAndHash(candidate: Candidate): Promise<HashedCandidate> {
   const opened = await openRegularFile(candidate.path);
-  if (!opened.ok) return { opened };
+  if (!opened.ok) return opened;
+  const { handle } = opened;
   try {
-    const digest = await hashFile(opened.handle, { expectedSize: candidate.size });
-    return { opened, digest, after: await opened.handle.stat() };
+    const digest = await hashFile(handle, { expectedSize: candidate.size });
+    return { ok: true, handle, digest, after: await handle.stat() };
   } catch (error) {
     await opened.handle.close().catch(() => undefined);
     throw error;
@@ -121,7 +130,7 @@ export async function openAndHash(candidate: Candidate): Promise<HashedCandidate
 /** Close what `openAndHash` left open, for a candidate that will not be taken after all. */
 export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<void> {
   const done = await hashed.catch(() => undefined);
-  if (done?.opened.ok) await done.opened.handle.close().catch(() => undefined);
+  if (done?.ok) await done.handle.close().catch(() => undefined);
 }
 
 /**
@@ -131,29 +140,23 @@ export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<v
  */
 export async function takeFile(ctx: IntakeContext, candidate: Candidate, hashed: Promise<HashedCandidate> = openAndHash(candidate)): Promise<TakeOutcome> {
   const taken = await hashed;
-  if (!taken.opened.ok && taken.opened.reason === 'missing') {
+  if (!taken.ok && taken.reason === 'missing') {
     fileLogger(ctx, candidate.name).debug('file left before it was opened');
     return 'changed';
   }
-  if (!taken.opened.ok) {
+  if (!taken.ok) {
     // Swapped since the scan's lstat saw a regular file.
-    await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${taken.opened.what}; it was not read` });
+    await rejectUnclaimed(ctx, candidate, { code: 'FILE_NOT_REGULAR', message: `${candidate.name} is ${taken.what}; it was not read` });
     return 'rejected';
   }
-  const { handle } = taken.opened;
   try {
-    return await takeOpenedFile(ctx, candidate, handle, taken as Extract<HashedCandidate, { digest: FileDigest }>);
+    return await takeOpenedFile(ctx, candidate, taken);
   } finally {
-    await handle.close();
+    await taken.handle.close();
   }
 }
 
-async function takeOpenedFile(
-  ctx: IntakeContext,
-  candidate: Candidate,
-  handle: fs.FileHandle,
-  { digest, after }: Extract<HashedCandidate, { digest: FileDigest }>,
-): Promise<TakeOutcome> {
+async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle, digest, after }: HashedFile): Promise<TakeOutcome> {
   const log = fileLogger(ctx, candidate.name);
   if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');

@@ -59,15 +59,9 @@ async function* readCsvRows(
   // A small file's UTF-8 bytes (or windows-1251 text), or undefined: it is streamed.
   let whole: Buffer | string | undefined;
   try {
-    let head: Buffer;
-    let length: number;
-    if (bytes !== undefined && bytes.length <= wholeUpTo) {
-      head = bytes;
-      length = bytes.length;
-    } else {
-      head = Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
-      length = await readFully(handle, head, 0, head.length, 0);
-    }
+    const given = bytes !== undefined && bytes.length <= wholeUpTo ? bytes : undefined;
+    const head = given ?? Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
+    const length = given?.length ?? (await readFully(handle, head, 0, head.length, 0));
     const refusal = utf16Refusal(head.subarray(0, Math.min(length, UTF16_HEAD_BYTES)), UTF16_ADVICE);
     if (refusal) throw refusal;
     if (length <= wholeUpTo) whole = utf8OfWhole(head.subarray(0, length), options.encoding);
