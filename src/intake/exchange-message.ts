@@ -29,6 +29,7 @@ import type { RecordFileResult } from '../store/record-file.js';
 import type { ReportNote } from '../shared/types.js';
 import { writeDueReply } from './exchange-reply.js';
 import { fileLogger, type IntakeContext } from './intake-context.js';
+import type { MessageOutcome } from './record-mapped-file.js';
 import { oneItem, recordAndMove, unlessChanged, type SeenFile } from './record-and-move.js';
 
 /** The exchange of a flow that has one. */
@@ -61,7 +62,7 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
     items = oneItem({ kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
   }
   let kind = 'refused';
-  const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name), {
+  const exchangeOutcome: MessageOutcome = {
     notes,
     alsoRecord: (state) => {
       const now = ctx.clock();
@@ -77,7 +78,8 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
         now,
       });
     },
-  });
+  };
+  const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name), { exchange: exchangeOutcome });
   ctx.metrics?.exchangeMessages?.inc({ flow: ctx.flow.name, kind });
   log.info(
     {

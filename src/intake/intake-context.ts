@@ -10,6 +10,7 @@ import type { Db } from '../store/open-store.js';
 import type { FileRecord } from '../store/files.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import type { FileGate } from './file-gate.js';
+import type { RecordingGroup } from './recording-group.js';
 import { storedName } from './inbox-names.js';
 import type { Clock, WaitDurable } from '../shared/types.js';
 
@@ -43,6 +44,13 @@ export interface IntakeContext {
   fileGate?: FileGate;
   /** A scan's queue of recorded files to move in groups (`file-moves.ts`); without it, each file is moved as it is recorded. */
   moves?: FileMoves;
+  /** A scan's group of small files' recordings, one commit for several (`recording-group.ts`); without it, each is committed alone. */
+  recordings?: RecordingGroup;
+  /**
+   * Wait until every file the scan took so far is recorded and moved: a claim that meets an earlier
+   * row of the same content must see that row as it ends, and its file where it ends.
+   */
+  settleScan?: () => Promise<void>;
 }
 
 /** A scan's recorded files, moved out of `processing/` in groups (`file-moves.ts`). */

@@ -27,7 +27,10 @@ export async function processClaimedFile(ctx: IntakeContext, row: FileRecord, ha
   // An exchange message's header decides first what the message is (`exchange-message.ts`).
   if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
   const input = { handle, name: row.originalName, bytes: seen?.bytes };
-  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName));
+  // A small file mapped from its hashed bytes is recorded with the scan's group (`recording-group.ts`).
+  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName), {
+    grouped: seen?.bytes !== undefined,
+  });
 }
 
 /**

@@ -51,16 +51,25 @@ export async function* oneItem(item: MappedItem): AsyncGenerator<MappedItem> {
   yield item;
 }
 
-/** Record a claimed file from its mapped items, then move it (and write its report); an exchange message adds its own rules. */
+/**
+ * Record a claimed file from its mapped items, then move it (and write its report); an exchange
+ * message adds its own rules. `grouped`: a small file mapped from its hashed bytes, recorded with
+ * the scan's group (`recording-group.ts`); any other recording flushes that group first, so that
+ * files are recorded in the order they were taken.
+ */
 export async function recordAndMove(
   ctx: IntakeContext,
   row: FileRecord,
   items: AsyncIterable<MappedItem>,
-  exchange?: MessageOutcome,
+  options: { exchange?: MessageOutcome | undefined; grouped?: boolean } = {},
 ): Promise<RecordFileResult> {
+  const { exchange } = options;
   const log = fileLogger(ctx, row.originalName);
   const name = storedName(row.id, row.originalName);
+  const group = options.grouped && !exchange ? ctx.recordings : undefined;
+  if (!group) ctx.recordings?.flush();
   const result = await recordMappedFile(ctx.db, {
+    group,
     ...(exchange ? { exchange } : {}),
     onReaderFault: (error) => ctx.onReaderFault?.(error, row.originalName),
     flow: ctx.flow.name,

@@ -18,6 +18,7 @@ import { catchMapperFailure, collectProblems } from './collect-problems.js';
 import { planChunk, planOutcome, startFilePlan } from './plan-file.js';
 import { settleFile, settleUnfinishedRecordings } from './settle-staged.js';
 import { prepareSubmission } from './submission-keys.js';
+import type { RecordingGroup } from './recording-group.js';
 
 /**
  * A chunk is recorded once it holds this many submissions or this many characters of payload,
@@ -46,6 +47,11 @@ export interface MappedFileRecord {
   exchange?: MessageOutcome;
   /** Told when the mapper itself throws something other than a `ConnectorError` (a fault of ours). */
   onReaderFault?: (error: unknown) => void;
+  /**
+   * A scan's group of small files' recordings (`recording-group.ts`): a file whose submissions fit
+   * in one chunk is recorded with its group. A file that turns out larger flushes the group first.
+   */
+  group?: RecordingGroup | undefined;
 }
 
 /** How an exchange message's file is decided beyond a plain file's rules. */
@@ -82,6 +88,8 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
     let chunk: PreparedSubmission[] = [];
     let chunkChars = 0;
     const flush = () => {
+      // The files waiting in the group came before this one: recorded first.
+      input.group?.flush();
       const batch = chunk;
       chunk = [];
       chunkChars = 0;
@@ -101,18 +109,21 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
     if (!staged) {
       // The whole file came in one chunk: planned and recorded in one transaction, nothing staged.
       const whole = chunk;
-      return recordWholeFile(db, {
-        ...decided,
-        flow,
-        fileId,
-        now: clock(),
-        dedupeKeys: whole.map((s) => s.dedupeKey),
-        // The chunk is planned first: the outcome counts what it decided.
-        plan: (row, existing) => ({ ...planChunk(plan, whole, existing), ...outcomeOf(row) }),
-      });
+      const record = () =>
+        recordWholeFile(db, {
+          ...decided,
+          flow,
+          fileId,
+          now: clock(),
+          dedupeKeys: whole.map((s) => s.dedupeKey),
+          // The chunk is planned first: the outcome counts what it decided.
+          plan: (row, existing) => ({ ...planChunk(plan, whole, existing), ...outcomeOf(row) }),
+        });
+      return input.group ? input.group.record(record) : record();
     }
     if (chunk.length > 0) flush();
   }
+  input.group?.flush();
   const result = finishRecording(db, { ...decided, fileId, now: clock(), plan: outcomeOf });
   await settleFile(db, { id: fileId, state: result.state }, clock);
   return result;

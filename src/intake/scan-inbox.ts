@@ -14,6 +14,7 @@ import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
+import { createRecordingGroup, type RecordingGroup } from './recording-group.js';
 
 export interface ScanResult {
   /** Files taken (processed or found duplicate) in this scan. */
@@ -30,18 +31,26 @@ export interface ScanOptions {
 }
 
 export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
-  // The scan's recorded files are moved in groups, and all of them before it ends.
+  // The scan's small files are recorded in groups and its recorded files moved in groups, all of
+  // them before it ends.
   const moves = createFileMoves(base);
+  const recordings = createRecordingGroup(base.db);
+  let failedMoves = 0;
+  const settleScan = async (): Promise<void> => {
+    await recordings.settle();
+    failedMoves += await moves.drain();
+  };
   try {
-    const result = await takeReadyFiles({ ...base, moves }, tracker, options);
-    return { ...result, failed: result.failed + (await moves.drain()) };
+    const result = await takeReadyFiles({ ...base, moves, recordings, settleScan }, tracker, options);
+    await settleScan();
+    return { ...result, failed: result.failed + failedMoves };
   } catch (error) {
-    await moves.drain();
+    await settleScan();
     throw error;
   }
 }
 
-async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
+async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup }, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   const rules = ctx.flow.intake;
   const matches = flowNameMatcher(ctx.flow);
   const names = await fs.readdir(ctx.dirs.inbox);
@@ -49,6 +58,18 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
   const candidates: Candidate[] = [];
   let taken = 0;
   let failed = 0;
+  const { recordings } = ctx;
+  /** How a take that waited for its group ended. */
+  const ended =
+    (candidate: Candidate) =>
+    (failure: { error: unknown } | null): void => {
+      if (!failure) {
+        taken += 1;
+        return;
+      }
+      failed += 1;
+      fileLogger(ctx, candidate.name).error(failureFields(failure.error), 'taking the file failed; it will be tried again');
+    };
   let nextCheckAt: number | null = null;
   const waitUntil = (at: number) => {
     nextCheckAt = nextCheckAt === null ? at : Math.min(nextCheckAt, at);
@@ -105,8 +126,10 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
           });
         } else {
           // Called only once the gate lets the file in: a scan stopped at the gate leaves what was hashed ahead to `discard`.
-          const take = () => takeFile(ctx, candidate, lookahead.take(candidate, candidates[index + 1]));
-          if ((await (ctx.fileGate ?? UNGATED).run(take, options.signal)) === 'changed') continue;
+          // A small file whose recording waits for its group leaves the gate then; it is counted when it ends.
+          const take = () => recordings.follow(takeFile(ctx, candidate, lookahead.take(candidate, candidates[index + 1])), ended(candidate));
+          const outcome = await (ctx.fileGate ?? UNGATED).run(take, options.signal);
+          if (outcome === 'changed' || outcome === 'waiting') continue;
         }
         taken += 1;
       } catch (error) {
@@ -119,6 +142,7 @@ async function takeReadyFiles(ctx: IntakeContext, tracker: StabilityTracker, opt
     }
   } finally {
     await lookahead.discard();
+    await recordings.settle();
   }
   tracker.retain(present);
   return { taken, nextCheckAt, failed };

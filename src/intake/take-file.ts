@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile, type OpenResult } from '../shared/input-file.js';
-import { claimFile, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
+import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile, type FileDigest } from './hash-file.js';
 import { localStamp } from '../shared/local-time.js';
 import { markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
@@ -168,7 +168,9 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
   if (claim.ok) {
     row = claim.row;
   } else {
-    const earlier = claim.existing;
+    // The earlier row may be a file of this scan still waiting for its group or its move.
+    if (ctx.settleScan) await ctx.settleScan();
+    const earlier = ctx.settleScan ? (findFileBySha256(ctx.db, ctx.flow.name, digest.sha256) ?? claim.existing) : claim.existing;
     if (earlier.state === 'rejected') {
       // The same content once rejected may come back after a mapping fix: take it again.
       row = reclaimRejectedFile(ctx.db, earlier.id, newFile, processingPathOf(ctx.dirs, earlier.id, candidate.name));
