@@ -20,10 +20,17 @@ export type { SeenFile } from './record-and-move.js';
  * taker's stat); without it (recovery), as it is now, with the size the claim recorded. Returns
  * the recording result.
  */
-export async function processClaimedFile(ctx: IntakeContext, row: FileRecord, handle: FileHandle, seen?: SeenFile): Promise<RecordFileResult> {
+export async function processClaimedFile(
+  ctx: IntakeContext,
+  row: FileRecord,
+  handle: FileHandle,
+  seen?: SeenFile,
+  options: { readCounted?: boolean } = {},
+): Promise<RecordFileResult> {
   const expected = seen ?? { size: row.sizeBytes, mtimeMs: (await handle.stat()).mtimeMs };
-  // Counted before the read: if the daemon dies reading it, recovery knows (`MAX_READ_ATTEMPTS`).
-  countReadAttempt(ctx.db, row.id);
+  // Counted before the read (`readCounted`: with the claim just made): if the daemon dies reading
+  // it, recovery knows (`MAX_READ_ATTEMPTS`).
+  if (!options.readCounted) countReadAttempt(ctx.db, row.id);
   // An exchange message's header decides first what the message is (`exchange-message.ts`).
   if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
   const input = { handle, name: row.originalName, bytes: seen?.bytes };

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import type { MappedItem } from '../mapping/types.js';
-import { FILE_STATE, getFile, type FileRecord } from '../store/files.js';
+import { FILE_STATE, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
 import type { MappingProblem } from '../shared/types.js';
@@ -97,7 +97,7 @@ export async function recordAndMove(
       },
       result.state === FILE_STATE.archived ? 'file recorded' : 'file rejected',
     );
-  const recorded = getFile(ctx.db, row.id)!;
+  const recorded = result.file;
   // In a scan, moved with the scan's other files once their commits are durable (`file-moves.ts`).
   if (ctx.moves) await ctx.moves.add(recorded);
   else await finishMove(ctx, recorded);

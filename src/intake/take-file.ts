@@ -163,7 +163,8 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
     return 'changed';
   }
   const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
-  const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name));
+  // A new claim counts the read that follows it (one commit for both); a row taken again counts it before the read.
+  const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name), { readStarts: true });
   let row: FileRecord | undefined;
   if (claim.ok) {
     row = claim.row;
@@ -202,6 +203,6 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: candidate.size }, 'file taken');
   // A small file is mapped from the bytes it was hashed from (they are the claim's SHA-256).
-  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes });
+  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes }, { readCounted: claim.ok });
   return 'processed';
 }

@@ -57,14 +57,16 @@ export type ClaimResult = { ok: true; row: FileRecord } | { ok: false; existing:
 /**
  * Claim a file by its content. The winner gets a `processing` row whose `current_path` is
  * `processingPathFor(row.id)`; a loser gets the earlier row (a duplicate, or its own crashed claim).
+ * `readStarts`: the claimer reads the file right after, and its read is counted with the claim
+ * (`countReadAttempt`), one commit instead of two.
  */
-export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string): ClaimResult {
+export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string, options: { readStarts?: boolean } = {}): ClaimResult {
   return db.transaction((): ClaimResult => {
     const inserted = statement(
       db,
-      `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at)
-         VALUES (?, ?, ?, ?, 'processing', ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
-    ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now) as { id: number } | undefined;
+      `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at, read_attempts)
+         VALUES (?, ?, ?, ?, 'processing', ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
+    ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now, options.readStarts ? 1 : 0) as { id: number } | undefined;
     if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
     statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, file.originalName), inserted.id);
     return { ok: true, row: getFile(db, inserted.id)! };
@@ -124,6 +126,20 @@ export function finishFile(db: Db, id: number, outcome: FileOutcome): void {
     outcome.now,
     id,
   );
+}
+
+/** `row` as `finishFile(db, row.id, outcome)` leaves it. */
+export function finishedRow(row: FileRecord, outcome: FileOutcome): FileRecord {
+  return {
+    ...row,
+    state: outcome.state,
+    currentPath: outcome.currentPath,
+    requestCount: outcome.requestCount,
+    problemCount: outcome.problemCount,
+    report: outcome.report === null ? null : JSON.stringify(outcome.report),
+    reportPending: outcome.reportPending ? 1 : 0,
+    finishedAt: outcome.now,
+  };
 }
 
 /** Both report files of a row are on disk: stop writing them again. */

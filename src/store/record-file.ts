@@ -30,7 +30,7 @@
  */
 
 import type { Db } from './open-store.js';
-import { FILE_STATE, finishFile, getFile, type FileRecord } from './files.js';
+import { FILE_STATE, finishFile, finishedRow, getFile, type FileOutcome, type FileRecord } from './files.js';
 import { countStagedSubmissions, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
 import { applyStagedCorrections, deleteStagedCorrectionsOfFile, listLapsedCorrections, stageCorrection, type LapsedCorrection } from './staged-corrections.js';
 import { statement } from './statement.js';
@@ -119,6 +119,8 @@ export interface RecordFileResult {
   report: FileReport;
   /** True when the file had already been recorded (a second call changes nothing). */
   alreadyRecorded: boolean;
+  /** The file's row as the recording left it (the caller moves the file by it, no second read). */
+  file: FileRecord;
 }
 
 /** A file with staged rows or corrections left to settle, and its state (what they become). */
@@ -201,7 +203,7 @@ export function finishRecording(db: Db, input: FinishRecordingInput): RecordFile
     const corrected = archived ? applyStagedCorrections(db, fileId, now) : 0;
     deleteStagedCorrectionsOfFile(db, fileId);
     const recorded = archived ? countStagedSubmissions(db, fileId) : 0;
-    return decideFile(db, input, plan, { recorded, corrected });
+    return decideFile(db, input, file, plan, { recorded, corrected });
   })();
 }
 
@@ -226,13 +228,13 @@ export function recordWholeFile(db: Db, input: WholeFileInput): RecordFileResult
     const file = fileToRecord(db, fileId);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
     const plan = input.plan(file, existingUnder(db, input.flow, input.dedupeKeys));
-    if (plan.state !== FILE_STATE.archived) return decideFile(db, input, plan, { recorded: 0, corrected: 0 });
+    if (plan.state !== FILE_STATE.archived) return decideFile(db, input, file, plan, { recorded: 0, corrected: 0 });
     for (const submission of plan.inserts) insertPlanned(db, input, submission, 'pending');
     // Decided in this transaction against rows read in it: every correction's row is still rejected or dead.
     stageCorrections(db, fileId, plan.corrections);
     const corrected = applyStagedCorrections(db, fileId, now);
     deleteStagedCorrectionsOfFile(db, fileId);
-    return decideFile(db, input, plan, { recorded: plan.inserts.length, corrected });
+    return decideFile(db, input, file, plan, { recorded: plan.inserts.length, corrected });
   })();
 }
 
@@ -243,10 +245,16 @@ function fileToRecord(db: Db, fileId: number): FileRecord {
 }
 
 /** Finish the file's row by its plan (inside the deciding transaction), with what it recorded. */
-function decideFile(db: Db, input: Omit<FinishRecordingInput, 'plan'>, plan: OutcomePlan, counts: { recorded: number; corrected: number }): RecordFileResult {
+function decideFile(
+  db: Db,
+  input: Omit<FinishRecordingInput, 'plan'>,
+  file: FileRecord,
+  plan: OutcomePlan,
+  counts: { recorded: number; corrected: number },
+): RecordFileResult {
   const currentPath = input.destinationFor(plan.state);
   const { problems, notes } = plan.report;
-  finishFile(db, input.fileId, {
+  const outcome: FileOutcome = {
     state: plan.state,
     currentPath,
     requestCount: counts.recorded + counts.corrected,
@@ -255,9 +263,18 @@ function decideFile(db: Db, input: Omit<FinishRecordingInput, 'plan'>, plan: Out
     // Report files are written only for problems; a report of notes alone stays in the store.
     reportPending: problems.length > 0,
     now: input.now,
-  });
+  };
+  finishFile(db, input.fileId, outcome);
   input.alsoRecord?.(plan.state);
-  return { state: plan.state, currentPath, ...counts, duplicates: plan.duplicates, report: plan.report, alreadyRecorded: false };
+  return {
+    state: plan.state,
+    currentPath,
+    ...counts,
+    duplicates: plan.duplicates,
+    report: plan.report,
+    alreadyRecorded: false,
+    file: finishedRow(file, outcome),
+  };
 }
 
 function alreadyRecorded(file: FileRecord): RecordFileResult {
@@ -270,5 +287,6 @@ function alreadyRecorded(file: FileRecord): RecordFileResult {
     duplicates: 0,
     report,
     alreadyRecorded: true,
+    file,
   };
 }

@@ -385,4 +385,26 @@ describe('intake: a file the daemon died reading', () => {
       expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', readAttempts: 1 })]);
     });
   });
+
+  it('counts the read of a file taken from the inbox in its claim: one commit, and a crash right after the claim finds it counted', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const counted: number[] = [];
+      f.db.function('test_claimed_reads', (n: unknown) => {
+        counted.push(Number(n));
+        return null;
+      });
+      f.db.exec(`CREATE TEMP TRIGGER test_claimed_reads AFTER INSERT ON files BEGIN SELECT test_claimed_reads(NEW.read_attempts); END`);
+      const updates: number[] = [];
+      f.db.function('test_read_updates', (n: unknown) => {
+        updates.push(Number(n));
+        return null;
+      });
+      f.db.exec(`CREATE TEMP TRIGGER test_read_updates AFTER UPDATE OF read_attempts ON files BEGIN SELECT test_read_updates(NEW.read_attempts); END`);
+      await dropFile(f.inbox, 'plain.csv', requestCsv([requestRow('R-1')]));
+      await f.intake.start();
+      expect(counted).toEqual([1]);
+      expect(updates).toEqual([]);
+      expect(f.files()).toEqual([expect.objectContaining({ state: 'archived', readAttempts: 1 })]);
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { deleteFinishedSubmissionsBefore } from '../../src/store/housekeeping.js
 import { claimDueSubmissions, countOutstanding, countSubmissionsByState, nextDueAt, oldestPendingByFlow, requeueSubmissions } from '../../src/store/outbox.js';
 import { finishRecording, listUnsettledFiles, stageChunk } from '../../src/store/record-file.js';
 import { deleteStagedSubmissions, releaseStagedSubmissions } from '../../src/store/submissions.js';
+import { getFile } from '../../src/store/files.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { addRequestRow, stageRequestRows, withStore } from '../helpers/store.js';
 import { validRequest } from '../helpers/fixtures.js';
@@ -136,6 +137,40 @@ describe('staged rows', () => {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('f') as { detail: string }[]).map((step) => step.detail).join('; ');
         expect(plan).toMatch(/SEARCH files USING INTEGER PRIMARY KEY/);
         expect(plan).not.toMatch(/files_flow|SCAN files/);
+      }),
+    ));
+
+  it('a decided file comes back with its row as the store now holds it, so that nothing reads it again to move it', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const archived = stageRequestRows(db, 'f', ['A-1'], T);
+        const rejected = stageRequestRows(db, 'f', ['B-1'], T);
+        const clean = { file: 'a.csv', sha256: 'x', problems: [], notes: [] };
+        const bad = { file: 'b.csv', sha256: 'y', problems: [{ row: 2, field: 'customer.inn', code: 'INN_INVALID' as const, message: 'no' }], notes: [] };
+        const a = finishRecording(db, {
+          fileId: archived,
+          now: T + 1,
+          plan: () => ({ state: 'archived', duplicates: 0, report: clean }),
+          destinationFor: () => 'archive/a',
+        });
+        const b = finishRecording(db, {
+          fileId: rejected,
+          now: T + 2,
+          plan: () => ({ state: 'rejected', duplicates: 0, report: bad }),
+          destinationFor: () => 'rejected/b',
+        });
+        expect(a.file).toEqual(getFile(db, archived));
+        expect(b.file).toEqual(getFile(db, rejected));
+        expect(b.file).toMatchObject({ state: 'rejected', currentPath: 'rejected/b', reportPending: 1, problemCount: 1, finishedAt: T + 2 });
+        // Asked again: nothing changes, and the row comes back as it is.
+        const again = finishRecording(db, {
+          fileId: rejected,
+          now: T + 3,
+          plan: () => ({ state: 'archived', duplicates: 0, report: clean }),
+          destinationFor: () => 'archive/b',
+        });
+        expect(again).toMatchObject({ alreadyRecorded: true, state: 'rejected' });
+        expect(again.file).toEqual(getFile(db, rejected));
       }),
     ));
 });
