@@ -6,7 +6,7 @@
  * completes it on restart from the row alone.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { countReadAttempt, type FileRecord } from '../store/files.js';
+import { countReadAttempt, uncountReadAttempt, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { processExchangeMessage } from './exchange-message.js';
 import type { IntakeContext } from './intake-context.js';
@@ -31,13 +31,28 @@ export async function processClaimedFile(
   // Counted before the read (`readCounted`: with the claim just made): if the daemon dies reading
   // it, recovery knows (`MAX_READ_ATTEMPTS`).
   if (!options.readCounted) countReadAttempt(ctx.db, row.id);
-  // An exchange message's header decides first what the message is (`exchange-message.ts`).
-  if (ctx.flow.enterpriseData) return processExchangeMessage(ctx, row, handle, expected);
-  const input = { handle, name: row.originalName, bytes: seen?.bytes };
-  // A small file mapped from its hashed bytes is recorded with the scan's group (`recording-group.ts`).
-  return recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName), {
-    grouped: seen?.bytes !== undefined,
-  });
+  try {
+    // An exchange message's header decides first what the message is (`exchange-message.ts`).
+    if (ctx.flow.enterpriseData) return await processExchangeMessage(ctx, row, handle, expected);
+    const input = { handle, name: row.originalName, bytes: seen?.bytes };
+    // A small file mapped from its hashed bytes is recorded with the scan's group (`recording-group.ts`).
+    return await recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName), {
+      grouped: seen?.bytes !== undefined,
+    });
+  } catch (error) {
+    // A failure in this process (a full disk, a store error) is not a read the daemon died in: the
+    // file is taken again by the next recovery, and must not be refused unread for it.
+    uncountQuietly(ctx, row.id);
+    throw error;
+  }
+}
+
+function uncountQuietly(ctx: IntakeContext, id: number): void {
+  try {
+    uncountReadAttempt(ctx.db, id);
+  } catch {
+    // The store refuses this write too: the read stays counted, as after a crash.
+  }
 }
 
 /**

@@ -94,6 +94,11 @@ export function countReadAttempt(db: Db, id: number): number {
   return row?.read_attempts ?? 0;
 }
 
+/** Take back a read counted by `countReadAttempt` or a claim: the read failed in this process, it did not stop the daemon. */
+export function uncountReadAttempt(db: Db, id: number): void {
+  statement(db, `UPDATE files SET read_attempts = read_attempts - 1 WHERE id = ? AND state = 'processing' AND read_attempts > 0`).run(id);
+}
+
 /** Point a `processing` row at a new path inside `processing/` (a crashed claim adopted again). */
 export function setProcessingPath(db: Db, id: number, currentPath: string, originalName: string): void {
   statement(db, `UPDATE files SET current_path = ?, original_name = ? WHERE id = ? AND state = 'processing'`).run(currentPath, originalName, id);

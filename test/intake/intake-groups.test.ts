@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GROUP_FILES } from '../../src/intake/recording-group.js';
+import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
 
@@ -92,6 +93,31 @@ describe('intake: small files recorded in groups', () => {
         const report = JSON.parse(await fs.readFile(path.join(f.inbox, 'rejected', `${name}.errors.json`), 'utf8')) as { problems: { code: string }[] };
         expect(report.problems.map((p) => p.code)).toEqual(['INN_INVALID']);
       }
+      expect(await f.list('processing')).toEqual([]);
+    });
+  });
+
+  it('a file of the group whose recording fails is rolled back alone, and is taken again, not refused as unreadable, however often it fails', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      f.db.exec(`CREATE TEMP TRIGGER disk_full BEFORE INSERT ON submissions WHEN NEW.external_id = 'R-2' BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END`);
+      await dropInOrder(f.inbox, [
+        ['a.csv', requestCsv([requestRow('R-1')])],
+        ['b.csv', requestCsv([requestRow('R-2')])],
+        ['c.csv', requestCsv([requestRow('R-3')])],
+      ]);
+      await f.intake.start();
+      const byName = () => Object.fromEntries(f.files().map((file) => [file.originalName, file]));
+      expect(byName()['a.csv']).toMatchObject({ state: 'archived' });
+      expect(byName()['c.csv']).toMatchObject({ state: 'archived' });
+      // The read did not stop the daemon: it is not counted against the file.
+      expect(byName()['b.csv']).toMatchObject({ state: 'processing', readAttempts: 0 });
+      for (let i = 0; i < MAX_READ_ATTEMPTS + 1; i += 1) await f.intake.scanNow();
+      expect(byName()['b.csv']).toMatchObject({ state: 'processing', readAttempts: 0 });
+
+      f.db.exec('DROP TRIGGER disk_full');
+      await f.intake.scanNow();
+      expect(byName()['b.csv']).toMatchObject({ state: 'archived', requestCount: 1, readAttempts: 1 });
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-3', 'R-2']);
       expect(await f.list('processing')).toEqual([]);
     });
   });
