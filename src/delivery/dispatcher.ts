@@ -34,7 +34,7 @@ export interface DispatcherDeps {
   stopGraceMs?: number;
   /** Called after an outcome enqueued an acknowledgement (the daemon wakes the exporter here). */
   onAcknowledged?: () => void;
-  /** How long an acceptance waits for others to share its commit (`outcome-batcher.ts`). Default 2 ms. */
+  /** How long an acceptance waits for others to share its commit (`outcome-batcher.ts`). Default 10 ms. */
   outcomeWindowMs?: number;
 }
 

@@ -23,7 +23,7 @@ import { createGateKeeper, type GateKeeper } from './gate-keeper.js';
 import { createOutcomeBatcher } from './outcome-batcher.js';
 import { createOutcomeReport, type OutcomeReport } from './report-outcome.js';
 import { createRowSender, type ClassifiedAttempt } from './send-row.js';
-import { createSlotFiller, type SlotFiller } from './slot-filler.js';
+import { CLAIM_GROUP, createSlotFiller, type SlotFiller } from './slot-filler.js';
 import { createStartSpacing } from './start-spacing.js';
 import { createWakeable, type Wakeable } from './wakeable.js';
 
@@ -40,7 +40,7 @@ export interface FlowSenderDeps {
   metrics?: Pick<Metrics, 'submissions' | 'retries'> | undefined;
   /** Called after an outcome enqueued an acknowledgement. */
   onAcknowledged?: (() => void) | undefined;
-  /** How long an acceptance waits for others to share its commit (`outcome-batcher.ts`). Default 2 ms. */
+  /** How long an acceptance waits for others to share its commit (`outcome-batcher.ts`). Default 10 ms. */
   outcomeWindowMs?: number | undefined;
 }
 
@@ -59,8 +59,14 @@ export interface FlowSender {
   resume(): boolean;
 }
 
-/** How long an acceptance waits by default for others to share its commit (`outcome-batcher.ts`). */
-const OUTCOME_WINDOW_MS = 2;
+/**
+ * How long an acceptance waits by default for others to share its commit (`outcome-batcher.ts`):
+ * at a few thousand answers a second, about the answers to one claim's rows. A commit writes every
+ * page it touched, so the rows' own work per answer halves from groups of four to groups of 32
+ * (docs/performance.md, *2. Delivery*); the cost is an acknowledgement up to this much later, and
+ * after a crash at most this many milliseconds of answers sent again under their keys.
+ */
+const OUTCOME_WINDOW_MS = 10;
 
 export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   const { db, flow, delivery, clock } = deps;
@@ -73,7 +79,8 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   const outcomes = createOutcomeBatcher<ClassifiedAttempt>({
     record: (group) => recordAttempts(db, group),
     onRecorded: (outcome, result) => hearRecorded(outcome, result, report, gate),
-    capacity: delivery.concurrency,
+    // The answers to one claim's rows, or to every slot when there are more slots than that.
+    capacity: Math.max(delivery.concurrency, CLAIM_GROUP),
     windowMs: deps.outcomeWindowMs ?? OUTCOME_WINDOW_MS,
   });
   const sendRow = createRowSender({ ...deps, log, signal: abortRequests.signal, gate, outcomes });

@@ -6,8 +6,8 @@
  *
  * The group of a turn (the outcomes that came in before `setImmediate` runs) is recorded at its
  * end when one of them must be recorded before its sender goes on (`addAndWait`: an answer that
- * may move the gate), or when `capacity` wait (every slot of the flow); otherwise the group waits
- * up to `windowMs` for the outcomes of the next turns to share its commit.
+ * may move the gate), or when `capacity` wait; otherwise the group waits up to `windowMs` for the
+ * outcomes of the next turns to share its commit.
  *
  * Nothing here needs to be durable at once: until its outcome is recorded a row stays in flight in
  * the store, under its lease, and a crash meanwhile only sends it again under the same
@@ -34,7 +34,7 @@ export interface OutcomeBatcherOptions<T extends BatchedOutcome> {
    * added: `{ written }`, or `{ error }` when it could not be recorded (logged already).
    */
   onRecorded: (outcome: T, result: RecordedAttempt) => void;
-  /** A group this large is recorded at the end of its turn: the flow's concurrency. */
+  /** A group this large is recorded at the end of its turn (`flow-sender.ts`: the rows of one claim, at least every slot of the flow). */
   capacity: number;
   /** How long a group waits for others to share its commit. */
   windowMs: number;
@@ -76,8 +76,9 @@ export function createOutcomeBatcher<T extends BatchedOutcome>(options: OutcomeB
 
   /**
    * Once every outcome of this turn is queued: the group is recorded now if a caller waits for it
-   * or it fills `capacity` (so whoever decides by these outcomes, the flow's gate, has heard all of
-   * them before a slot frees), otherwise when the window closes. Then the `add` callers go on.
+   * (an answer that may move the gate, heard with every outcome before it, in order, before any
+   * slot of this turn frees) or it fills `capacity`, otherwise when the window closes. Then the
+   * `add` callers go on.
    */
   function endOfTurn(): void {
     turnEnding = false;

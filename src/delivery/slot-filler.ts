@@ -17,7 +17,7 @@ import type { ClassifiedAttempt, SendRow } from './send-row.js';
 import type { StartSpacing } from './start-spacing.js';
 
 /** Rows one claim takes while the circuit is closed and no rate limit applies. */
-const CLAIM_GROUP = 32;
+export const CLAIM_GROUP = 32;
 
 export interface SlotFillerOptions {
   db: Db;

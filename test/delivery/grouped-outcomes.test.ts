@@ -1,8 +1,8 @@
 /**
  * Acceptances are recorded in groups (`outcome-batcher.ts`, `endOfTurn`): an accepted answer frees its
  * slot at the end of its turn and waits a moment for others to share its commit. What must hold
- * around that: acceptances of different turns share a commit (when they fill the slots, and when
- * the window closes), a stop records every answer it has, and an answer that may move the gate is
+ * around that: acceptances of different turns share a commit (when they fill a group, the rows of
+ * one claim, and when the window closes), a stop records every answer it has, and an answer that may move the gate is
  * recorded before any slot of its turn frees, so the gate holds the next request back.
  */
 import http from 'node:http';
@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../../src/delivery/dispatcher.js';
 import { silentLogger } from '../../src/log.js';
+import { CLAIM_GROUP } from '../../src/delivery/slot-filler.js';
 import { createPlatformClient } from '../../src/platform/client.js';
 import * as outbox from '../../src/store/outbox.js';
 import { validRequest } from '../helpers/fixtures.js';
@@ -18,9 +19,17 @@ import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { fastDelivery, flowConfig, platformConfig, rowsByState, withDispatcher } from '../helpers/with-dispatcher.js';
 
+/** When each group was recorded (ms since the epoch), in order. */
+const recordedAt = vi.hoisted((): number[] => []);
 vi.mock('../../src/store/outbox.js', async (importOriginal) => {
   const actual = await importOriginal<typeof outbox>();
-  return { ...actual, recordAttempts: vi.fn(actual.recordAttempts) };
+  return {
+    ...actual,
+    recordAttempts: vi.fn((...args: Parameters<typeof actual.recordAttempts>) => {
+      recordedAt.push(Date.now());
+      return actual.recordAttempts(...args);
+    }),
+  };
 });
 
 /**
@@ -40,6 +49,8 @@ function holdingPlatform(take: (res: http.ServerResponse, externalId: string) =>
 const GAP_MS = 5;
 /** The tests' window: wide enough that four answers `GAP_MS` apart fit in it on a slow machine. */
 const WINDOW_MS = 1_000;
+/** Wide enough that eight rounds of four answers fit in it on a slow machine. */
+const LONG_WINDOW_MS = 4_000;
 
 function staggeredPlatform(batch: number, onAnswered: () => void = () => undefined): http.Server {
   let held: { res: http.ServerResponse; externalId: string }[] = [];
@@ -74,6 +85,7 @@ describe('acceptances recorded in groups', () => {
 
   beforeEach(async () => {
     record.mockClear();
+    recordedAt.length = 0;
     onAnswered = () => undefined;
     server = staggeredPlatform(4, () => onAnswered());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -84,7 +96,7 @@ describe('acceptances recorded in groups', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('acceptances that fill the slots share a commit, and every row ends accepted once', () =>
+  it('acceptances of several rounds of the slots share a commit, and every row ends accepted once', () =>
     withTempDir((dir) =>
       withStore(dir, async (db) => {
         const flow = flowConfig(dir);
@@ -95,13 +107,32 @@ describe('acceptances recorded in groups', () => {
         );
         expect(rowsByState(db, flow.name)).toEqual({ accepted: 8 });
         for (const id of ids) expect(outbox.listAttempts(db, id).map((a) => a.outcome)).toEqual(['accepted']);
-        // Each answer recorded in its own turn would make 8 commits of one; the four answers of
-        // each round fill the flow's four slots and are recorded together.
-        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4, 4]);
+        // Each answer recorded in its own turn would make 8 commits of one. An acceptance frees its
+        // slot before it is recorded, so the second round of four is sent and answered while the
+        // first waits in the window: one commit for both.
+        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([8]);
       }),
     ));
 
-  it('acceptances that do not fill the slots share a commit once the window closes', () =>
+  it('a group is recorded as soon as it holds the answers to one claim, without waiting out the window', () =>
+    withTempDir((dir) =>
+      withStore(dir, async (db) => {
+        const flow = flowConfig(dir);
+        for (let i = 0; i < CLAIM_GROUP + 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-C${i}`));
+        const started = Date.now();
+        await withDispatcher(
+          { db, flows: [flow], platform: platformConfig(baseUrl, 'tok'), delivery: fastDelivery({ concurrency: 4 }), outcomeWindowMs: LONG_WINDOW_MS },
+          ({ dispatcher }) => dispatcher.drain(),
+        );
+        expect(rowsByState(db, flow.name)).toEqual({ accepted: CLAIM_GROUP + 4 });
+        // Eight rounds of four fill a group of 32, recorded at once; the last four wait out the window.
+        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([CLAIM_GROUP, 4]);
+        expect(recordedAt[0]! - started).toBeLessThan(LONG_WINDOW_MS);
+        expect(recordedAt[1]! - recordedAt[0]!).toBeGreaterThanOrEqual(LONG_WINDOW_MS - 50);
+      }),
+    ));
+
+  it('acceptances that do not fill a group share a commit once the window closes', () =>
     withTempDir((dir) =>
       withStore(dir, async (db) => {
         const flow = flowConfig(dir);
@@ -111,7 +142,7 @@ describe('acceptances recorded in groups', () => {
           ({ dispatcher }) => dispatcher.drain(),
         );
         expect(rowsByState(db, flow.name)).toEqual({ accepted: 4 });
-        // Four answers 5 ms apart, four of eight slots: one commit, when the window closes.
+        // Four answers 5 ms apart, far from a group of 32: one commit, when the window closes.
         expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4]);
       }),
     ));
