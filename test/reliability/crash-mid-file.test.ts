@@ -13,7 +13,7 @@ import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
 import { dropFile, externalIdOf, requestCommerceMl, requestFile, requestWorkbook, WORKBOOK_MAPPING } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
@@ -81,10 +81,10 @@ describe('reliability: SIGKILL while a file is being read', () => {
           expect(killedMidFile, 'at least one kill landed while a file was still being read').toBeGreaterThan(0);
           expect(await daemon.stop()).toBe(0);
 
-          const accepted = acceptedCounts(sandbox);
-          expect(sandbox.requests()).toHaveLength(REQUESTS);
-          for (let n = 0; n < REQUESTS; n += 1) expect(accepted.get(externalIdOf(run, n)), externalIdOf(run, n)).toBe(1);
-          expect([...keysByExternalId(sandbox)].filter(([, keys]) => keys.size !== 1)).toEqual([]);
+          expectEachOnceUnderOneKey(
+            sandbox,
+            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
+          );
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);
           expect(rejectedFiles(layout.inbox)).toEqual([]);
           expect(filesIn(processing)).toEqual([]);

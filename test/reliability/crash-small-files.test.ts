@@ -13,7 +13,7 @@ import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
 import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
@@ -65,10 +65,10 @@ describe('reliability: SIGKILL while small files wait for their group', () => {
           expect(killedWithGroup, 'at least one kill landed while several claimed files were not recorded yet').toBeGreaterThan(0);
           expect(await daemon.stop()).toBe(0);
 
-          const accepted = acceptedCounts(sandbox);
-          expect(sandbox.requests()).toHaveLength(FILES);
-          for (let n = 0; n < FILES; n += 1) expect(accepted.get(externalIdOf(run, n)), externalIdOf(run, n)).toBe(1);
-          expect([...keysByExternalId(sandbox)].filter(([, keys]) => keys.size !== 1)).toEqual([]);
+          expectEachOnceUnderOneKey(
+            sandbox,
+            Array.from({ length: FILES }, (_, n) => externalIdOf(run, n)),
+          );
           expect(rejectedFiles(layout.inbox)).toEqual([]);
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);
           expect(filesIn(processing)).toEqual([]);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { expectEachOnceUnderOneKey, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
 import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
@@ -57,13 +57,11 @@ describe('reliability: SIGKILL at random moments', () => {
           expect(killed.some((k) => k.accepted > 0 && k.accepted < REQUESTS)).toBe(true);
           expect(await daemon.stop()).toBe(0);
 
-          const accepted = acceptedCounts(sandbox);
-          expect(sandbox.requests()).toHaveLength(REQUESTS);
-          for (let n = 0; n < REQUESTS; n += 1) expect(accepted.get(externalIdOf(run, n)), externalIdOf(run, n)).toBe(1);
-          const keys = keysByExternalId(sandbox);
-          const multiKey = [...keys].filter(([, set]) => set.size !== 1);
-          expect(multiKey).toEqual([]);
-          expect(keys.size).toBe(REQUESTS);
+          expectEachOnceUnderOneKey(
+            sandbox,
+            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
+          );
+          expect(keysByExternalId(sandbox).size).toBe(REQUESTS);
 
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);
           expect(rejectedFiles(layout.inbox)).toEqual([]);

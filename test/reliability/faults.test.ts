@@ -10,7 +10,7 @@ import type { OperationFaultsInput } from '../../src/sandbox/index.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
-import { acceptedCounts, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
+import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
 import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon } from '../helpers/reliability/setup.js';
@@ -58,11 +58,10 @@ describe('reliability: a platform failing 30 % of calls', () => {
           expect(await daemon.stop()).toBe(0);
           expect(daemon.unexpectedExits).toBe(0);
 
-          const accepted = acceptedCounts(sandbox);
-          expect(sandbox.requests()).toHaveLength(REQUESTS);
-          for (let n = 0; n < REQUESTS; n += 1) expect(accepted.get(externalIdOf(run, n)), externalIdOf(run, n)).toBe(1);
-          const keys = keysByExternalId(sandbox);
-          expect([...keys].filter(([, set]) => set.size !== 1)).toEqual([]);
+          expectEachOnceUnderOneKey(
+            sandbox,
+            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
+          );
           expect(storeStates(layout.stateDir)).toEqual({ submissions: { accepted: REQUESTS }, files: { archived: FILES } });
           expect(filesIn(path.join(layout.inbox, 'processing'))).toEqual([]);
 
