@@ -23,7 +23,7 @@ import { createGateKeeper, type GateKeeper } from './gate-keeper.js';
 import { createOutcomeBatcher } from './outcome-batcher.js';
 import { createOutcomeReport, type OutcomeReport } from './report-outcome.js';
 import { createRowSender, type ClassifiedAttempt } from './send-row.js';
-import { CLAIM_GROUP, createSlotFiller, type SlotFiller } from './slot-filler.js';
+import { claimGroupFor, createSlotFiller, type SlotFiller } from './slot-filler.js';
 import { createStartSpacing } from './start-spacing.js';
 import { createWakeable, type Wakeable } from './wakeable.js';
 
@@ -62,7 +62,7 @@ export interface FlowSender {
 /**
  * How long an acceptance waits by default for others to share its commit (`outcome-batcher.ts`):
  * at a few thousand answers a second, about the answers to one claim's rows. A commit writes every
- * page it touched, so the rows' own work per answer halves from groups of four to groups of 32
+ * page it touched, so the rows' own work per answer halves from groups of four to groups of 32 or more
  * (docs/performance.md, *2. Delivery*); the cost is an acknowledgement up to this much later, and
  * after a crash at most this many milliseconds of answers sent again under their keys.
  */
@@ -79,8 +79,8 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   const outcomes = createOutcomeBatcher<ClassifiedAttempt>({
     record: (group) => recordAttempts(db, group),
     onRecorded: (outcome, result) => hearRecorded(outcome, result, report, gate),
-    // The answers to one claim's rows, or to every slot when there are more slots than that.
-    capacity: Math.max(delivery.concurrency, CLAIM_GROUP),
+    // The answers to one claim's rows (at least one per slot).
+    capacity: claimGroupFor(delivery.concurrency),
     windowMs: deps.outcomeWindowMs ?? OUTCOME_WINDOW_MS,
   });
   const sendRow = createRowSender({ ...deps, log, signal: abortRequests.signal, gate, outcomes });

@@ -34,7 +34,7 @@ export interface OutcomeBatcherOptions<T extends BatchedOutcome> {
    * added: `{ written }`, or `{ error }` when it could not be recorded (logged already).
    */
   onRecorded: (outcome: T, result: RecordedAttempt) => void;
-  /** A group this large is recorded at the end of its turn (`flow-sender.ts`: the rows of one claim, at least every slot of the flow). */
+  /** A group this large is recorded at the end of its turn (`flow-sender.ts`: the rows of one claim, `claimGroupFor`). */
   capacity: number;
   /** How long a group waits for others to share its commit. */
   windowMs: number;

@@ -4,6 +4,7 @@
  * none was due at that instant, and "nothing due" was taken for "nothing left".
  */
 import { describe, expect, it } from 'vitest';
+import { claimGroupFor } from '../../src/delivery/slot-filler.js';
 import { listAttempts } from '../../src/store/outbox.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
 import { withTempDir } from '../helpers/temp-dir.js';
@@ -89,8 +90,9 @@ describe('dispatcher.drain()', () => {
             { db, flows: [flow], platform: platformConfig(sandbox.url, sandbox.token), delivery: fastDelivery({ concurrency: 1 }) },
             async () => {
               await waitUntil(() => sandbox.calls().length >= 1, 'the first request on its way');
-              // One slot, one group claim: the other rows were claimed with it and wait in flight.
-              expect(rowsByState(db, flow.name).in_flight).toBeGreaterThan(1);
+              // One slot, one group claim: the other rows were claimed with it and wait in flight,
+              // sixteen in all at one slot (a flow with four slots claims 64).
+              expect(rowsByState(db, flow.name).in_flight).toBe(claimGroupFor(1));
             },
           );
           // Everything is pending again: the one row that was sent was aborted by the stop (an

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../../src/delivery/dispatcher.js';
 import { silentLogger } from '../../src/log.js';
-import { CLAIM_GROUP } from '../../src/delivery/slot-filler.js';
+import { claimGroupFor } from '../../src/delivery/slot-filler.js';
 import { createPlatformClient } from '../../src/platform/client.js';
 import * as outbox from '../../src/store/outbox.js';
 import { validRequest } from '../helpers/fixtures.js';
@@ -49,7 +49,7 @@ function holdingPlatform(take: (res: http.ServerResponse, externalId: string) =>
 const GAP_MS = 5;
 /** The tests' window: wide enough that four answers `GAP_MS` apart fit in it on a slow machine. */
 const WINDOW_MS = 1_000;
-/** Wide enough that eight rounds of four answers fit in it on a slow machine. */
+/** Wide enough that sixteen rounds of four answers fit in it on a slow machine. */
 const LONG_WINDOW_MS = 4_000;
 
 function staggeredPlatform(batch: number, onAnswered: () => void = () => undefined): http.Server {
@@ -117,16 +117,17 @@ describe('acceptances recorded in groups', () => {
   it('a group is recorded as soon as it holds the answers to one claim, without waiting out the window', () =>
     withTempDir((dir) =>
       withStore(dir, async (db) => {
+        const claimRows = claimGroupFor(4);
         const flow = flowConfig(dir);
-        for (let i = 0; i < CLAIM_GROUP + 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-C${i}`));
+        for (let i = 0; i < claimRows + 4; i += 1) addRequestRow(db, flow.name, validRequest(`ERP-C${i}`));
         const started = Date.now();
         await withDispatcher(
           { db, flows: [flow], platform: platformConfig(baseUrl, 'tok'), delivery: fastDelivery({ concurrency: 4 }), outcomeWindowMs: LONG_WINDOW_MS },
           ({ dispatcher }) => dispatcher.drain(),
         );
-        expect(rowsByState(db, flow.name)).toEqual({ accepted: CLAIM_GROUP + 4 });
-        // Eight rounds of four fill a group of 32, recorded at once; the last four wait out the window.
-        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([CLAIM_GROUP, 4]);
+        expect(rowsByState(db, flow.name)).toEqual({ accepted: claimRows + 4 });
+        // Rounds of four fill a group of one claim's rows, recorded at once; the last four wait out the window.
+        expect(record.mock.calls.map(([, items]) => items.length)).toEqual([claimRows, 4]);
         expect(recordedAt[0]! - started).toBeLessThan(LONG_WINDOW_MS);
         expect(recordedAt[1]! - recordedAt[0]!).toBeGreaterThanOrEqual(LONG_WINDOW_MS - 50);
       }),
@@ -142,7 +143,7 @@ describe('acceptances recorded in groups', () => {
           ({ dispatcher }) => dispatcher.drain(),
         );
         expect(rowsByState(db, flow.name)).toEqual({ accepted: 4 });
-        // Four answers 5 ms apart, far from a group of 32: one commit, when the window closes.
+        // Four answers 5 ms apart, far from a whole claim's: one commit, when the window closes.
         expect(record.mock.calls.map(([, items]) => items.length)).toEqual([4]);
       }),
     ));
