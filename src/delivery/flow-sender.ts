@@ -61,10 +61,10 @@ export interface FlowSender {
 
 /**
  * How long an acceptance waits by default for others to share its commit (`outcome-batcher.ts`):
- * at a few thousand answers a second, about the answers to one claim's rows. A commit writes every
- * page it touched, so the rows' own work per answer halves from groups of four to groups of 32 or more
- * (docs/performance.md, *2. Delivery*); the cost is an acknowledgement up to this much later, and
- * after a crash at most this many milliseconds of answers sent again under their keys.
+ * at a few thousand answers a second, a few dozen answers. A commit writes every page it touched,
+ * so the rows' own work per answer halves from groups of four to groups of 32 (docs/performance.md,
+ * *2. Delivery*); the cost is an acknowledgement up to this much later, and after a crash at most
+ * this many milliseconds of answers sent again under their keys.
  */
 const OUTCOME_WINDOW_MS = 10;
 
