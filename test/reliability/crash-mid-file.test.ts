@@ -15,7 +15,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
 import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
-import { dropFile, externalIdOf, requestCommerceMl, requestFile, requestWorkbook, WORKBOOK_MAPPING } from '../helpers/reliability/request-files.js';
+import { dropFile, externalIdsOf, requestCommerceMl, requestFile, requestWorkbook, WORKBOOK_MAPPING } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 
 const FILES = 3;
@@ -81,10 +81,7 @@ describe('reliability: SIGKILL while a file is being read', () => {
           expect(killedMidFile, 'at least one kill landed while a file was still being read').toBeGreaterThan(0);
           expect(await daemon.stop()).toBe(0);
 
-          expectEachOnceUnderOneKey(
-            sandbox,
-            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
-          );
+          expectEachOnceUnderOneKey(sandbox, externalIdsOf(run, REQUESTS));
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);
           expect(rejectedFiles(layout.inbox)).toEqual([]);
           expect(filesIn(processing)).toEqual([]);

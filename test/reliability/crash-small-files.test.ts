@@ -15,7 +15,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
 import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
-import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
+import { dropFile, externalIdsOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 
 const BATCHES = 3;
@@ -65,10 +65,7 @@ describe('reliability: SIGKILL while small files wait for their group', () => {
           expect(killedWithGroup, 'at least one kill landed while several claimed files were not recorded yet').toBeGreaterThan(0);
           expect(await daemon.stop()).toBe(0);
 
-          expectEachOnceUnderOneKey(
-            sandbox,
-            Array.from({ length: FILES }, (_, n) => externalIdOf(run, n)),
-          );
+          expectEachOnceUnderOneKey(sandbox, externalIdsOf(run, FILES));
           expect(rejectedFiles(layout.inbox)).toEqual([]);
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);
           expect(filesIn(processing)).toEqual([]);

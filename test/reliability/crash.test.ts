@@ -11,7 +11,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
 import { expectEachOnceUnderOneKey, keysByExternalId, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
-import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
+import { dropFile, externalIdsOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -57,10 +57,7 @@ describe('reliability: SIGKILL at random moments', () => {
           expect(killed.some((k) => k.accepted > 0 && k.accepted < REQUESTS)).toBe(true);
           expect(await daemon.stop()).toBe(0);
 
-          expectEachOnceUnderOneKey(
-            sandbox,
-            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
-          );
+          expectEachOnceUnderOneKey(sandbox, externalIdsOf(run, REQUESTS));
           expect(keysByExternalId(sandbox).size).toBe(REQUESTS);
 
           expect(archivedFiles(layout.inbox)).toHaveLength(FILES);

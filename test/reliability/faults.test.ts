@@ -12,7 +12,7 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
 import { expectEachOnceUnderOneKey, storeStates } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
-import { dropFile, externalIdOf, requestFile } from '../helpers/reliability/request-files.js';
+import { dropFile, externalIdsOf, requestFile } from '../helpers/reliability/request-files.js';
 import { SECRETS, archivedFiles, filesIn, findSecrets, prepareDaemon } from '../helpers/reliability/setup.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -58,10 +58,7 @@ describe('reliability: a platform failing 30 % of calls', () => {
           expect(await daemon.stop()).toBe(0);
           expect(daemon.unexpectedExits).toBe(0);
 
-          expectEachOnceUnderOneKey(
-            sandbox,
-            Array.from({ length: REQUESTS }, (_, n) => externalIdOf(run, n)),
-          );
+          expectEachOnceUnderOneKey(sandbox, externalIdsOf(run, REQUESTS));
           expect(storeStates(layout.stateDir)).toEqual({ submissions: { accepted: REQUESTS }, files: { archived: FILES } });
           expect(filesIn(path.join(layout.inbox, 'processing'))).toEqual([]);
 

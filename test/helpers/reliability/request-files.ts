@@ -33,6 +33,11 @@ export function externalIdOf(run: string, n: number): string {
   return `${run}-${String(n).padStart(5, '0')}`;
 }
 
+/** The externalIds of a run's first `count` requests, in order. */
+export function externalIdsOf(run: string, count: number): string[] {
+  return Array.from({ length: count }, (_, n) => externalIdOf(run, n));
+}
+
 /** One request as CSV rows (1 to 3 lines, by `n`), with a delivery date years ahead. */
 export function requestRows(run: string, n: number): string[][] {
   const lines = (n % 3) + 1;
