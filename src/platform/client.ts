@@ -8,12 +8,9 @@
  * caller, with a scrubbed view, talks about a request.
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import { Pool } from 'undici';
-import { readBody } from '../shared/read-body.js';
+import { errors, Pool, type Dispatcher } from 'undici';
 import { confirmOrderPath, createRequestPath } from './contract.js';
 import type { HttpHeaders } from './classify-failure.js';
-import { ConnectorError } from '../errors.js';
 
 export interface PlatformClientOptions {
   /** Base address without `/api-gateway/api/v1`; may carry a path prefix. */
@@ -77,24 +74,88 @@ export class AttemptTimeoutError extends Error {
   }
 }
 
-/** The attempts open under each caller's signal, aborted together when it aborts (one listener per signal). */
-const openAttempts = new WeakMap<AbortSignal, Set<EventEmitter>>();
+/** An attempt's way to end early: the deadline's error, or the caller's abort. */
+type AbortAttempt = (reason: Error) => void;
 
-function attemptsUnder(signal: AbortSignal): Set<EventEmitter> {
+/** The attempts open under each caller's signal, aborted together when it aborts (one listener per signal). */
+const openAttempts = new WeakMap<AbortSignal, Set<AbortAttempt>>();
+
+function attemptsUnder(signal: AbortSignal): Set<AbortAttempt> {
   let open = openAttempts.get(signal);
   if (!open) {
-    const attempts = new Set<EventEmitter>();
+    const attempts = new Set<AbortAttempt>();
     open = attempts;
     openAttempts.set(signal, attempts);
     signal.addEventListener(
       'abort',
       () => {
-        for (const attempt of attempts) attempt.emit('abort');
+        for (const abort of attempts) abort(new errors.RequestAbortedError());
       },
       { once: true },
     );
   }
   return open;
+}
+
+/** The whole answer to one attempt, read. */
+interface Answer {
+  status: number;
+  headers: HttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * Send one request and read its whole answer, up to `maxBytes`, through undici's handler
+ * interface rather than `request()`: `request()` hands the body over as a stream (a `Readable`,
+ * its events and ticks, and our listeners on it), which cost more CPU per request than anything
+ * but the store and the socket (docs/performance.md, Delivery). Here the chunks are gathered as
+ * they come. A longer answer, declared or not, aborts the attempt (`ResponseTooLargeError`), which
+ * closes the connection rather than reading the rest. `abort` ends the attempt with its reason,
+ * also before the request has a connection.
+ */
+function dispatchAttempt(pool: Pool, request: Dispatcher.DispatchOptions, maxBytes: number): { answer: Promise<Answer>; abort: AbortAttempt } {
+  let controller: Dispatcher.DispatchController | undefined;
+  let early: Error | undefined;
+  let status = 0;
+  let headers: HttpHeaders = {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const answer = new Promise<Answer>((resolve, reject) => {
+    const tooLarge = (at: Dispatcher.DispatchController): void => at.abort(new ResponseTooLargeError(maxBytes));
+    pool.dispatch(request, {
+      onRequestStart(at) {
+        controller = at;
+        if (early) at.abort(early);
+      },
+      onResponseStart(at, statusCode, responseHeaders) {
+        if (statusCode < 200) return; // an informational answer (103 Early Hints): the real one follows
+        status = statusCode;
+        headers = responseHeaders as HttpHeaders;
+        const length = responseHeaders['content-length'];
+        const declared = Number(Array.isArray(length) ? length[0] : length);
+        if (Number.isFinite(declared) && declared > maxBytes) tooLarge(at);
+      },
+      onResponseData(at, chunk) {
+        if (at.aborted) return;
+        size += chunk.length;
+        if (size > maxBytes) tooLarge(at);
+        else chunks.push(chunk);
+      },
+      onResponseEnd() {
+        resolve({ status, headers, body: Buffer.concat(chunks, size) });
+      },
+      onResponseError(_at, error) {
+        reject(error);
+      },
+    });
+  });
+  return {
+    answer,
+    abort(reason) {
+      early ??= reason;
+      controller?.abort(reason);
+    },
+  };
 }
 
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
@@ -115,23 +176,15 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const requestId = send.requestId ?? randomUUID();
     // A claimed row's payload comes as the UTF-8 bytes the store holds: sent as they are.
     const body = typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload);
-    // Each attempt gets its own abort handle, fired by the deadline or by the caller's signal: an
-    // EventEmitter, which undici takes as a request's `signal` ('abort' aborts it). Not an
-    // AbortController per attempt, nor `AbortSignal.any` (on Node 20 it keeps a reference to every
-    // signal it combined with the sender's long-lived one): measured here, a fresh AbortSignal per
-    // request cost delivery several per cent of its throughput. The caller's signal gets one
-    // listener, which aborts the attempts still open under it.
+    // Each attempt ends early through its own `abort`, called by the deadline or by the caller's
+    // signal. Not an AbortController per attempt, nor `AbortSignal.any` (on Node 20 it keeps a
+    // reference to every signal it combined with the sender's long-lived one): measured here, a
+    // fresh AbortSignal per request cost delivery several per cent of its throughput. The caller's
+    // signal gets one listener, which aborts the attempts still open under it.
     if (send.signal?.aborted) throw send.signal.reason;
-    const attempt = new EventEmitter();
-    const open = send.signal ? attemptsUnder(send.signal) : null;
-    open?.add(attempt);
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      attempt.emit('abort');
-    }, attemptTimeoutMs);
-    try {
-      const response = await pool.request({
+    const attempt = dispatchAttempt(
+      pool,
+      {
         method: 'POST',
         path: prefix + path,
         headers: {
@@ -141,24 +194,19 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           'idempotency-key': send.idempotencyKey,
         },
         body,
-        signal: attempt,
-      });
-      const read = await readBody(response.body, maxResponseBytes, response.headers['content-length']);
-      if (!read.ok) {
-        // Destroying the body closes the connection: the rest of a long answer is not waited for.
-        response.body.destroy();
-        throw read.reason === 'tooLarge'
-          ? new ResponseTooLargeError(maxResponseBytes)
-          : (read.error ?? new ConnectorError('PLATFORM_UNAVAILABLE', 'the answer ended before it was complete'));
-      }
-      return { status: response.statusCode, headers: response.headers as HttpHeaders, body: read.body.toString('utf8'), requestId };
-    } catch (error) {
-      // The caller's own abort (a stop) stays what it is; the deadline becomes a failed attempt.
-      if (timedOut && !send.signal?.aborted) throw new AttemptTimeoutError(attemptTimeoutMs);
-      throw error;
+      },
+      maxResponseBytes,
+    );
+    const open = send.signal ? attemptsUnder(send.signal) : null;
+    open?.add(attempt.abort);
+    // The deadline becomes a failed attempt; the caller's own abort (a stop) stays what it is.
+    const deadline = setTimeout(() => attempt.abort(new AttemptTimeoutError(attemptTimeoutMs)), attemptTimeoutMs);
+    try {
+      const { status, headers, body: answer } = await attempt.answer;
+      return { status, headers, body: answer.toString('utf8'), requestId };
     } finally {
       clearTimeout(deadline);
-      open?.delete(attempt);
+      open?.delete(attempt.abort);
     }
   }
 

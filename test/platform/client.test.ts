@@ -96,6 +96,24 @@ describe('platform client', () => {
       }
     }));
 
+  it('reads an answer that comes in pieces after an informational one, and fails one cut short', () =>
+    withHostilePlatform(async (url) => {
+      const client = createPlatformClient({ baseUrl: url });
+      try {
+        const answer = await client.createRequest('split', validRequest('C-9'), { idempotencyKey: 'k9' });
+        expect(answer).toMatchObject({ status: 201, body: SPLIT_BODY });
+        expect(answer.headers['content-type']).toBe('application/json');
+        const error = await client.createRequest('cut', validRequest('C-10'), { idempotencyKey: 'k10' }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(Error);
+        expect(classifyOutcome({ kind: 'request', correction: false, earlierAttempts: 0 }, { kind: 'error', error }, Date.now()).outcome).toBe('retry');
+      } finally {
+        await client.close();
+      }
+    }));
+
   it('gives up on an answer that trickles in within bodyTimeoutMs but never ends, after attemptTimeoutMs in all', () =>
     withHostilePlatform(async (url) => {
       const client = createPlatformClient({ baseUrl: url, bodyTimeoutMs: 500, attemptTimeoutMs: 400 });
@@ -119,10 +137,13 @@ describe('platform client', () => {
     }));
 });
 
+const SPLIT_BODY = JSON.stringify({ id: 'PRC-REQ-000002', externalId: 'C-9', status: 'accepted', comment: 'Заявка принята' });
+
 /**
  * A platform that answers badly on purpose, on a real port: `/declared` a 2 MiB body with its
- * length, `/chunked` the same without one, `/trickle` a byte every 50 ms for ever, `/small` a
- * normal 201. Paths are matched on their end (the client prefixes the API path and the token).
+ * length, `/chunked` the same without one, `/trickle` a byte every 50 ms for ever, `/split` a 103
+ * then a 201 whose body comes three bytes at a time, `/cut` a body that ends before its length,
+ * `/small` a normal 201. Paths are matched on their end (the client prefixes the API path and the token).
  */
 async function withHostilePlatform(fn: (url: string) => Promise<void>): Promise<void> {
   const timers = new Set<NodeJS.Timeout>();
@@ -136,6 +157,28 @@ async function withHostilePlatform(fn: (url: string) => Promise<void>): Promise<
     } else if (url.includes('/chunked/')) {
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(big);
+    } else if (url.includes('/split/')) {
+      // An informational answer first, then the body a few bytes at a time: Cyrillic letters
+      // (two bytes each in UTF-8) cut between writes.
+      res.writeEarlyHints({ link: '</status>; rel=preload' });
+      res.writeHead(201, { 'content-type': 'application/json' });
+      const bytes = Buffer.from(SPLIT_BODY, 'utf8');
+      let at = 0;
+      const timer = setInterval(() => {
+        if (at >= bytes.length) {
+          clearInterval(timer);
+          res.end();
+          return;
+        }
+        res.write(bytes.subarray(at, at + 3));
+        at += 3;
+      }, 1);
+      timers.add(timer);
+    } else if (url.includes('/cut/')) {
+      // Promises 100 bytes, sends 10, and hangs up.
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': 100 });
+      res.write('{"id":"PRC');
+      setTimeout(() => res.destroy(), 20);
     } else if (url.includes('/trickle/')) {
       res.writeHead(201, { 'content-type': 'application/json' });
       const timer = setInterval(() => res.write(' '), 50);
