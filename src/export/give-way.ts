@@ -6,7 +6,10 @@
  * answers several times fewer events, and the exporter gains nothing by it, since the storm lasts
  * longer. So while wake-ups keep coming (producers are committing), a background pass writes one
  * group per `busyGroupIntervalMs`, two files at a time, and the rest when they stop for `quietMs`,
- * four at a time (libuv's thread pool has four threads, and nobody else is waiting on them then).
+ * eight at a time. libuv's thread pool has four threads, and each of a file's six calls is queued
+ * only once the event loop has seen the one before it finish: with as many files as threads, a
+ * thread that finished a call often found nothing queued meanwhile; with twice as many, another
+ * file's call is waiting (docs/performance.md, Export).
  * A group per interval keeps the files moving under any load; an explicit `flush()` never waits.
  * Pure.
  */
@@ -28,7 +31,7 @@ export interface GiveWayPolicy {
  * WAL fsyncs its answers wait for, for files that were not out sooner: the rest is written the
  * moment the storm stops (docs/performance.md, Export).
  */
-export const GIVE_WAY: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 1_000, busyConcurrency: 2, quietConcurrency: 4 };
+export const GIVE_WAY: GiveWayPolicy = { quietMs: 50, busyGroupIntervalMs: 1_000, busyConcurrency: 2, quietConcurrency: 8 };
 
 /**
  * Milliseconds to wait before writing the next group (0: write now), from monotonic times: now,

@@ -39,4 +39,9 @@ describe('writeConcurrency', () => {
   ])('%s', (_, now, lastWakeAt, expected) => {
     expect(writeConcurrency(policy, now, lastWakeAt)).toBe(expected);
   });
+
+  it("the daemon's policy: two at a time while producers are busy, and once quiet more than libuv's four threads, so that none waits idle for a file's next call", () => {
+    expect(writeConcurrency(GIVE_WAY, 1_000, 990)).toBe(2);
+    expect(writeConcurrency(GIVE_WAY, 1_000, Number.NEGATIVE_INFINITY)).toBe(8);
+  });
 });
