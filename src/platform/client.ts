@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors, Pool, type Dispatcher } from 'undici';
+import { declaresMoreThan } from '../shared/read-body.js';
 import { confirmOrderPath, createRequestPath } from './contract.js';
 import type { HttpHeaders } from './classify-failure.js';
 
@@ -131,9 +132,7 @@ function dispatchAttempt(pool: Pool, request: Dispatcher.DispatchOptions, maxByt
         if (statusCode < 200) return; // an informational answer (103 Early Hints): the real one follows
         status = statusCode;
         headers = responseHeaders as HttpHeaders;
-        const length = responseHeaders['content-length'];
-        const declared = Number(Array.isArray(length) ? length[0] : length);
-        if (Number.isFinite(declared) && declared > maxBytes) tooLarge(at);
+        if (declaresMoreThan(responseHeaders['content-length'], maxBytes)) tooLarge(at);
       },
       onResponseData(at, chunk) {
         if (at.aborted) return;

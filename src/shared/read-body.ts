@@ -13,8 +13,7 @@ export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'tooL
  * answers or destroys the stream). A stream that errors, or closes before its end, is `aborted`.
  */
 export function readBody(stream: Readable, maxBytes: number, contentLength?: string | string[]): Promise<BodyResult> {
-  const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ ok: false, reason: 'tooLarge' });
+  if (declaresMoreThan(contentLength, maxBytes)) return Promise.resolve({ ok: false, reason: 'tooLarge' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -46,4 +45,10 @@ export function readBody(stream: Readable, maxBytes: number, contentLength?: str
     stream.on('error', onError);
     stream.on('close', onClose);
   });
+}
+
+/** Whether a `content-length` header (the first, when repeated) announces more than `maxBytes`: such a body is refused unread. */
+export function declaresMoreThan(contentLength: string | string[] | undefined, maxBytes: number): boolean {
+  const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+  return Number.isFinite(declared) && declared > maxBytes;
 }
