@@ -10,6 +10,13 @@ export type FlowKind = (typeof FLOW_KIND)[keyof typeof FLOW_KIND];
 export const flowIntakeSchema = z.strictObject({
   /** Use stat polling instead of inotify (SMB/NFS shares). Default false. */
   usePolling: z.boolean().default(false),
+  /**
+   * Where the inbox lives. `local`: file metadata (lstat, fstat) is read with synchronous calls, a
+   * few µs each; `network`: every call goes through the thread pool, so a slow or hung share cannot
+   * stall the daemon. Default `auto`: `local` when the inbox's file system is a local one (ext4, xfs,
+   * btrfs, zfs, tmpfs…) and `usePolling` is off (`src/intake/inbox-disk.ts`).
+   */
+  inboxDisk: z.enum(['auto', 'local', 'network']).default('auto'),
   /** Poll interval when `usePolling` is on. Default 1000 ms. */
   pollIntervalMs: positiveMs.default(1_000),
   /** Full rescan of the inbox (the truth; watcher events are only hints). Default every 30 s. */

@@ -12,6 +12,7 @@ import { createStartStop } from '../shared/start-stop.js';
 import { createInboxScan } from './inbox-scan.js';
 import { watchInbox, type InboxWatcher } from './inbox-watcher.js';
 import { ensureInboxDirs } from './intake-context.js';
+import { inboxDiskOf } from './inbox-disk.js';
 import { intakeContextOf, type IntakeDeps } from './intake-deps.js';
 import { recoverIntake, type RecoveryReport } from './recover.js';
 import { retakeRejectedFile, type RetakeOutcome } from './retake-file.js';
@@ -72,6 +73,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     async start() {
       stopController = new AbortController();
       await recover();
+      const disk = await inboxDiskOf(ctx.dirs.inbox, rules);
+      ctx.metadata = disk.metadata;
       scans.resume();
       watcher = await watchInbox({
         inbox: ctx.dirs.inbox,
@@ -81,7 +84,7 @@ export function createIntake(deps: IntakeDeps): Intake {
         logger,
       });
       await scans.request();
-      logger.info({ inbox: ctx.dirs.inbox, usePolling: rules.usePolling }, 'intake started');
+      logger.info({ inbox: ctx.dirs.inbox, usePolling: rules.usePolling, inboxDisk: disk.disk, inboxDiskWhy: disk.why }, 'intake started');
     },
     // Before waiting for the start: its first scan may be waiting for the file gate.
     interrupt: () => stopController.abort(),

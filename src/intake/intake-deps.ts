@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { mapFile, type MappingSpec } from '../mapping/index.js';
 import type { Db } from '../store/open-store.js';
+import { POOLED_METADATA } from '../shared/metadata-calls.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { FileGate } from './file-gate.js';
 import { inboxDirs, type IntakeContext } from './intake-context.js';
@@ -45,6 +46,8 @@ export function intakeContextOf(deps: IntakeDeps, mapping: () => MappingSpec, lo
     dirs: inboxDirs(flow.inbox),
     logger: deps.logger,
     clock,
+    // Until `start()` has looked at the inbox's file system (`inbox-disk.ts`).
+    metadata: POOLED_METADATA,
     durable: deps.durable ?? alreadyDurable,
     mapItems: (input, fileLabel) =>
       mapFile(input, mapping(), {

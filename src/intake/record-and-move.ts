@@ -11,6 +11,7 @@ import type { MappedItem } from '../mapping/types.js';
 import { FILE_STATE, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
+import type { MetadataCalls } from '../shared/metadata-calls.js';
 import type { MappingProblem } from '../shared/types.js';
 import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -31,9 +32,15 @@ export interface SeenFile {
  * it or cut it after the claim, and then what was mapped is not the content the claim's SHA-256
  * names. A file-level problem rejects the whole file, so nothing of such a read is submitted.
  */
-export async function* unlessChanged(items: AsyncIterable<MappedItem>, handle: FileHandle, seen: SeenFile, name: string): AsyncGenerator<MappedItem> {
+export async function* unlessChanged(
+  items: AsyncIterable<MappedItem>,
+  handle: FileHandle,
+  seen: SeenFile,
+  name: string,
+  metadata: MetadataCalls,
+): AsyncGenerator<MappedItem> {
   yield* items;
-  const now = await handle.stat();
+  const now = await metadata.fstat(handle);
   if (now.size === seen.size && now.mtimeMs === seen.mtimeMs) return;
   yield {
     kind: 'problem',

@@ -3,6 +3,7 @@
  * small requests mapping, all in a temp folder; the intake is stopped and the store closed after.
  * The request rows and the mapping are the shared fixtures of `test/helpers/fixtures.ts`.
  */
+import { LOCAL_METADATA, POOLED_METADATA } from '../../src/shared/metadata-calls.js';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -110,6 +111,8 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
           mapFile(input, spec, { now: new Date(clock()), rejectPastDates: true, fileLabel, archivePassword: flow.enterpriseData?.password }),
         logger,
         clock,
+        // A test's inbox is in a temporary folder on a local disk: `auto` is `local` there, as `start()` finds.
+        metadata: flow.intake.inboxDisk === 'network' ? POOLED_METADATA : LOCAL_METADATA,
         durable: alreadyDurable,
         ...overrides,
       }),

@@ -19,6 +19,9 @@ import { dropFile, onClaim, regularFilesText, releaseFifoReaders, replaceEntry, 
 
 const SECRET = 'CRED-SECRET-7f3a';
 
+/** Each check runs with the inbox's metadata read synchronously (a local disk) and through the thread pool (a share): `shared/metadata-calls.ts`. */
+const INBOX_DISKS = ['local', 'network'] as const;
+
 /** A file the service can read and the folder's users cannot: a valid request CSV carrying the secret everywhere a report or the store would quote it. */
 async function plantCredential(dir: string): Promise<string> {
   const credential = path.join(dir, 'credential.csv');
@@ -39,11 +42,11 @@ const SWAPS = {
   'another regular file': () => (file: string) => fsSync.writeFileSync(file, requestCsv([requestRow('R-EVIL')])),
 } as const;
 
-describe('intake: an entry swapped between its hash and its move into processing/', () => {
+describe.each(INBOX_DISKS)('intake: an entry swapped between its hash and its move into processing/ (inbox disk: %s)', (inboxDisk) => {
   it.each(Object.keys(SWAPS) as (keyof typeof SWAPS)[])(
     'swapped for %s: detected by device and inode, rejected unread, and the intake goes on',
     async (swap) => {
-      await withIntake(NO_WAIT, async (f) => {
+      await withIntake({ ...NO_WAIT, inboxDisk }, async (f) => {
         const credential = await plantCredential(f.dir);
         await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('R-1')]));
         onClaim(f.db, (name) => {
@@ -82,7 +85,7 @@ describe('intake: an entry swapped between its hash and its move into processing
   );
 
   it('the same content dropped again after such a rejection is taken', async () => {
-    await withIntake(NO_WAIT, async (f) => {
+    await withIntake({ ...NO_WAIT, inboxDisk }, async (f) => {
       const csv = requestCsv([requestRow('R-1')]);
       await dropFile(f.inbox, 'a.csv', csv);
       onClaim(f.db, (name) => {
@@ -98,9 +101,9 @@ describe('intake: an entry swapped between its hash and its move into processing
   });
 });
 
-describe('intake: an entry swapped after the scan saw a regular file, before it is opened', () => {
+describe.each(INBOX_DISKS)('intake: an entry swapped after the scan saw a regular file, before it is opened (inbox disk: %s)', (inboxDisk) => {
   it.each(['a symlink to a credential', 'a FIFO'] as const)('swapped for %s: not followed, not waited on, rejected as FILE_NOT_REGULAR', async (swap) => {
-    await withIntake(NO_WAIT, async (f) => {
+    await withIntake({ ...NO_WAIT, inboxDisk }, async (f) => {
       const credential = await plantCredential(f.dir);
       const ctx = f.context();
       await ensureInboxDirs(ctx.dirs);
@@ -170,12 +173,12 @@ describe('intake: recovery of an entry in processing/ that is not a regular file
   });
 });
 
-describe('intake: a file written to after it was claimed', () => {
+describe.each(INBOX_DISKS)('intake: a file written to after it was claimed (inbox disk: %s)', (inboxDisk) => {
   it.each([
     ['appended to', (h: fs.FileHandle) => h.appendFile(`R-9;7707083893;X\r\n`)],
     ['cut short', (h: fs.FileHandle) => h.truncate(40)],
   ] as const)('a file %s while it is mapped is rejected whole with FILE_CHANGED: what was read is not what was hashed', async (_what, change) => {
-    await withIntake(NO_WAIT, async (f) => {
+    await withIntake({ ...NO_WAIT, inboxDisk }, async (f) => {
       const file = await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
       const stat = await fs.stat(file);
       // A writer that still holds the file open (or a hard link to it): the rename into processing/ does not stop it.
