@@ -81,6 +81,7 @@ export async function recordAndMove(
     onReaderFault: (error) => ctx.onReaderFault?.(error, row.originalName),
     flow: ctx.flow.name,
     fileId: row.id,
+    knownState: row.state,
     fileLabel: row.originalName,
     items,
     sourceSystem: ctx.sourceSystem,

@@ -10,7 +10,7 @@
  * recorded in one transaction (`recordWholeFile`), nothing staged and nothing to release.
  */
 import type { MappedItem } from '../mapping/types.js';
-import { getFile, type FileRecord } from '../store/files.js';
+import { FILE_STATE, getFile, type FileRecord, type FileState } from '../store/files.js';
 import { finishRecording, recordWholeFile, stageChunk, type LapsedCorrection, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
 import type { Clock, ReportNote } from '../shared/types.js';
@@ -33,6 +33,12 @@ export const RECORD_CHUNK_PAYLOAD_CHARS = 128 * 1024;
 export interface MappedFileRecord {
   flow: string;
   fileId: number;
+  /**
+   * The file's state as the caller claimed or read it in this turn of the intake's lane: a file not
+   * `processing` is not read. Looked up when absent. A stale one costs no more than a read: the
+   * transaction that records finds a file recorded already (`alreadyRecorded`).
+   */
+  knownState?: FileState;
   /** The file's name in messages. */
   fileLabel: string;
   /** The mapper's output for the file. */
@@ -82,7 +88,7 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
       row,
     );
   const decided = { destinationFor: input.destinationFor, ...(input.exchange ? { alsoRecord: input.exchange.alsoRecord } : {}) };
-  if (getFile(db, fileId)?.state === 'processing') {
+  if ((input.knownState ?? getFile(db, fileId)?.state) === FILE_STATE.processing) {
     const stagedAt = clock();
     let staged = false;
     let chunk: PreparedSubmission[] = [];

@@ -68,8 +68,12 @@ export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number,
          VALUES (?, ?, ?, ?, 'processing', ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
     ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now, options.readStarts ? 1 : 0) as { id: number } | undefined;
     if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
-    statement(db, 'UPDATE files SET current_path = ? WHERE id = ?').run(processingPathFor(inserted.id, file.originalName), inserted.id);
-    return { ok: true, row: getFile(db, inserted.id)! };
+    // The row as it is now, from the statement that finishes it (no lookup after it).
+    const row = statement(db, `UPDATE files SET current_path = ? WHERE id = ? RETURNING ${FILE_COLUMNS}`).get(
+      processingPathFor(inserted.id, file.originalName),
+      inserted.id,
+    ) as FileRecord;
+    return { ok: true, row };
   })();
 }
 

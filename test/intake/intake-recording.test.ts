@@ -12,7 +12,8 @@ import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { localDate } from '../../src/shared/local-time.js';
 import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
-import { getFile } from '../../src/store/files.js';
+import { getFile, type FileState } from '../../src/store/files.js';
+import type { MappedItem } from '../../src/mapping/types.js';
 import { recordMappedFile } from '../../src/intake/record-mapped-file.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -209,6 +210,41 @@ describe('intake: crash recovery', () => {
       // A second recovery (another restart) changes nothing.
       expect(await again.intake.recover()).toMatchObject({ movesFinished: 0, reprocessed: 0 });
       expect(f.submissions()).toHaveLength(2);
+    });
+  });
+
+  it('a file recorded already is not read again, its state looked up or as the caller knows it; a stale `processing` records nothing twice', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      const row = await claimIntoProcessing(f, 'twice.csv', requestCsv([requestRow('R-1'), requestRow('R-2')]));
+      const spec = loadMappingSpec(f.flow.mapping);
+      const archivePath = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(row.id, 'twice.csv'));
+      const recordOf = (items: AsyncIterable<MappedItem>, knownState?: FileState) =>
+        recordMappedFile(f.db, {
+          flow: 'requests',
+          fileId: row.id,
+          ...(knownState ? { knownState } : {}),
+          fileLabel: 'twice.csv',
+          items,
+          sourceSystem: SOURCE_SYSTEM,
+          rejectWholeFile: false,
+          clock: Date.now,
+          destinationFor: () => archivePath,
+        });
+      const mapped = () => mapFile(row.currentPath!, spec, { now: new Date(), rejectPastDates: true });
+      expect(await recordOf(mapped(), 'processing')).toMatchObject({ alreadyRecorded: false, recorded: 2 });
+
+      let reads = 0;
+      const counted = async function* () {
+        reads += 1;
+        yield* mapped();
+      };
+      expect(await recordOf(counted())).toMatchObject({ alreadyRecorded: true, state: 'archived' });
+      expect(await recordOf(counted(), 'archived')).toMatchObject({ alreadyRecorded: true });
+      expect(reads).toBe(0);
+      // The caller's `processing` is stale: the file is read, and the recording's transaction finds it recorded.
+      expect(await recordOf(counted(), 'processing')).toMatchObject({ alreadyRecorded: true, recorded: 0 });
+      expect(reads).toBe(1);
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
     });
   });
 

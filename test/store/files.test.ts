@@ -1,0 +1,42 @@
+/** Claiming a file by its content (`store/files.ts`). */
+import { describe, expect, it } from 'vitest';
+import { claimFile, getFile, type NewFile } from '../../src/store/files.js';
+import { withTempDir } from '../helpers/temp-dir.js';
+import { withStore } from '../helpers/store.js';
+
+const file = (sha256: string, originalName: string): NewFile => ({ flow: 'requests', sha256, originalName, sizeBytes: 120, now: 1_700_000_000_000 });
+
+describe('claimFile', () => {
+  it('returns the new row whole, as the store holds it: processing, at its processing path, with its read counted', async () => {
+    await withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const claim = claimFile(db, file('a'.repeat(64), 'a.csv'), (id, name) => `/inbox/processing/${id}-${name}`, { readStarts: true });
+        if (!claim.ok) throw new Error('expected a claim');
+        expect(claim.row).toEqual(getFile(db, claim.row.id));
+        expect(claim.row).toMatchObject({
+          flow: 'requests',
+          originalName: 'a.csv',
+          sizeBytes: 120,
+          state: 'processing',
+          currentPath: `/inbox/processing/${claim.row.id}-a.csv`,
+          readAttempts: 1,
+          claimedAt: 1_700_000_000_000,
+          finishedAt: null,
+          reportPending: 0,
+        });
+      }),
+    );
+  });
+
+  it('the same content claimed again gets the earlier row, and no second one is made', async () => {
+    await withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const first = claimFile(db, file('b'.repeat(64), 'b.csv'), (id, name) => `/p/${id}-${name}`);
+        const again = claimFile(db, file('b'.repeat(64), 'copy of b.csv'), (id, name) => `/p/${id}-${name}`);
+        if (!first.ok) throw new Error('expected a claim');
+        expect(again).toEqual({ ok: false, existing: first.row });
+        expect(first.row.readAttempts).toBe(0);
+      }),
+    );
+  });
+});
