@@ -7,9 +7,10 @@ import type { AccessVerdict } from './access.js';
 import { paths } from './paths.js';
 import { logRefusal, pathWithQuery, viewContext, wantsJson, type RequestContext, type Runtime } from './runtime.js';
 import { MessagePage } from './views/forms.js';
+import { renderHtml } from './render-html.js';
 
 export async function html(c: RequestContext, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
-  return c.html(`<!DOCTYPE html>${String(await page)}`, status);
+  return c.html(`<!DOCTYPE html>${await renderHtml(page)}`, status);
 }
 
 /**

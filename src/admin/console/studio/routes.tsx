@@ -38,6 +38,7 @@ import { studioData, type StudioParts } from './studio-data.js';
 import { uploadFormatsOf } from './upload-formats.js';
 import { formText, readFlowQuery, readStudioEditorForm, readStudioForm, studioFormLimit } from './studio-form.js';
 import { createUploadStore } from './uploads.js';
+import { renderHtml } from '../render-html.js';
 
 export { SAVE_MAPPING_ACTION } from './audit-save.js';
 
@@ -86,7 +87,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     if (got instanceof Response) return got;
     const { flow, yaml, version, sample, error } = got;
     const preview = scrubDeep(await previewMapping(yaml, flow, sample, error, now()));
-    if (c.req.query('part') === 'preview') return c.html(String(await (<PreviewSection t={t} data={preview} />)));
+    if (c.req.query('part') === 'preview') return c.html(await renderHtml(<PreviewSection t={t} data={preview} />));
     if (wantsJson(c)) return c.json(preview);
     return renderPage(c, flow, { text: yaml, version, preview });
   });
