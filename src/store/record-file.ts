@@ -130,23 +130,40 @@ export interface UnsettledFile {
 }
 
 /**
+ * Per connection, the flows whose last listing found nothing to settle and that have staged no
+ * chunk since: their next listing is known to be empty. Asked before every file is recorded, the
+ * query cost a small file about 25 µs (`docs/performance.md`, *8*). Rows are staged only by
+ * `stageChunk` (a file of more than one chunk), and only by the daemon's own connection: one daemon
+ * per store (`state-lock.ts`), and a restart opens a new connection, which lists again.
+ */
+const settledFlows = new WeakMap<Db, Set<string>>();
+
+/**
  * A flow's files that still have staged rows or staged corrections: the one being recorded, or
  * those a crash or a failed write interrupted before (or after) `finishRecording`.
  */
 export function listUnsettledFiles(db: Db, flow: string): UnsettledFile[] {
-  // Asked before every file is recorded. `+flow` keeps SQLite from reading every file the flow ever
-  // took (by `files_flow_claimed`): it starts from the staged rows (partial indexes, nearly empty)
-  // and looks their files up by id, so the cost does not grow with the history.
-  return statement(
+  if (settledFlows.get(db)?.has(flow)) return [];
+  // `+flow` keeps SQLite from reading every file the flow ever took (by `files_flow_claimed`): it
+  // starts from the staged rows (partial indexes, nearly empty) and looks their files up by id, so
+  // the cost does not grow with the history.
+  const unsettled = statement(
     db,
     `SELECT id, state FROM files
        WHERE +flow = ? AND id IN (SELECT file_id FROM submissions WHERE state = 'staged' UNION SELECT file_id FROM staged_corrections)
        ORDER BY id`,
   ).all(flow) as UnsettledFile[];
+  if (unsettled.length === 0) {
+    const flows = settledFlows.get(db) ?? new Set<string>();
+    settledFlows.set(db, flows.add(flow));
+  }
+  return unsettled;
 }
 
 /** Stage one chunk of a file by its plan, in one short transaction (nothing waits for it to be durable). */
 export function stageChunk(db: Db, input: StageChunkInput): void {
+  // Before the write: should it fail half-way, the next listing still looks.
+  settledFlows.get(db)?.delete(input.flow);
   db.transaction(() => {
     const plan = input.plan(existingUnder(db, input.flow, input.dedupeKeys));
     for (const submission of plan.inserts) insertPlanned(db, input, submission, 'staged');

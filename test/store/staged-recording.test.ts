@@ -10,6 +10,7 @@ import { claimDueSubmissions, countOutstanding, countSubmissionsByState, nextDue
 import { finishRecording, listUnsettledFiles, stageChunk } from '../../src/store/record-file.js';
 import { deleteStagedSubmissions, releaseStagedSubmissions } from '../../src/store/submissions.js';
 import { getFile } from '../../src/store/files.js';
+import { openStore, storePath } from '../../src/store/open-store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { addRequestRow, stageRequestRows, withStore } from '../helpers/store.js';
 import { validRequest } from '../helpers/fixtures.js';
@@ -43,6 +44,25 @@ describe('staged rows', () => {
         expect(states(db)).toEqual({ staged: 2, in_flight: 1 });
       }),
     ));
+
+  it('are listed to settle after a listing found none, once a chunk is staged; and by the next connection (a restart)', () =>
+    withTempDir(async (dir) => {
+      await withStore(dir, (db) => {
+        expect(listUnsettledFiles(db, 'f')).toEqual([]);
+        expect(listUnsettledFiles(db, 'f')).toEqual([]);
+        const fileId = stageRequestRows(db, 'f', ['S-1'], T);
+        expect(listUnsettledFiles(db, 'f')).toEqual([{ id: fileId, state: 'processing' }]);
+        expect(listUnsettledFiles(db, 'g')).toEqual([]);
+        const staged = stageRequestRows(db, 'g', ['S-2'], T);
+        expect(listUnsettledFiles(db, 'g')).toEqual([{ id: staged, state: 'processing' }]);
+        const restarted = openStore(storePath(dir));
+        try {
+          expect(listUnsettledFiles(restarted, 'g')).toEqual([{ id: staged, state: 'processing' }]);
+        } finally {
+          restarted.close();
+        }
+      });
+    }));
 
   it('become pending only for a file recorded archived, and are deleted only for one that is not', () =>
     withTempDir((dir) =>
