@@ -3,7 +3,6 @@
  * small requests mapping, all in a temp folder; the intake is stopped and the store closed after.
  * The request rows and the mapping are the shared fixtures of `test/helpers/fixtures.ts`.
  */
-import { LOCAL_METADATA, POOLED_METADATA } from '../../src/shared/metadata-calls.js';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type Submission } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
 import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
+import { LOCAL_METADATA, POOLED_METADATA } from '../../src/shared/metadata-calls.js';
 import { alreadyDurable, systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
 
 export const SOURCE_SYSTEM = 'erp1c';
