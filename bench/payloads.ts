@@ -15,6 +15,7 @@ export async function preparePayloads(dir: string, spec: { requests: number; lin
   const prepared: PreparedSubmission[] = [];
   for await (const item of mapFile(file, mapping, { now: new Date(), rejectPastDates: true })) {
     if (item.kind === 'problem') throw new Error(`generated CSV does not map: ${item.problem.message}`);
+    if (item.kind === 'withdrawal') continue;
     prepared.push(prepareSubmission(item.submission, SOURCE_SYSTEM));
   }
   if (prepared.length !== spec.requests) throw new Error(`mapped ${prepared.length} requests, expected ${spec.requests}`);

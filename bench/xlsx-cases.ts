@@ -102,7 +102,7 @@ async function mapCount(file: string): Promise<{ rows: number; requests: number 
   let problem: string | undefined;
   for await (const item of mapFile(file, spec, { now: new Date(), rejectPastDates: true })) {
     if (item.kind === 'submission') requests++;
-    else problem ??= item.problem.message;
+    else if (item.kind === 'problem') problem ??= item.problem.message;
   }
   if (problem !== undefined) throw new Error(`mapFile reported a problem: ${problem}`);
   return { rows: 0, requests };

@@ -130,6 +130,10 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
     ...Object.entries(spec.items).map(([k, v]): [string, FieldSpec] => [`items.${k}`, v]),
   ];
   if (spec.kind === 'confirmations') all.push(['orderId', spec.orderId]);
+  if (spec.kind === 'requests') {
+    for (const [name, field] of Object.entries(spec.document ?? {})) if (field !== undefined) all.push([`document.${name}`, field]);
+    if (spec.withdrawals) all.push(['withdrawals.id', spec.withdrawals.id]);
+  }
   const format = formatOfSpec(spec);
   const table = format !== undefined && TABLE_FORMATS.has(format);
   const tree = format !== undefined && !table;
@@ -150,6 +154,19 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
     if (format === 'xml' && field.template !== undefined) {
       for (const match of field.template.matchAll(/\{([^{}]+)\}/g)) checkXmlPath(`${key}.template`, match[1]!);
     }
+    field.parts?.forEach((part, index) => {
+      const at = `${key}.parts.${index}`;
+      if (table && part.path !== undefined) problems.push({ path: `${at}.path`, message: `a ${name} mapping reads columns: use column` });
+      if (tree && part.column !== undefined) problems.push({ path: `${at}.column`, message: `a ${name} mapping reads paths: use path` });
+      if (format === 'xml' && part.path !== undefined) checkXmlPath(`${at}.path`, part.path);
+      if (format === 'xml' && part.unlessSameAs !== undefined) checkXmlPath(`${at}.unlessSameAs`, part.unlessSameAs);
+    });
+    if (field.latest && format !== undefined && format !== 'xml') problems.push({ path: `${key}.latest`, message: 'only applies to XML' });
+  }
+  if (spec.kind === 'requests' && spec.withdrawals !== undefined) {
+    if (format === 'xml') checkXmlPath('withdrawals.record', spec.withdrawals.record, 'record');
+    else if (format !== undefined) problems.push({ path: 'withdrawals', message: 'only applies to XML' });
+    if (spec.document === undefined) problems.push({ path: 'withdrawals', message: 'needs document.id: a withdrawal names the document it withdraws by its identity' });
   }
   if (format === undefined && usesColumns(spec) && usesPaths(spec)) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
   if (tree) {
@@ -160,7 +177,7 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
     if (spec.record === undefined) problems.push({ path: 'record', message: 'is required for XML: the element path of one request, from the root' });
     else checkXmlPath('record', spec.record, 'record');
     if (spec.lines === undefined) problems.push({ path: 'lines', message: 'is required for XML: the path of the lines inside the record' });
-    else checkXmlPath('lines', spec.lines, 'lines');
+    else spec.lines.forEach((lines, index) => checkXmlPath(spec.lines!.length === 1 ? 'lines' : `lines.${index}`, lines, 'lines'));
   } else if (format !== undefined) {
     if (spec.record !== undefined) problems.push({ path: 'record', message: 'only applies to XML' });
     if (spec.lines !== undefined) problems.push({ path: 'lines', message: 'only applies to XML' });

@@ -24,6 +24,26 @@ import { exportFormatSchema, type ExportFormat } from './export-format-schema.js
 export const MAPPING_KIND = { requests: 'requests', confirmations: 'confirmations' } as const;
 export type MappingKind = (typeof MAPPING_KIND)[keyof typeof MAPPING_KIND];
 
+/** The keys of a field that name where its value comes from: a field has exactly one. */
+export const FIELD_SOURCES = ['column', 'path', 'const', 'template', 'parts', 'counter'] as const;
+
+/** One part of a `parts:` field: a source, and the text around it when it has a value. */
+const partSpecSchema = z
+  .strictObject({
+    column: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    /** Written before the value (`" ("`). */
+    prefix: z.string().default(''),
+    /** Written after the value (`")"`). */
+    suffix: z.string().default(''),
+    /** Left out when its value is this source's value (a column or a path), compared ignoring case and spaces at the ends. */
+    unlessSameAs: z.string().min(1).optional(),
+  })
+  .superRefine((part, ctx) => {
+    if ((part.column === undefined) === (part.path === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'needs exactly one of column or path' });
+  });
+export type PartSpec = z.infer<typeof partSpecSchema>;
+
 /** One target field: where its value comes from and how it is cleaned. */
 export const fieldSpecSchema = z
   .strictObject({
@@ -43,6 +63,13 @@ export const fieldSpecSchema = z
      * carry no line number. Moving or removing a line in the ERP renumbers the lines after it.
      */
     counter: z.literal(true).optional(),
+    /**
+     * Several sources joined in order, each with the text written before (`prefix`) and after it
+     * (`suffix`); a part whose source is empty is left out with its text, and so is a part whose
+     * value is the same as `unlessSameAs`'s (a packaging named like the unit). Empty when the first
+     * part is: `Футболка (Красный, XL)` from an item's name and its characteristic.
+     */
+    parts: z.array(partSpecSchema).min(1).optional(),
     /** Strip surrounding whitespace (NBSP and thin spaces included). Default true. */
     trim: z.boolean().default(true),
     upper: z.boolean().default(false),
@@ -53,6 +80,11 @@ export const fieldSpecSchema = z
     integer: z.boolean().default(false),
     /** Read as a date in this format (tokens DD MM YYYY YY); `YYYY-MM-DD` values always pass through. */
     date: z.string().min(1).optional(),
+    /**
+     * XML, with `date`: the latest of the dates the path reaches (every line's, say), not the first;
+     * alternatives (`a | b`) are still tried in order. Default false.
+     */
+    latest: z.boolean().default(false),
     /**
      * Read one part out of a one-line address as 1C writes it (`123456, Москва г, Ленина ул, дом № 1`,
      * `г Москва, ул Ленина, д 1`): `city`, the city or else the settlement. Nothing recognisable reads
@@ -67,13 +99,16 @@ export const fieldSpecSchema = z
     optional: z.boolean().default(false),
   })
   .superRefine((field, ctx) => {
-    const sources = (['column', 'path', 'const', 'template', 'counter'] as const).filter((k) => field[k] !== undefined);
+    const sources = FIELD_SOURCES.filter((k) => field[k] !== undefined);
     if (sources.length !== 1) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: `needs exactly one of column, path, const, template or counter (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+        message: `needs exactly one of column, path, const, template, parts or counter (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
       });
+    }
+    if (field.latest && (field.date === undefined || field.path === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['latest'], message: 'picks the latest of the dates a path reaches: it needs path and date' });
     }
     if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });
     if (field.fromAddress !== undefined && (field.number || field.integer || field.date !== undefined)) {
@@ -188,8 +223,14 @@ const commonKeys = {
   xml: xmlOptionsSchema.default(xmlOptionsSchema.parse({})).describe('Reading XML: encoding, decimal comma, size and depth limits.'),
   /** XML: the element path of one request (or confirmation), from the root (`КоммерческаяИнформация/Документ`). */
   record: z.string().min(1).optional().describe('XML: the element path of one request (or confirmation), from the root.'),
-  /** XML: the path of its lines inside the record (`Товары/Товар`). */
-  lines: z.string().min(1).optional().describe('XML: the path of its lines inside the record.'),
+  /**
+   * XML: the path of its lines inside the record (`Товары/Товар`), or a list of paths whose lines
+   * are all read, in the list's order (goods, then services: `[Товары/Строка, Услуги/Строка]`).
+   */
+  lines: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe("XML: the path of its lines inside the record, or a list of paths whose lines are all read, in the list's order."),
   /** CSV, XLSX: the column whose value groups adjacent rows into one request (or order). */
   groupBy: z.string().min(1).optional().describe('CSV, XLSX: the column whose value groups adjacent rows into one request (or order).'),
   /**
@@ -210,9 +251,41 @@ const commonKeys = {
 const f = fieldSpecSchema;
 const optF = fieldSpecSchema.optional();
 
+/**
+ * What identifies a document in its source system, apart from the number the buyer sees: 1C's
+ * `Ссылка` (a UUID that never changes), where `externalId` may be a number 1C reuses every year
+ * and changes when it renumbers. A mapping without it keys each request by its externalId.
+ */
+const documentSchema = z
+  .strictObject({
+    /** The document's identity in its source system, for ever: the idempotency key and "have we seen it" are decided by it. */
+    id: f.describe('The document\'s identity in its source system, for ever (1C: КлючевыеСвойства/Ссылка; a GUID column).'),
+    /** The number the buyer sees (1C: `КлючевыеСвойства/Номер`); shown on the console, and recorded anew when the document is renumbered. */
+    number: optF.describe('The number the buyer sees; shown on the console and recorded anew when the document is renumbered.'),
+    /** The document's own date, shown beside its number. */
+    date: optF.describe("The document's own date, shown beside its number."),
+  })
+  .describe('What identifies a document in its source system, apart from the number the buyer sees. Default: externalId.');
+
+/**
+ * XML: the elements that withdraw a document (1C's `УдалениеОбъекта`: an order unposted or deleted
+ * after it was sent), read in the same pass as the records. One whose `id` is empty withdraws
+ * something else (1C deletes many kinds of objects) and is read past.
+ */
+const withdrawalsSchema = z
+  .strictObject({
+    /** The element path of one withdrawal, from the root (`Message/Body/УдалениеОбъекта`). */
+    record: z.string().min(1),
+    /** The withdrawn document's identity, as `document.id` reads it from a record. */
+    id: f,
+  })
+  .describe('XML: the elements that withdraw a document (1C: УдалениеОбъекта), and where the withdrawn document\'s identity is.');
+
 export const requestsMappingSchema = z.strictObject({
   kind: z.literal(MAPPING_KIND.requests).optional(),
   ...commonKeys,
+  document: documentSchema.optional(),
+  withdrawals: withdrawalsSchema.optional(),
   request: z
     .strictObject({
       externalId: f,
@@ -275,9 +348,9 @@ interface SpecCommon {
   json: JsonOptions;
   xlsx: XlsxOptions;
   xml: XmlOptions;
-  /** XML: the record and lines paths. */
+  /** XML: the record path, and the paths of its lines (all read, in order). */
   record: string | undefined;
-  lines: string | undefined;
+  lines: readonly string[] | undefined;
   groupBy: string | undefined;
   fillDown: boolean | string[];
   skipRows: SkipRows;
@@ -288,11 +361,27 @@ interface SpecCommon {
 /** Field specs by target field name; items carry the JSON `path` of the lines array apart. */
 export type FieldSpecs = Record<string, FieldSpec>;
 
+/** `document:`: a document's identity (`id`), and the number and date the buyer sees. */
+export interface DocumentSpec {
+  id: FieldSpec;
+  number: FieldSpec | undefined;
+  date: FieldSpec | undefined;
+}
+
+/** `withdrawals:` (XML): the elements that withdraw a document, and its identity in them. */
+export interface WithdrawalsSpec {
+  record: string;
+  id: FieldSpec;
+}
+
 export type RequestsMappingSpec = SpecCommon & {
   kind: 'requests';
   header: FieldSpecs;
   items: FieldSpecs;
   itemsPath: string | undefined;
+  /** Set when documents have an identity of their own (`document.id`); requests are then keyed by it. */
+  document: DocumentSpec | undefined;
+  withdrawals: WithdrawalsSpec | undefined;
 };
 export type ConfirmationsMappingSpec = SpecCommon & {
   kind: 'confirmations';
@@ -331,12 +420,20 @@ export function defaultAcknowledgements(raw: { format?: string | undefined; csv:
 /** What both kinds of spec share: the file, its reading options, grouping, acknowledgements and lines. */
 function commonSpec(file: string, raw: RequestsRaw | ConfirmationsRaw, acknowledgements: ExportFormat) {
   const { path: itemsPath, ...items } = raw.items;
-  const { format, csv, json, xlsx, xml, record, lines, groupBy, fillDown, skipRows } = raw;
+  const { format, csv, json, xlsx, xml, record, groupBy, fillDown, skipRows } = raw;
+  const lines = typeof raw.lines === 'string' ? [raw.lines] : raw.lines;
   return { file, format, csv, json, xlsx, xml, record, lines, groupBy, fillDown, skipRows, acknowledgements, items: stripUndefined(items), itemsPath };
 }
 
 export function toRequestsSpec(file: string, raw: RequestsRaw, acknowledgements: ExportFormat): RequestsMappingSpec {
-  return { kind: 'requests', ...commonSpec(file, raw, acknowledgements), header: stripUndefined(raw.request) };
+  const document = raw.document && { id: raw.document.id, number: raw.document.number, date: raw.document.date };
+  return {
+    kind: 'requests',
+    ...commonSpec(file, raw, acknowledgements),
+    header: stripUndefined(raw.request),
+    document,
+    withdrawals: raw.withdrawals,
+  };
 }
 
 export function toConfirmationsSpec(file: string, raw: ConfirmationsRaw, acknowledgements: ExportFormat): ConfirmationsMappingSpec {

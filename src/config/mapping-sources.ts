@@ -21,6 +21,7 @@ function fieldsOf(spec: MappingSpec): [string, FieldSpec][] {
   if (spec.kind === 'confirmations') out.push(['orderId', spec.orderId]);
   for (const [target, field] of Object.entries(spec.header)) out.push([`${section}.${target}`, field]);
   for (const [target, field] of Object.entries(spec.items)) out.push([`items.${target}`, field]);
+  if (spec.kind === 'requests') for (const [name, field] of Object.entries(spec.document ?? {})) if (field !== undefined) out.push([`document.${name}`, field]);
   return out;
 }
 
@@ -30,6 +31,10 @@ export function columnsOf(spec: MappingSpec): { column: string; key: string }[] 
   for (const [key, field] of fieldsOf(spec)) {
     if (field.column !== undefined) out.push({ column: field.column, key });
     for (const match of field.template?.matchAll(/\{([^{}]+)\}/g) ?? []) out.push({ column: match[1]!, key: `${key}.template` });
+    field.parts?.forEach((part, index) => {
+      if (part.column !== undefined) out.push({ column: part.column, key: `${key}.parts.${index}` });
+      if (part.unlessSameAs !== undefined) out.push({ column: part.unlessSameAs, key: `${key}.parts.${index}.unlessSameAs` });
+    });
   }
   const group = groupColumnOf(spec);
   if (spec.groupBy !== undefined && group !== undefined) out.push({ column: group, key: 'groupBy' });
@@ -37,11 +42,11 @@ export function columnsOf(spec: MappingSpec): { column: string; key: string }[] 
 }
 
 export function usesColumns(spec: MappingSpec): boolean {
-  return spec.groupBy !== undefined || fieldsOf(spec).some(([, field]) => field.column !== undefined);
+  return spec.groupBy !== undefined || fieldsOf(spec).some(([, field]) => field.column !== undefined || field.parts?.some((part) => part.column !== undefined));
 }
 
 export function usesPaths(spec: MappingSpec): boolean {
-  return spec.record !== undefined || fieldsOf(spec).some(([, field]) => field.path !== undefined);
+  return spec.record !== undefined || fieldsOf(spec).some(([, field]) => field.path !== undefined || field.parts?.some((part) => part.path !== undefined));
 }
 
 /**

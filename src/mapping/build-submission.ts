@@ -5,7 +5,7 @@
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { FieldFailure, OMIT, type CompiledField } from './compile-field.js';
 import { makeProblem } from './problems.js';
-import type { MappedItem } from './types.js';
+import type { DocumentRef, MappedItem } from './types.js';
 import { validateConfirmation } from './validate-confirmation.js';
 import type { FieldIssue } from './field-issues.js';
 import { validateRequest } from './validate-request.js';
@@ -19,6 +19,8 @@ export interface CompiledMapping<H, I> {
   key: CompiledField<H>;
   header: CompiledField<H>[];
   items: CompiledField<I>[];
+  /** `document:`: the identity of the document in its source system, its number and its date. */
+  document?: { id: CompiledField<H>; number: CompiledField<H> | undefined; date: CompiledField<H> | undefined };
 }
 
 export interface GroupInput<H, I> {
@@ -50,10 +52,14 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
   const externalId = typeof keyValue === 'string' ? keyValue : String(keyRaw).trim();
   const placeOf = (field: CompiledField<unknown> | undefined, item: number | null): Place =>
     field !== undefined && group.locate !== undefined ? group.locate(field, item) : item === null ? group.first : (group.items[item]?.place ?? group.first);
+  const read = readDocument(mapping.document, group.header);
+  const ref = read?.ref;
+  const problemOf = { externalId, document: ref };
   const fail = (place: Place, field: string, raw: string | number, failure: FieldFailure) => {
     failed.add(field);
-    problems.push(makeProblem(ctx.fileLabel, { ...place, field, code: failure.code, reason: failure.reason, text: failure.text, value: raw, externalId }));
+    problems.push(makeProblem(ctx.fileLabel, { ...place, field, code: failure.code, reason: failure.reason, text: failure.text, value: raw, ...problemOf }));
   };
+  for (const failure of read?.failures ?? []) fail(placeOf(failure.field as CompiledField<unknown>, null), failure.field.target, failure.raw, failure.failure);
 
   const payload: Record<string, unknown> = {};
   for (const field of mapping.header) {
@@ -90,16 +96,42 @@ export function buildSubmission<H, I>(mapping: CompiledMapping<H, I>, group: Gro
         reason: issue.reason,
         text: issue.text,
         value: rawValueOf(mapping, group, issue.field, keyRaw),
-        externalId,
+        ...problemOf,
       }),
     );
   }
   if (problems.length > 0) return problems.map((problem) => ({ kind: 'problem', problem }));
 
   if (mapping.kind === 'requests') {
-    return [{ kind: 'submission', submission: { kind: 'request', externalId, payload: payload as never, firstRow: group.first.row } }];
+    const submission = { kind: 'request' as const, externalId, payload: payload as never, firstRow: group.first.row };
+    return [{ kind: 'submission', submission: ref === undefined ? submission : { ...submission, document: ref } }];
   }
   return [{ kind: 'submission', submission: { kind: 'confirmation', externalId, orderId: externalId, payload: payload as never, firstRow: group.first.row } }];
+}
+
+interface DocumentRead<H> {
+  /** Undefined when the identity is empty or invalid (then `failures` says why). */
+  ref: DocumentRef | undefined;
+  failures: { field: CompiledField<H>; raw: string | number; failure: FieldFailure }[];
+}
+
+/** The document's identity, number and date, read before anything else so that every problem of the request can name its document. */
+function readDocument<H>(document: CompiledMapping<H, unknown>['document'], header: H): DocumentRead<H> | undefined {
+  if (document === undefined) return undefined;
+  const failures: DocumentRead<H>['failures'] = [];
+  const value = (field: CompiledField<H> | undefined): string | null => {
+    if (field === undefined) return null;
+    const raw = field.read(header);
+    const converted = field.convert(raw);
+    if (converted instanceof FieldFailure) {
+      failures.push({ field, raw, failure: converted });
+      return null;
+    }
+    return converted === OMIT ? null : String(converted);
+  };
+  const id = value(document.id);
+  const ref = id === null ? undefined : { id, number: value(document.number), date: value(document.date) };
+  return { ref, failures };
 }
 
 const ITEM_FIELD = /^items\[(\d+)\](?:\.(.+))?$/;

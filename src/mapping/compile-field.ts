@@ -5,7 +5,8 @@
  */
 import type { ErrorCode } from '../errors.js';
 import type { MessageText } from '../shared/types.js';
-import { DATE_FIELDS, NUMERIC_FIELDS, type FieldSpec } from '../config/mapping-schema.js';
+import { DATE_FIELDS, NUMERIC_FIELDS, type FieldSpec, type PartSpec } from '../config/mapping-schema.js';
+import { ConnectorError } from '../errors.js';
 import { cityOfAddress } from './address-city.js';
 import { compileDateParser } from './parse-date.js';
 import { parseNumber } from './parse-number.js';
@@ -44,13 +45,38 @@ export interface CompileOptions<R> {
   decimalComma: boolean;
   /** Resolves a column name or JSON path to a getter. */
   source(ref: string): SourceGetter<R>;
+  /** XML: every value a path reaches (of its first alternative that reaches any), for `latest:`. */
+  sourceAll?: ((ref: string) => (record: R) => string[]) | undefined;
 }
 
 const TEMPLATE_REF = /\{([^{}]+)\}/g;
 
 export function compileField<R>(target: string, spec: FieldSpec, options: CompileOptions<R>): CompiledField<R> {
-  const { read, sources } = compileRead(spec, options);
+  const { read, sources } = spec.latest ? compileLatest(spec, options) : compileRead(spec, options);
   return { target, sources, read, convert: convertFor(target, spec, options.decimalComma) };
+}
+
+/**
+ * `latest: true`: of the dates a path reaches, the latest (a request's date from its lines' dates).
+ * A value that is no date in the field's format is returned as it is, so that `convert` reports it.
+ */
+function compileLatest<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (record: R) => string; sources: string[] } {
+  const ref = spec.path!;
+  if (options.sourceAll === undefined) throw new ConnectorError('MAPPING_INVALID', `latest: reads every value of a path, which only XML has (${ref})`);
+  const all = options.sourceAll(ref);
+  const parse = compileDateParser(spec.date);
+  return {
+    sources: [ref],
+    read: (record) => {
+      let latest: { raw: string; iso: string } | undefined;
+      for (const raw of all(record)) {
+        const iso = parse(raw.trim());
+        if (iso === undefined) return raw;
+        if (latest === undefined || iso > latest.iso) latest = { raw, iso };
+      }
+      return latest?.raw ?? '';
+    },
+  };
 }
 
 type Convert = CompiledField<unknown>['convert'];
@@ -138,6 +164,7 @@ function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (r
     const constant = spec.const;
     return { read: () => constant, sources: [] };
   }
+  if (spec.parts !== undefined) return compileParts(spec.parts, options);
   if (spec.template !== undefined) {
     const parts: (string | SourceGetter<R>)[] = [];
     const sources: string[] = [];
@@ -170,6 +197,33 @@ function compileRead<R>(spec: FieldSpec, options: CompileOptions<R>): { read: (r
   const ref = (spec.column ?? spec.path)!;
   const get = options.source(ref);
   return { sources: [ref], read: (record) => toRawValue(get(record)) };
+}
+
+/** `parts:`: the parts that have a value, each between its prefix and suffix; empty when the first part is. */
+function compileParts<R>(specs: readonly PartSpec[], options: CompileOptions<R>): { read: (record: R) => string; sources: string[] } {
+  const parts = specs.map((part) => ({
+    get: options.source((part.column ?? part.path)!),
+    prefix: part.prefix,
+    suffix: part.suffix,
+    same: part.unlessSameAs === undefined ? undefined : options.source(part.unlessSameAs),
+  }));
+  const comparable = (text: string) => text.trim().toLowerCase();
+  return {
+    sources: specs.map((part) => (part.column ?? part.path)!),
+    read: (record) => {
+      let out = '';
+      for (const [index, part] of parts.entries()) {
+        const value = cellText(part.get(record)).trim();
+        if (value === '') {
+          if (index === 0) return '';
+          continue;
+        }
+        if (part.same !== undefined && comparable(cellText(part.same(record))) === comparable(value)) continue;
+        out += `${part.prefix}${value}${part.suffix}`;
+      }
+      return out;
+    },
+  };
 }
 
 function toRawValue(value: unknown): string | number {

@@ -45,7 +45,9 @@ export async function runPreviewCommand(
   if (usage !== undefined) throw new TypeError(usage);
   const { spec, rules } = previewMapping(options, env);
   const result = await previewFile(input, spec, { now, ...rules });
-  const output = options.json ? `${JSON.stringify(result)}\n` : formatPreview(result);
+  // `withdrawals` only where a mapping reads them: the JSON of every other file keeps its two keys.
+  const { withdrawals, ...rest } = result;
+  const output = options.json ? `${JSON.stringify(withdrawals.length > 0 ? result : rest)}\n` : formatPreview(result);
   return { output, exitCode: result.problems.length > 0 ? 1 : 0 };
 }
 

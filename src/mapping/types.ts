@@ -3,10 +3,13 @@
  * Intake records the submissions and writes the problems into the file's error report.
  */
 import type { ConfirmOrder, CreateRequest } from '../platform/contract.js';
-import type { MappingProblem } from '../shared/types.js';
+import type { DocumentRef, MappingProblem } from '../shared/types.js';
+
+export type { DocumentRef } from '../shared/types.js';
 
 export const SUBMISSION_KIND = { request: 'request', confirmation: 'confirmation' } as const;
 export type SubmissionKind = (typeof SUBMISSION_KIND)[keyof typeof SUBMISSION_KIND];
+
 
 /** One valid payload, ready to record in the outbox. */
 export type MappedSubmission =
@@ -17,6 +20,8 @@ export type MappedSubmission =
       payload: CreateRequest;
       /** 1-based data row (CSV, header excluded) or record number (JSON) where it starts. */
       firstRow: number;
+      /** Set when the mapping gives documents an identity of their own (`document.id`). */
+      document?: DocumentRef;
     }
   | {
       kind: 'confirmation';
@@ -27,4 +32,14 @@ export type MappedSubmission =
       firstRow: number;
     };
 
-export type MappedItem = { kind: 'submission'; submission: MappedSubmission } | { kind: 'problem'; problem: MappingProblem };
+/** A document withdrawn in its source system (1C's `УдалениеОбъекта`), by its identity. */
+export interface MappedWithdrawal {
+  documentId: string;
+  /** The record number where it stands. */
+  row: number;
+}
+
+export type MappedItem =
+  | { kind: 'submission'; submission: MappedSubmission }
+  | { kind: 'withdrawal'; withdrawal: MappedWithdrawal }
+  | { kind: 'problem'; problem: MappingProblem };

@@ -130,7 +130,9 @@ export const createRequestSchema = z
     delivery: z.strictObject({
       city: text(FIELD_LIMITS.shortText),
       address: text(FIELD_LIMITS.address),
-      desiredDate: calendarDate,
+      // Optional (our choice, docs/assumptions.md): an order that names no date is sent without
+      // one, never with a date made up from the order's own.
+      desiredDate: calendarDate.optional(),
     }),
     items: z.array(requestItemSchema).min(1, 'must have at least one line').max(FIELD_LIMITS.maxItems),
     comment: commentText(FIELD_LIMITS.comment),

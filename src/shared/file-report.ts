@@ -12,7 +12,8 @@ const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
 
 /**
  * The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`;
- * a problem in a sheet also has its `cell` (`Заявки!C7`), one in an XML file its `line` and `column`.
+ * a problem in a sheet also has its `cell` (`Заявки!C7`), one in an XML file its `line` and `column`,
+ * one of a document (a mapping with `document.id`) its `documentId` and `documentNumber`.
  */
 export function renderJsonReport(report: FileReport): string {
   const problems = report.problems.map((p) => ({
@@ -24,6 +25,7 @@ export function renderJsonReport(report: FileReport): string {
     code: p.code,
     message: p.message,
     externalId: p.externalId ?? null,
+    ...(p.documentId === undefined ? {} : { documentId: p.documentId, documentNumber: p.documentNumber ?? null }),
     value: p.value ?? null,
   }));
   // The console's catalogue keys (`text`) stay in the store: the report speaks the one language of the log.

@@ -30,6 +30,16 @@ export interface MessageText {
   params?: Record<string, string | number>;
 }
 
+/** A document's identity in its source system and what the buyer sees of it (`document:` of a mapping). */
+export interface DocumentRef {
+  /** The identity (1C's `Ссылка`): the request is keyed by it. */
+  id: string;
+  /** The number the buyer sees, when the mapping reads one. */
+  number: string | null;
+  /** The document's own date (`YYYY-MM-DD`), when the mapping reads one. */
+  date: string | null;
+}
+
 /** One problem, by row and field. `row: null` is a file-level problem (unreadable, missing column). */
 export interface MappingProblem {
   row: number | null;
@@ -44,6 +54,9 @@ export interface MappingProblem {
   column?: number;
   /** The request (or order) the row belongs to, when known. */
   externalId?: string;
+  /** The document's identity in its source system and its number, when the mapping reads them (`document:`). */
+  documentId?: string;
+  documentNumber?: string;
   /** The offending source value, when short enough to show. */
   value?: string;
   /** What is wrong, for the console to word (the code's own text when absent). */

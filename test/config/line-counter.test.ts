@@ -62,7 +62,7 @@ describe('lineId counter', () => {
     const onExternalId = requestMapping({ request: { ...(requestMapping().request as Record<string, unknown>), externalId: { counter: true } } });
     expect(() => parseMappingSpec(onExternalId, 'm.yaml')).toThrow(/request\.externalId\.counter: only items\.lineId can be a counter/);
     expect(() => parseMappingSpec(counterMapping({ lineId: { counter: true, column: 'Строка' } }), 'm.yaml')).toThrow(
-      /items\.lineId: needs exactly one of column, path, const, template or counter \(has column, counter\)/,
+      /items\.lineId: needs exactly one of column, path, const, template, parts or counter \(has column, counter\)/,
     );
     expect(() => parseMappingSpec(counterMapping({ lineId: { counter: false } }), 'm.yaml')).toThrow(/items\.lineId\.counter/);
   });

@@ -86,7 +86,7 @@ describe('loadMappingSpec', () => {
         expect.arrayContaining([
           'request.customer.nmae: unknown key',
           'request.customer.name: is required',
-          expect.stringMatching(/^items\.unit: needs exactly one of column, path, const, template or counter/),
+          expect.stringMatching(/^items\.unit: needs exactly one of column, path, const, template, parts or counter/),
         ]),
       );
     });

@@ -55,6 +55,7 @@ async function mapped(data: Buffer, name: string, spec: MappingSpec, split?: () 
   const bytes = split === undefined && data.length <= READ_CHUNK_BYTES ? data : undefined;
   for await (const item of mapFile({ handle: memoryHandle(data, split), name, bytes }, spec, options)) {
     if (item.kind === 'submission') lines.push(`S ${item.submission.firstRow} ${JSON.stringify(item.submission.payload)}`);
+    else if (item.kind === 'withdrawal') lines.push(`W ${item.withdrawal.row} ${item.withdrawal.documentId}`);
     else {
       codes.push(item.problem.code);
       lines.push(`P ${JSON.stringify(item.problem)}`);

@@ -39,7 +39,7 @@ export async function split(file: string, spec: MappingSpec, options: Partial<Ma
   const problems: MappingProblem[] = [];
   for (const item of items) {
     if (item.kind === 'submission') submissions.push(item.submission);
-    else problems.push(item.problem);
+    else if (item.kind === 'problem') problems.push(item.problem);
   }
   return { items, submissions, problems };
 }

@@ -46,7 +46,8 @@ async function collect(items: AsyncIterable<MappedItem>): Promise<MappedItem[]> 
   return out;
 }
 
-const idsOf = (items: MappedItem[]) => items.map((i) => (i.kind === 'submission' ? i.submission.externalId : `${i.problem.code}`));
+const idsOf = (items: MappedItem[]) =>
+  items.map((i) => (i.kind === 'submission' ? i.submission.externalId : i.kind === 'withdrawal' ? `W ${i.withdrawal.documentId}` : `${i.problem.code}`));
 
 describe('mapFile on an opened file', () => {
   it.each([

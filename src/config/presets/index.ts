@@ -6,12 +6,12 @@
  */
 import { COMMERCEML_PRESET } from './commerceml.js';
 import { ENTERPRISEDATA_PRESET } from './enterprisedata.js';
+import { FIELD_SOURCES } from '../mapping-schema.js';
 
 export const PRESETS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { commerceml: COMMERCEML_PRESET, enterprisedata: ENTERPRISEDATA_PRESET };
 
-const SOURCE_KEYS = ['column', 'path', 'const', 'template', 'counter'];
-const FIELD_SECTIONS = new Set(['request', 'confirmation', 'items']);
-const OPTION_SECTIONS = new Set(['csv', 'json', 'xlsx', 'xml', 'skipRows']);
+const FIELD_SECTIONS = new Set(['request', 'confirmation', 'items', 'document']);
+const OPTION_SECTIONS = new Set(['csv', 'json', 'xlsx', 'xml', 'skipRows', 'withdrawals']);
 
 type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -34,7 +34,7 @@ function mergeFields(base: Raw, own: Raw): Raw {
   const out: Raw = { ...base };
   for (const [target, field] of Object.entries(own)) {
     const under = base[target];
-    const ownSource = isObject(field) && SOURCE_KEYS.some((key) => key in field);
+    const ownSource = isObject(field) && FIELD_SOURCES.some((key) => key in field);
     out[target] = isObject(field) && isObject(under) && !ownSource ? { ...under, ...field } : field;
   }
   return out;

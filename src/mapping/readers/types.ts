@@ -95,12 +95,16 @@ export interface TreeRecord<N> {
   node: N;
   /** The lines, or why they cannot be read (`must be an array of lines`), with the field that names them. */
   lines: TreeLine<N>[] | { field: string; reason: string };
+  /** A withdrawal of a document (`withdrawals:` of an XML mapping), not a request: it has no lines. */
+  withdrawal?: true;
 }
 
 export interface TreeInput<N> {
   records: AsyncIterable<TreeRecord<N> | { place: Place; notARecord: string }>;
   /** A getter for one field source (a dotted JSON path, an XML element path). */
   source(ref: string): SourceGetter<N>;
+  /** XML: a getter of every value a path reaches (`latest:`); absent where a format has none. */
+  sourceAll?: (ref: string) => (record: N) => string[];
   decimalComma: boolean;
 }
 

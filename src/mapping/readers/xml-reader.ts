@@ -9,7 +9,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec, XmlOptions } from '../../config/mapping-schema.js';
-import { parseXmlPath, type XmlPath, type XmlPathRole } from '../../config/xml-path.js';
+import { parseXmlPath, type XmlPath, type XmlPathRole, type XmlStep } from '../../config/xml-path.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import { readChunks } from '../../shared/input-file.js';
 import type { SourceGetter } from '../compile-field.js';
@@ -17,7 +17,7 @@ import type { ReadOptions, TreeReader, TreeRecord } from './types.js';
 import { sniffContainer } from './sniff.js';
 import { readZippedXml } from './zip/zipped-xml.js';
 import { XmlDecoder } from './xml/xml-decoder.js';
-import { readPath, selectElements, type XmlNode } from './xml/xml-node.js';
+import { readAllValues, readPath, selectElements, type XmlNode } from './xml/xml-node.js';
 import { XmlRecordParser } from './xml/record-parser.js';
 
 export type { XmlNode };
@@ -25,8 +25,9 @@ export type { XmlNode };
 export const xmlReader: TreeReader = {
   shape: 'tree',
   open: (handle: FileHandle, spec: MappingSpec, options?: ReadOptions) => ({
-    records: readXmlRecords(xmlBytes(handle, spec.xml, options), spec, options?.signal),
+    records: readXmlRecords(xmlBytes(handle, spec.xml, options), xmlReadSpecOf(spec), options?.signal),
     source: xmlPathGetter,
+    sourceAll: xmlPathAllGetter,
     decimalComma: spec.xml.decimalComma,
   }),
 };
@@ -43,8 +44,18 @@ export async function* xmlBytes(handle: FileHandle, xml: Pick<XmlOptions, 'maxUn
   }
 }
 
-/** What reading records needs of a mapping. */
-export type XmlReadSpec = Pick<MappingSpec, 'record' | 'lines'> & { xml: XmlOptions };
+/** What reading records needs of a mapping: its record path, its lines (one path or several), its withdrawals. */
+export interface XmlReadSpec {
+  record: string | undefined;
+  lines: string | readonly string[] | undefined;
+  withdrawals?: { record: string } | undefined;
+  xml: XmlOptions;
+}
+
+/** The reading part of a mapping spec. */
+export function xmlReadSpecOf(spec: MappingSpec): XmlReadSpec {
+  return { record: spec.record, lines: spec.lines, withdrawals: spec.kind === 'requests' ? spec.withdrawals : undefined, xml: spec.xml };
+}
 
 /**
  * The records of an XML document given as byte chunks (a file's, or any stream's), in order.
@@ -53,14 +64,15 @@ export type XmlReadSpec = Pick<MappingSpec, 'record' | 'lines'> & { xml: XmlOpti
  */
 export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlReadSpec, signal?: AbortSignal): AsyncGenerator<TreeRecord<unknown>> {
   const recordPath = parsePath(spec.record, 'record');
-  const linesPath = parsePath(spec.lines, 'lines');
+  const linesPaths = (typeof spec.lines === 'string' || spec.lines === undefined ? [spec.lines] : spec.lines).map((lines) => parsePath(lines, 'lines'));
+  const withdrawal = spec.withdrawals && withdrawalsOf(recordPath, parsePath(spec.withdrawals.record, 'record'));
   const decoder = new XmlDecoder(spec.xml.encoding);
-  const parser = new XmlRecordParser({ record: recordPath, ...spec.xml });
+  const parser = new XmlRecordParser({ record: withdrawal?.both ?? recordPath, ...spec.xml });
   let row = 0;
   const records = function* () {
     for (const node of parser.takeCompleted()) {
       row += 1;
-      yield recordOf(node, row, linesPath);
+      yield withdrawal?.is(node) ? { place: placeOf(node, row), node, lines: [], withdrawal: true as const } : recordOf(node, row, linesPaths);
     }
   };
   // Records the parser completed before a fault are handed out before it, whatever else the same
@@ -96,11 +108,31 @@ export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlRe
   }
 }
 
-function recordOf(node: XmlNode, row: number, linesPath: XmlPath): TreeRecord<unknown> {
+const placeOf = (node: XmlNode, row: number) => ({ row, line: node.line, column: node.column });
+
+/** A record with its lines: those of every lines path, in the order of the paths (goods, then services). */
+function recordOf(node: XmlNode, row: number, linesPaths: readonly XmlPath[]): TreeRecord<unknown> {
   return {
-    place: { row, line: node.line, column: node.column },
+    place: placeOf(node, row),
     node,
-    lines: selectElements(linesPath, node).map((line) => ({ place: { row, line: line.line, column: line.column }, node: line })),
+    lines: linesPaths.flatMap((path) => selectElements(path, node)).map((line) => ({ place: placeOf(line, row), node: line })),
+  };
+}
+
+/**
+ * Records and withdrawals are read in one pass, as the alternatives of one record path, so that
+ * they come in the document's order; a withdrawal is told apart by its element's name, which must
+ * then differ from every record's.
+ */
+function withdrawalsOf(records: XmlPath, withdrawals: XmlPath): { both: XmlPath; is: (node: XmlNode) => boolean } {
+  const lastName = (steps: readonly XmlStep[]) => (steps.at(-1) as XmlStep & { kind: 'element' }).name;
+  const names = new Set(withdrawals.alternatives.map(lastName));
+  if (records.alternatives.some((steps) => names.has(lastName(steps)))) {
+    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: withdrawals.record "${withdrawals.text}" ends in the same element as record:`);
+  }
+  return {
+    both: { text: `${records.text} | ${withdrawals.text}`, alternatives: [...records.alternatives, ...withdrawals.alternatives] },
+    is: (node) => names.has(node.name),
   };
 }
 
@@ -108,6 +140,12 @@ function recordOf(node: XmlNode, row: number, linesPath: XmlPath): TreeRecord<un
 export function xmlPathGetter(ref: string): SourceGetter<unknown> {
   const path = parsePath(ref, 'field');
   return (node) => readPath(path, node as XmlNode);
+}
+
+/** A getter of every value an XML field path reaches (`latest:`). */
+export function xmlPathAllGetter(ref: string): (node: unknown) => string[] {
+  const path = parsePath(ref, 'field');
+  return (node) => readAllValues(path, node as XmlNode);
 }
 
 /** The loader checked every path; one that fails here came from a spec built another way. */

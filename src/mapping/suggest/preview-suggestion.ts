@@ -52,6 +52,7 @@ export async function previewSuggestion(suggestion: MappingSuggestion, sample: M
       preview.submissions += 1;
       continue;
     }
+    if (item.kind === 'withdrawal') continue;
     const { problem } = item;
     preview.problemsByCode[problem.code] = (preview.problemsByCode[problem.code] ?? 0) + 1;
     if (problem.row === null) preview.fileProblem = true;

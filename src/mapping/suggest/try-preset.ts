@@ -27,6 +27,7 @@ export async function tryPreset(input: OpenedInput, spec: MappingSpec, fileName:
       rows.add(item.submission.firstRow);
       continue;
     }
+    if (item.kind === 'withdrawal') continue;
     const { problem } = item;
     if (problem.row === null) {
       if (problem.code === 'FILE_FORMAT_UNSUPPORTED') return { unsupported: problem.message };

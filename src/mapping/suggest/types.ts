@@ -2,7 +2,7 @@
  * The shapes the suggester's steps hand each other, and the thresholds that decide what is written
  * as a field and what stays a TODO line.
  */
-import type { MappingKind } from '../../config/mapping-schema.js';
+import type { MappingKind, PartSpec } from '../../config/mapping-schema.js';
 
 /** A guess at or above this confidence is written as a field; below it, it stays a TODO line. */
 export const CONFIDENCE_THRESHOLD = 0.6;
@@ -54,7 +54,14 @@ export interface SampleTable {
 }
 
 /** Where a suggested field reads from (`const`: a value the site gives, as a preset's shipped mapping does). */
-export type SuggestedSource = { column: string } | { path: string } | { counter: true } | { const: string };
+export type SuggestedSource =
+  | { column: string }
+  | { path: string }
+  | { counter: true }
+  | { const: string }
+  /** A preset's field built from several paths (the EnterpriseData preset's externalId and item name). */
+  | { template: string }
+  | { parts: readonly Partial<PartSpec>[] };
 
 /** One target field of the mapping, matched or left as a TODO. */
 export interface FieldSuggestion {

@@ -92,6 +92,8 @@ export async function previewMapping(
             result.payloads.push({ key: submission.externalId, firstRow: submission.firstRow, payload: submission.payload });
           continue;
         }
+        // A withdrawal is judged against the outbox, which a preview does not read.
+        if (item.kind === 'withdrawal') continue;
         result.problems += 1;
         if (result.problemRows.length >= SHOWN_PROBLEMS) continue;
         const { problem } = item;

@@ -46,6 +46,33 @@ function firstValue(node: XmlNode, steps: readonly XmlStep[], index: number): st
 }
 
 /**
+ * Every non-blank value `path` reaches from `node`, in document order: those of its first
+ * alternative that reaches any (as written, untrimmed).
+ */
+export function readAllValues(path: XmlPath, node: XmlNode): string[] {
+  for (const steps of path.alternatives) {
+    const found: string[] = [];
+    collectValues(node, steps, 0, found);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function collectValues(node: XmlNode, steps: readonly XmlStep[], index: number, out: string[]): void {
+  const step = steps[index];
+  if (step === undefined) {
+    if (hasValue(node.text)) out.push(node.text);
+    return;
+  }
+  if (step.kind === 'attribute') {
+    const value = Object.hasOwn(node.attributes, step.name) ? node.attributes[step.name] : undefined;
+    if (hasValue(value)) out.push(value);
+    return;
+  }
+  for (const child of node.children) if (matches(child, step)) collectValues(child, steps, index + 1, out);
+}
+
+/**
  * The elements `path` reaches from `node`, in document order: those of the first alternative that
  * reaches any. Attribute steps reach nothing (a lines path has none: the loader refuses them).
  */

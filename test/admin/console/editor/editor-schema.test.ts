@@ -87,6 +87,8 @@ describe('suggestAt: what the schema offers', () => {
       'fillDown',
       'skipRows',
       'acknowledgements',
+      'document',
+      'withdrawals',
     ]);
     expect(found.suggestions.find((s) => s.label === 'skipRows')).toEqual({
       label: 'skipRows',
@@ -237,7 +239,7 @@ describe('placeDaemonProblems: the preview’s problems as marks', () => {
 
   it('puts a problem the schema cannot see on its key, through keys that hold dots', () => {
     const text = MAPPING.replace('customer.inn: { column: "ИНН" }', 'customer.inn: { column: "ИНН", const: "1" }');
-    const message = 'needs exactly one of column, path, const, template or counter (has column, const)';
+    const message = 'needs exactly one of column, path, const, template, parts or counter (has column, const)';
     expect(place(text, [problem('request.customer.inn', message)])).toEqual([{ text: 'customer.inn', message, source: 'daemon' }]);
   });
 

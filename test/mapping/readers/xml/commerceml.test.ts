@@ -210,7 +210,7 @@ describe('the preset in a mapping', () => {
       { preset: 'commerceml', xml: { maxDepth: 20 }, request: { externalId: { path: 'Ид' }, 'contact.name': { default: 'Снабжение' } } },
       'mine.yaml',
     );
-    expect(spec).toMatchObject({ kind: 'requests', format: 'xml', lines: 'Товары/Товар', xml: { maxDepth: 20, encoding: 'auto' } });
+    expect(spec).toMatchObject({ kind: 'requests', format: 'xml', lines: ['Товары/Товар'], xml: { maxDepth: 20, encoding: 'auto' } });
     expect(spec.record).toContain("КоммерческаяИнформация/Документ[ХозОперация='Заказ товара']");
     expect(spec.header.externalId).toMatchObject({ path: 'Ид' });
     expect(spec.header['contact.name']).toMatchObject({ path: expect.stringContaining('Представители') as string, default: 'Снабжение' });
