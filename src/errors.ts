@@ -94,6 +94,12 @@ export const ERROR_CODES = {
     "The connector's own reader failed on a file for a reason of its own (a bug, not a problem of the data): the file is rejected with a report saying so, and the fault is logged with its stack. Report it with the file.",
   EXCHANGE_VERSION_UNSUPPORTED:
     'A data message is in an EnterpriseData version this flow does not read (enterpriseData.versions); rejected and not acknowledged.',
+
+  // documents with an identity of their own (document.id; appended)
+  DOCUMENT_CHANGED:
+    'A document was changed in its source system after its request may have reached the platform; it is not sent again: /attention says what changed, to be changed on the platform by hand.',
+  DOCUMENT_WITHDRAWN:
+    'A document was unposted or deleted in its source system: a request still waiting is not sent; one that may have reached the platform is listed on /attention, to be cancelled there.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -17,14 +17,20 @@
  * conflicts, not with its new requests.
  */
 import type { FileRecord } from '../store/files.js';
-import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PreparedSubmission } from '../store/record-file.js';
+import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PlannedCorrection, PreparedSubmission } from '../store/record-file.js';
 import { SUBMISSION_STATE } from '../store/submissions.js';
+import { NOTICE_KIND, type NoticeChange } from '../store/document-notices.js';
+import type { MappedWithdrawal } from '../mapping/types.js';
 import type { FileReport, MappingProblem, ReportNote } from '../shared/types.js';
+import { decideDocument, decideWithdrawal, editedNotice, seenAgain, withdrawnNotice, type DocumentOutcome, type NoticeDetail } from './decide-document.js';
+import { describeChanges } from './describe-changes.js';
 
 export interface PlanInput {
   /** The flow's name, for the "holds no records" message. */
   flow: string;
   submissions: readonly PreparedSubmission[];
+  /** Documents the file withdraws. */
+  withdrawals?: readonly MappedWithdrawal[];
   /** Problems found by mapping; `row: null` ones are file-level. */
   problems: readonly MappingProblem[];
   /** One problem anywhere rejects the whole file and records nothing. */
@@ -39,9 +45,11 @@ export interface Occurrence {
 
 export type Decision =
   | { action: 'insert'; submission: PreparedSubmission }
-  | { action: 'correct'; submission: PreparedSubmission; existing: ExistingSubmission }
-  | { action: 'duplicate'; submission: PreparedSubmission }
-  | { action: 'conflict'; submission: PreparedSubmission; problem: MappingProblem };
+  | { action: 'correct'; submission: PreparedSubmission; existing: ExistingSubmission; document?: DocumentOutcome }
+  | { action: 'duplicate'; submission: PreparedSubmission; document?: DocumentOutcome }
+  | { action: 'conflict'; submission: PreparedSubmission; problem: MappingProblem }
+  /** A document seen again (`decide-document.ts`): its request replaced, renumbered, or left with a notice. */
+  | { action: 'document'; submission: PreparedSubmission; document: DocumentOutcome };
 
 /** The whole plan of one file: what to insert and correct, its outcome and its report. */
 export interface FilePlan extends ChunkPlan, OutcomePlan {}
@@ -73,6 +81,12 @@ export function decideSubmissions(
     }
     inThisBatch.set(submission.dedupeKey, submission);
     if (!found) return { action: 'insert', submission };
+    if (submission.document) {
+      const document = decideDocument(submission, found);
+      if (document.action.action === 'duplicate') return { action: 'duplicate', submission, document };
+      if (document.action.action === 'correct') return { action: 'correct', submission, existing: found, document };
+      return { action: 'document', submission, document };
+    }
     if (found.payloadHash === submission.payloadHash) return { action: 'duplicate', submission };
     if (submission.kind === 'request' && CORRECTABLE.has(found.state)) return { action: 'correct', submission, existing: found };
     return { action: 'conflict', submission, problem: conflictProblem(submission, `submission ${found.id} (state ${found.state})`) };
@@ -94,6 +108,8 @@ export interface FilePlanState {
   duplicates: number;
   readonly conflicts: CappedList<MappingProblem>;
   readonly duplicateNotes: CappedList<ReportNote>;
+  /** What documents seen again and withdrawn came to (`decide-document.ts`). */
+  readonly documentNotes: CappedList<ReportNote>;
 }
 
 /** The first `limit` items, and how many more there were from which row on. */
@@ -105,7 +121,7 @@ interface CappedList<T> {
 
 export function startFilePlan(): FilePlanState {
   const capped = <T>(): CappedList<T> => ({ items: [], omitted: 0, firstOmittedRow: null });
-  return { unstaged: new Map(), submissions: 0, usable: 0, duplicates: 0, conflicts: capped(), duplicateNotes: capped() };
+  return { unstaged: new Map(), submissions: 0, usable: 0, duplicates: 0, conflicts: capped(), duplicateNotes: capped(), documentNotes: capped() };
 }
 
 function keep<T>(list: CappedList<T>, limit: number, item: T, row: number): void {
@@ -116,30 +132,72 @@ function keep<T>(list: CappedList<T>, limit: number, item: T, row: number): void
   }
 }
 
-/** Decide one chunk of a file, in file order, against what the outbox holds for its keys; `state` carries over to the next chunk. */
-export function planChunk(state: FilePlanState, chunk: readonly PreparedSubmission[], existing: ReadonlyMap<string, ExistingSubmission>): ChunkPlan {
+/**
+ * Decide one chunk of a file, in file order, against what the outbox holds for its keys; `state`
+ * carries over to the next chunk. `withdrawals` are the chunk's withdrawn documents, decided after
+ * its submissions: a document both sent and withdrawn in one file keeps what it was sent as.
+ */
+export function planChunk(
+  state: FilePlanState,
+  chunk: readonly PreparedSubmission[],
+  existing: ReadonlyMap<string, ExistingSubmission>,
+  withdrawals: readonly MappedWithdrawal[] = [],
+): ChunkPlan {
   const decisions = decideSubmissions(chunk, existing, state.unstaged);
   const inserts: PreparedSubmission[] = [];
-  const corrections: { id: number; submission: PreparedSubmission }[] = [];
+  const corrections: PlannedCorrection[] = [];
+  const notices: NoticeChange[] = [];
   const seen = new Set<string>();
   for (const decision of decisions) {
     const key = decision.submission.dedupeKey;
+    const row = decision.submission.firstRow;
     const first = !seen.has(key) && !state.unstaged.has(key) && existing.get(key)?.state !== SUBMISSION_STATE.staged;
     seen.add(key);
     state.submissions += 1;
-    if (decision.action === 'conflict') keep(state.conflicts, MAX_LISTED_CONFLICTS, decision.problem, decision.submission.firstRow);
+    if (decision.action === 'conflict') keep(state.conflicts, MAX_LISTED_CONFLICTS, decision.problem, row);
     else state.usable += 1;
+    const document = decision.action === 'conflict' || decision.action === 'insert' ? undefined : decision.document;
+    if (document !== undefined) {
+      notices.push(...document.notices);
+      if (document.note !== null && decision.action !== 'duplicate') keep(state.documentNotes, MAX_LISTED_NOTES, document.note, row);
+    }
     if (decision.action === 'duplicate') {
       state.duplicates += 1;
-      keep(state.duplicateNotes, MAX_LISTED_NOTES, duplicateNote(decision.submission), decision.submission.firstRow);
+      keep(state.duplicateNotes, MAX_LISTED_NOTES, document?.note ?? duplicateNote(decision.submission), row);
     }
-    if (decision.action === 'insert') inserts.push(decision.submission);
-    if (decision.action === 'correct') corrections.push({ id: decision.existing.id, submission: decision.submission });
+    if (decision.action === 'insert') {
+      inserts.push(decision.submission);
+      if (decision.submission.document) notices.push(seenAgain(decision.submission.document.id));
+    }
+    if (decision.action === 'correct') corrections.push({ id: decision.existing.id, action: 'correct', submission: decision.submission });
+    if (decision.action === 'document') {
+      const { action } = decision.document;
+      if (action.action === 'replace' || action.action === 'renumber') corrections.push({ id: action.existing.id, action: action.action, submission: decision.submission });
+    }
     // The store will not hold this key for the file (it is not staged): the later ones compare with it here.
-    if (first && decision.action !== 'insert')
-      state.unstaged.set(key, { payloadHash: decision.submission.payloadHash, firstRow: decision.submission.firstRow });
+    if (first && decision.action !== 'insert') state.unstaged.set(key, { payloadHash: decision.submission.payloadHash, firstRow: row });
   }
-  return { inserts, corrections };
+  for (const withdrawal of withdrawals) {
+    const key = withdrawal.documentId;
+    const found = existing.get(key);
+    if (seen.has(key) || state.unstaged.has(key) || found?.state === SUBMISSION_STATE.staged) {
+      keep(state.documentNotes, MAX_LISTED_NOTES, inFileWithdrawalNote(withdrawal), withdrawal.row);
+      continue;
+    }
+    const outcome = decideWithdrawal(withdrawal, found);
+    notices.push(...outcome.notices);
+    if (outcome.note !== null) keep(state.documentNotes, MAX_LISTED_NOTES, outcome.note, withdrawal.row);
+    if (outcome.action.action === 'withdraw') corrections.push({ id: outcome.action.existing.id, action: 'withdraw', note: outcome.note?.message ?? '' });
+  }
+  return { inserts, corrections, notices };
+}
+
+function inFileWithdrawalNote(withdrawal: MappedWithdrawal): ReportNote {
+  return {
+    row: withdrawal.row,
+    message: `Row ${withdrawal.row}: document ${withdrawal.documentId} is both sent and withdrawn in this file; the withdrawal is not applied`,
+    text: { key: 'documentWithdrawnInFile', params: { id: withdrawal.documentId } },
+  };
 }
 
 export interface OutcomeInput {
@@ -161,9 +219,13 @@ export interface OutcomeInput {
 
 /** The file's outcome and report, once every chunk is decided. */
 export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pick<FileRecord, 'originalName' | 'sha256'>): OutcomePlan {
-  const lapsed = (input.lapsed ?? []).map((lapse) =>
-    conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`),
-  );
+  const lapses = input.lapsed ?? [];
+  // A correction that lapsed is a conflict, as it would have been had the retry come first; a
+  // document's replacement or withdrawal that lapsed was claimed meanwhile: it counts as sent.
+  const lapsed = lapses
+    .filter((lapse) => lapse.action === 'correct')
+    .map((lapse) => conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`));
+  const lapseNotices = lapses.flatMap(lapsedNotice);
   const usable = state.usable - lapsed.length;
   const problems: MappingProblem[] = [...input.problems, ...state.conflicts.items, ...lapsed];
   if (state.conflicts.omitted > 0) {
@@ -176,7 +238,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
     });
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  const notes: ReportNote[] = [...(input.notes ?? []), ...state.duplicateNotes.items];
+  const notes: ReportNote[] = [...(input.notes ?? []), ...state.documentNotes.items, ...state.duplicateNotes.items];
   if (state.duplicateNotes.omitted > 0) {
     notes.push({
       row: state.duplicateNotes.firstOmittedRow,
@@ -203,16 +265,72 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
     });
   }
   const report: FileReport = { file: file.originalName, sha256: file.sha256, problems, notes };
-  return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report };
+  // A document with a problem in a file taken is shown until its source sends it again (1C only
+  // does once it is changed and saved); in a file rejected, its problems are the file's.
+  const notices = reject ? lapseNotices : [...lapseNotices, ...problemNotices(input.problems)];
+  return { state: reject ? 'rejected' : 'archived', duplicates: state.duplicates, report, notices };
+}
+
+/** The notice of a document's replacement or withdrawal that came after its request was claimed. */
+function lapsedNotice(lapse: LapsedCorrection): NoticeChange[] {
+  const existing: ExistingSubmission = {
+    id: lapse.submissionId,
+    payloadHash: '',
+    state: lapse.state,
+    externalId: lapse.externalId,
+    payload: lapse.payload,
+    contentHash: lapse.contentHash,
+    documentNumber: lapse.documentNumber,
+    documentDate: null,
+    firstClaimedAt: null,
+    platformId: lapse.platformId,
+  };
+  if (lapse.action === 'withdraw') return [withdrawnNotice(lapse.documentId, existing)];
+  if (lapse.action !== 'replace' || lapse.newContentHash === lapse.contentHash) return [];
+  const document = { id: lapse.documentId, number: lapse.documentNumber, date: null };
+  return [editedNotice({ document, externalId: lapse.externalId }, existing, describeChanges(lapse.payload, lapse.newPayload))];
+}
+
+/** Most problems kept in one document's notice. */
+const MAX_NOTICE_PROBLEMS = 5;
+
+/** One notice per document with problems (a mapping with `document.id`), naming its first problems. */
+function problemNotices(problems: readonly MappingProblem[]): NoticeChange[] {
+  const byDocument = new Map<string, MappingProblem[]>();
+  for (const problem of problems) {
+    if (problem.row === null || problem.documentId === undefined) continue;
+    const list = byDocument.get(problem.documentId) ?? [];
+    if (list.length < MAX_NOTICE_PROBLEMS) list.push(problem);
+    byDocument.set(problem.documentId, list);
+  }
+  return [...byDocument].map(([documentId, list]): NoticeChange => {
+    const detail: NoticeDetail = {
+      kind: 'problem',
+      problems: list.map((p) => ({ code: p.code, field: p.field, message: p.message, ...(p.text ? { text: p.text } : {}) })),
+    };
+    return {
+      op: 'upsert',
+      documentId,
+      kind: NOTICE_KIND.problem,
+      submissionId: null,
+      documentNumber: list[0]!.documentNumber ?? list[0]!.externalId ?? null,
+      detail: JSON.stringify(detail),
+    };
+  });
 }
 
 /** The plan of a whole file decided at once: `planChunk` over all of it, then `planOutcome`. */
 export function planFile(input: PlanInput, file: Pick<FileRecord, 'originalName' | 'sha256'>, existing: ReadonlyMap<string, ExistingSubmission>): FilePlan {
   const state = startFilePlan();
-  const chunk = planChunk(state, input.submissions, existing);
+  const chunk = planChunk(state, input.submissions, existing, input.withdrawals);
   const outcome = planOutcome(state, input, file);
   const recorded = outcome.state === 'archived';
-  return { ...outcome, inserts: recorded ? chunk.inserts : [], corrections: recorded ? chunk.corrections : [] };
+  return {
+    ...outcome,
+    inserts: recorded ? chunk.inserts : [],
+    corrections: recorded ? chunk.corrections : [],
+    notices: [...(chunk.notices ?? []), ...(outcome.notices ?? [])],
+  };
 }
 
 export function conflictProblem(submission: Pick<PreparedSubmission, 'firstRow' | 'externalId'>, where: string): MappingProblem {

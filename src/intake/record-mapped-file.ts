@@ -9,7 +9,7 @@
  * all fit in its first chunk (most: one request, or a few) skips the staging: it is planned and
  * recorded in one transaction (`recordWholeFile`), nothing staged and nothing to release.
  */
-import type { MappedItem } from '../mapping/types.js';
+import type { MappedItem, MappedWithdrawal } from '../mapping/types.js';
 import { FILE_STATE, getFile, type FileRecord, type FileState } from '../store/files.js';
 import { finishRecording, recordWholeFile, stageChunk, type LapsedCorrection, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
@@ -28,6 +28,7 @@ import type { RecordingGroup } from './recording-group.js';
  * a commit per chunk costs far less than that did.
  */
 export const RECORD_CHUNK_SUBMISSIONS = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
 export const RECORD_CHUNK_PAYLOAD_CHARS = 128 * 1024;
 
 export interface MappedFileRecord {
@@ -92,42 +93,74 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
     const stagedAt = clock();
     let staged = false;
     let chunk: PreparedSubmission[] = [];
+    let withdrawals: MappedWithdrawal[] = [];
     let chunkChars = 0;
+    const keysOf = (submissions: readonly PreparedSubmission[], withdrawn: readonly MappedWithdrawal[]) => [
+      ...submissions.map((s) => s.dedupeKey),
+      ...withdrawn.map((w) => w.documentId),
+    ];
+    // A dated document is also looked up by its number among requests recorded, on or after its
+    // date, before documents had an identity (a day early for time zones).
+    const legacyOf = (submissions: readonly PreparedSubmission[]) =>
+      new Map(
+        submissions.flatMap((s) => {
+          const datedAt = s.document?.date ? Date.parse(s.document.date) - DAY_MS : Number.NaN;
+          return s.document?.number && Number.isFinite(datedAt) ? [[s.document.id, { number: s.document.number, datedAt }] as const] : [];
+        }),
+      );
     const flush = () => {
       // The files waiting in the group came before this one: recorded first.
       input.group?.flush();
       const batch = chunk;
+      const withdrawn = withdrawals;
       chunk = [];
+      withdrawals = [];
       chunkChars = 0;
       staged = true;
-      stageChunk(db, { flow, fileId, now: stagedAt, dedupeKeys: batch.map((s) => s.dedupeKey), plan: (existing) => planChunk(plan, batch, existing) });
+      stageChunk(db, {
+        flow,
+        fileId,
+        now: stagedAt,
+        dedupeKeys: keysOf(batch, withdrawn),
+        legacyKeys: legacyOf(batch),
+        plan: (existing) => planChunk(plan, batch, existing, withdrawn),
+      });
     };
     for await (const item of catchMapperFailure(input.items, input.fileLabel, input.onReaderFault)) {
       if (item.kind === 'problem') {
         if (problems.add(item.problem)) continue;
         break;
       }
-      const s = prepareSubmission(item.submission, input.sourceSystem);
-      chunk.push(s);
-      chunkChars += s.payload.length;
-      if (chunk.length >= RECORD_CHUNK_SUBMISSIONS || chunkChars >= RECORD_CHUNK_PAYLOAD_CHARS) flush();
+      if (item.kind === 'withdrawal') withdrawals.push(item.withdrawal);
+      else {
+        const s = prepareSubmission(item.submission, input.sourceSystem);
+        chunk.push(s);
+        chunkChars += s.payload.length;
+      }
+      if (chunk.length + withdrawals.length >= RECORD_CHUNK_SUBMISSIONS || chunkChars >= RECORD_CHUNK_PAYLOAD_CHARS) flush();
     }
     if (!staged) {
       // The whole file came in one chunk: planned and recorded in one transaction, nothing staged.
       const whole = chunk;
+      const withdrawn = withdrawals;
       const record = () =>
         recordWholeFile(db, {
           ...decided,
           flow,
           fileId,
           now: clock(),
-          dedupeKeys: whole.map((s) => s.dedupeKey),
+          dedupeKeys: keysOf(whole, withdrawn),
+          legacyKeys: legacyOf(whole),
           // The chunk is planned first: the outcome counts what it decided.
-          plan: (row, existing) => ({ ...planChunk(plan, whole, existing), ...outcomeOf(row) }),
+          plan: (row, existing) => {
+            const planned = planChunk(plan, whole, existing, withdrawn);
+            const outcome = outcomeOf(row);
+            return { ...planned, ...outcome, notices: [...(planned.notices ?? []), ...(outcome.notices ?? [])] };
+          },
         });
       return input.group ? input.group.record(record) : record();
     }
-    if (chunk.length > 0) flush();
+    if (chunk.length > 0 || withdrawals.length > 0) flush();
   }
   input.group?.flush();
   const result = finishRecording(db, { ...decided, fileId, now: clock(), plan: outcomeOf });

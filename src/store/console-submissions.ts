@@ -27,11 +27,15 @@ export interface SubmissionListItem {
   sourceRow: number | null;
   createdAt: number;
   updatedAt: number;
+  /** A document's request (a mapping with `document.id`): its identity in its source, and the number the buyer sees now. */
+  documentId: string | null;
+  documentNumber: string | null;
 }
 
 const ITEM_COLUMNS = `id, flow, kind, external_id AS externalId, order_id AS orderId, platform_id AS platformId, state, attempts,
   last_status AS lastStatus, last_error_code AS errorCode, last_error AS message, result, file_id AS fileId, source_row AS sourceRow,
-  created_at AS createdAt, updated_at AS updatedAt`;
+  created_at AS createdAt, updated_at AS updatedAt, CASE WHEN content_hash IS NOT NULL THEN dedupe_key END AS documentId,
+  document_number AS documentNumber`;
 
 /** The most recently updated row of a flow that carries an error, if any. */
 export function lastErrorOfFlow(db: Db, flow: string): SubmissionListItem | undefined {
@@ -43,8 +47,9 @@ export function lastErrorOfFlow(db: Db, flow: string): SubmissionListItem | unde
 const AFTER_PREFIX = '\u{10FFFF}';
 
 /**
- * A flow's rows whose externalId, platform id or order id starts with `q` (exact matches sort
- * first), at most `limit`. Three index range scans; file names are searched in `console-files.ts`.
+ * A flow's rows whose externalId, platform id, order id or document number starts with `q` (exact
+ * matches sort first), at most `limit`. Four index range scans; file names are searched in
+ * `console-files.ts`.
  */
 export function searchSubmissions(db: Db, flow: string, q: string, limit: number): SubmissionListItem[] {
   const range = { flow, q, end: q + AFTER_PREFIX, limit };
@@ -67,7 +72,14 @@ export function searchSubmissions(db: Db, flow: string, q: string, limit: number
       range,
     ) as SubmissionListItem[],
   );
-  const exact = (row: SubmissionListItem) => row.externalId === q || row.platformId === q || row.orderId === q;
+  // A document renumbered after it was sent is found by the number the buyer sees now, too.
+  add(
+    statement(
+      db,
+      `SELECT ${ITEM_COLUMNS} FROM submissions WHERE flow = @flow AND document_number >= @q AND document_number < @end ORDER BY document_number LIMIT @limit`,
+    ).all(range) as SubmissionListItem[],
+  );
+  const exact = (row: SubmissionListItem) => row.externalId === q || row.platformId === q || row.orderId === q || row.documentNumber === q;
   return [...found.values()].sort((a, b) => Number(exact(b)) - Number(exact(a)) || a.externalId.localeCompare(b.externalId) || a.id - b.id).slice(0, limit);
 }
 

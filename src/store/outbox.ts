@@ -43,7 +43,10 @@ function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options:
     // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
     // instead of the OR making SQLite read and sort every row of the flow (O(n) per claim,
     // O(n²) per backlog). In-flight rows are few (at most the concurrency), so their half is cheap.
-    `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now
+    // `first_claimed_at` is set once and never cleared: from this claim on an attempt may reach
+    // the platform, and a document seen again counts as sent (`intake/decide-document.ts`).
+    `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now,
+         first_claimed_at = COALESCE(first_claimed_at, @now)
        WHERE id IN (
          SELECT id FROM (
            SELECT id FROM submissions

@@ -31,10 +31,18 @@
 
 import type { Db } from './open-store.js';
 import { FILE_STATE, finishFile, finishedRow, getFile, type FileOutcome, type FileRecord } from './files.js';
-import { countStagedSubmissions, findSubmissionByDedupeKey, insertSubmission, type SubmissionState } from './submissions.js';
-import { applyStagedCorrections, deleteStagedCorrectionsOfFile, listLapsedCorrections, stageCorrection, type LapsedCorrection } from './staged-corrections.js';
+import { countStagedSubmissions, findLegacySubmission, findSubmissionByDedupeKey, insertSubmission, type LegacyKey, type SubmissionState } from './submissions.js';
+import {
+  applyStagedCorrections,
+  deleteStagedCorrectionsOfFile,
+  listLapsedCorrections,
+  stageCorrection,
+  type LapsedCorrection,
+  type StagedCorrection,
+} from './staged-corrections.js';
+import { applyNoticeChanges, type NoticeChange } from './document-notices.js';
 import { statement } from './statement.js';
-import type { FileReport } from '../shared/types.js';
+import type { DocumentRef, FileReport } from '../shared/types.js';
 import { ConnectorError } from '../errors.js';
 
 export type { LapsedCorrection } from './staged-corrections.js';
@@ -55,6 +63,10 @@ export interface PreparedSubmission {
   idempotencyKey: string;
   /** The key used when this payload corrects a row that ended `rejected` or `dead`. */
   correctionKey: string;
+  /** The document it is of, when the mapping gives documents an identity (`document:`): then keyed by its id. */
+  document?: DocumentRef | null | undefined;
+  /** Documents: SHA-256 (hex) of the payload without its externalId, to tell a renumbered document from a changed one. */
+  contentHash?: string | null | undefined;
 }
 
 /** What the outbox holds under a dedupe key, as the plan needs it. A `staged` row was recorded earlier in the same file. */
@@ -64,14 +76,36 @@ export interface ExistingSubmission {
   state: SubmissionState;
   /** The row of its file where it starts (the plan reads it for a `staged` row, to name it). */
   sourceRow?: number | null;
+  externalId: string;
+  /** The body that was (or will be) sent, for what a document's new version changes. */
+  payload: string;
+  contentHash: string | null;
+  documentNumber: string | null;
+  documentDate: string | null;
+  /** Set by delivery's first claim and never cleared: from then on it may have reached the platform. */
+  firstClaimedAt: number | null;
+  platformId: string | null;
 }
+
+/**
+ * A change to a row the outbox already holds, applied when the file is finished (`staged-corrections.ts`):
+ * - `correct`: a row that ended rejected or dead takes a corrected payload, under its correction key;
+ * - `replace`: a document's row still waiting and never claimed (or withdrawn) takes its new version, under the same key;
+ * - `renumber`: a document's row takes its new number and date only;
+ * - `withdraw`: a document's row still waiting and never claimed (or rejected) is withdrawn, never sent.
+ */
+export type PlannedCorrection =
+  | { id: number; action: 'correct' | 'replace' | 'renumber'; submission: PreparedSubmission }
+  | { id: number; action: 'withdraw'; note: string };
 
 /** What one chunk of a file writes: decided by intake (`intake/plan-file.ts`), executed here. */
 export interface ChunkPlan {
   /** New rows, staged until the file is finished. */
   inserts: readonly PreparedSubmission[];
-  /** Rows that ended rejected or dead, to update to a corrected payload (under its correction key) when the file is finished. */
-  corrections: readonly { id: number; submission: PreparedSubmission }[];
+  /** Changes to rows the outbox holds, applied when the file is finished. */
+  corrections: readonly PlannedCorrection[];
+  /** What a person must hear of the chunk's documents, written with the chunk (none when absent). */
+  notices?: readonly NoticeChange[];
 }
 
 /** What finishing a file does: decided by intake, executed here. */
@@ -81,6 +115,11 @@ export interface OutcomePlan {
   duplicates: number;
   /** Stored on the row when it has problems or notes; written beside the file when it has problems. */
   report: FileReport;
+  /**
+   * What a person must hear of the file's documents beyond its chunks' (problems kept until 1C
+   * sends the document again; changes that came too late); none when absent.
+   */
+  notices?: readonly NoticeChange[];
 }
 
 export interface StageChunkInput {
@@ -89,6 +128,8 @@ export interface StageChunkInput {
   now: number;
   /** The dedupe keys of the chunk's submissions: the outbox rows the plan is made against. */
   dedupeKeys: readonly string[];
+  /** Documents' numbers and dates by their identity, for requests recorded before documents had one (`findLegacySubmission`). */
+  legacyKeys?: ReadonlyMap<string, LegacyKey> | undefined;
   /** The chunk's plan, made inside the transaction from what the outbox holds. */
   plan: (existing: ReadonlyMap<string, ExistingSubmission>) => ChunkPlan;
 }
@@ -165,19 +206,25 @@ export function stageChunk(db: Db, input: StageChunkInput): void {
   // Before the write: should it fail half-way, the next listing still looks.
   settledFlows.get(db)?.delete(input.flow);
   db.transaction(() => {
-    const plan = input.plan(existingUnder(db, input.flow, input.dedupeKeys));
+    const plan = input.plan(existingUnder(db, input.flow, input.dedupeKeys, input.legacyKeys));
     for (const submission of plan.inserts) insertPlanned(db, input, submission, 'staged');
     stageCorrections(db, input.fileId, plan.corrections);
+    applyNoticeChanges(db, input.flow, input.fileId, input.now, plan.notices ?? []);
   })();
 }
 
-/** What the outbox holds under each of `keys`: the rows a plan is made against. */
-function existingUnder(db: Db, flow: string, keys: readonly string[]): Map<string, ExistingSubmission> {
+/**
+ * What the outbox holds under each of `keys`: the rows a plan is made against. A document's
+ * identity that finds nothing is looked up by its number among requests recorded before documents
+ * had an identity (`legacyKeys`): an order sent then is the same order now.
+ */
+function existingUnder(db: Db, flow: string, keys: readonly string[], legacyKeys?: ReadonlyMap<string, LegacyKey>): Map<string, ExistingSubmission> {
   const existing = new Map<string, ExistingSubmission>();
   for (const key of keys) {
     if (existing.has(key)) continue;
-    const row = findSubmissionByDedupeKey(db, flow, key);
-    if (row) existing.set(key, { id: row.id, payloadHash: row.payloadHash, state: row.state, sourceRow: row.sourceRow });
+    const legacy = legacyKeys?.get(key);
+    const row = findSubmissionByDedupeKey(db, flow, key) ?? (legacy === undefined ? undefined : findLegacySubmission(db, flow, legacy));
+    if (row) existing.set(key, row);
   }
   return existing;
 }
@@ -196,13 +243,35 @@ function insertPlanned(db: Db, file: { flow: string; fileId: number; now: number
     sourceRow: submission.firstRow,
     state,
     now: file.now,
+    documentNumber: submission.document?.number ?? null,
+    documentDate: submission.document?.date ?? null,
+    contentHash: submission.contentHash ?? null,
   });
 }
 
 function stageCorrections(db: Db, fileId: number, corrections: ChunkPlan['corrections']): void {
-  for (const { id, submission: s } of corrections) {
-    stageCorrection(db, { submissionId: id, fileId, payload: s.payload, payloadHash: s.payloadHash, idempotencyKey: s.correctionKey, sourceRow: s.firstRow });
+  for (const correction of corrections) stageCorrection(db, stagedOf(fileId, correction));
+}
+
+function stagedOf(fileId: number, correction: PlannedCorrection): StagedCorrection {
+  const base = { submissionId: correction.id, fileId, action: correction.action };
+  if (correction.action === 'withdraw') {
+    return { ...base, payload: '', payloadHash: '', idempotencyKey: '', sourceRow: null, note: correction.note };
   }
+  const s = correction.submission;
+  return {
+    ...base,
+    payload: s.payload,
+    payloadHash: s.payloadHash,
+    // A correction travels under a new key; a replacement under the document's own (it never left).
+    idempotencyKey: correction.action === 'correct' ? s.correctionKey : s.idempotencyKey,
+    sourceRow: s.firstRow,
+    externalId: s.externalId,
+    documentId: s.document?.id ?? null,
+    documentNumber: s.document?.number ?? null,
+    documentDate: s.document?.date ?? null,
+    contentHash: s.contentHash ?? null,
+  };
 }
 
 /**
@@ -228,6 +297,7 @@ export interface WholeFileInput extends Omit<FinishRecordingInput, 'plan'> {
   flow: string;
   /** The dedupe keys of the file's submissions: the outbox rows the plan is made against. */
   dedupeKeys: readonly string[];
+  legacyKeys?: ReadonlyMap<string, LegacyKey> | undefined;
   /** The whole file's plan, made inside the transaction from its row and what the outbox holds. */
   plan: (file: FileRecord, existing: ReadonlyMap<string, ExistingSubmission>) => ChunkPlan & OutcomePlan;
 }
@@ -244,14 +314,18 @@ export function recordWholeFile(db: Db, input: WholeFileInput): RecordFileResult
     const { fileId, now } = input;
     const file = fileToRecord(db, fileId);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
-    const plan = input.plan(file, existingUnder(db, input.flow, input.dedupeKeys));
-    if (plan.state !== FILE_STATE.archived) return decideFile(db, input, file, plan, { recorded: 0, corrected: 0 });
+    const plan = input.plan(file, existingUnder(db, input.flow, input.dedupeKeys, input.legacyKeys));
+    // Notices are facts about the documents read, whatever becomes of the file (as a file in chunks
+    // writes them with each chunk); the plan's outcome adds its own only to a file it archives.
+    applyNoticeChanges(db, input.flow, fileId, now, plan.notices ?? []);
+    const decided = { ...plan, notices: [] };
+    if (plan.state !== FILE_STATE.archived) return decideFile(db, input, file, decided, { recorded: 0, corrected: 0 });
     for (const submission of plan.inserts) insertPlanned(db, input, submission, 'pending');
     // Decided in this transaction against rows read in it: every correction's row is still rejected or dead.
     stageCorrections(db, fileId, plan.corrections);
     const corrected = applyStagedCorrections(db, fileId, now);
     deleteStagedCorrectionsOfFile(db, fileId);
-    return decideFile(db, input, file, plan, { recorded: plan.inserts.length, corrected });
+    return decideFile(db, input, file, decided, { recorded: plan.inserts.length, corrected });
   })();
 }
 
@@ -282,6 +356,7 @@ function decideFile(
     now: input.now,
   };
   finishFile(db, input.fileId, outcome);
+  applyNoticeChanges(db, file.flow, input.fileId, input.now, plan.notices ?? []);
   input.alsoRecord?.(plan.state);
   return {
     state: plan.state,

@@ -19,10 +19,12 @@ export const SUBMISSION_STATE = {
   /** Needs a person: e.g. a 409 for a duplicate externalId that names no existing request. */
   held: 'held',
   dead: 'dead',
+  /** Never sent: its document was withdrawn (unposted or deleted) in its source system first (`intake/decide-document.ts`). */
+  withdrawn: 'withdrawn',
 } as const;
 export type SubmissionState = (typeof SUBMISSION_STATE)[keyof typeof SUBMISSION_STATE];
 
-export const FINAL_SUBMISSION_STATES: readonly SubmissionState[] = ['accepted', 'rejected', 'held', 'dead'];
+export const FINAL_SUBMISSION_STATES: readonly SubmissionState[] = ['accepted', 'rejected', 'held', 'dead', 'withdrawn'];
 
 /** A submission as it leaves the store (camelCase: `SUBMISSION_COLUMNS` aliases the columns). */
 export interface Submission {
@@ -51,6 +53,13 @@ export interface Submission {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** Documents (`document:` of a mapping): the number and date the buyer sees now. */
+  documentNumber: string | null;
+  documentDate: string | null;
+  /** Documents: SHA-256 of the payload without its externalId. */
+  contentHash: string | null;
+  /** Set by delivery's first claim, never cleared: from then on an attempt may have reached the platform. */
+  firstClaimedAt: number | null;
 }
 
 /** The columns of `submissions`, aliased to `Submission`'s names (for SELECT and RETURNING). */
@@ -58,7 +67,8 @@ export const SUBMISSION_COLUMNS = `id, flow, kind, dedupe_key AS dedupeKey, exte
   payload_hash AS payloadHash, idempotency_key AS idempotencyKey, file_id AS fileId, source_row AS sourceRow, state, attempts,
   next_attempt_at AS nextAttemptAt, lease_until AS leaseUntil, first_attempt_at AS firstAttemptAt, last_attempt_at AS lastAttemptAt,
   last_status AS lastStatus, last_error_code AS lastErrorCode, last_error AS lastError, result, platform_id AS platformId,
-  created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt`;
+  created_at AS createdAt, updated_at AS updatedAt, finished_at AS finishedAt, document_number AS documentNumber,
+  document_date AS documentDate, content_hash AS contentHash, first_claimed_at AS firstClaimedAt`;
 
 /**
  * A claimed row as delivery reads it: what it sends (the payload as the UTF-8 bytes the store
@@ -91,6 +101,9 @@ export interface NewSubmission {
   /** `staged` while its file is still being recorded (it then needs `fileId`). Default `pending`. */
   state?: 'pending' | 'staged';
   now: number;
+  documentNumber?: string | null;
+  documentDate?: string | null;
+  contentHash?: string | null;
 }
 
 /** Insert a row, due now (pending unless staged). Throws on a UNIQUE conflict: call inside a recording transaction. */
@@ -98,21 +111,47 @@ export function insertSubmission(db: Db, submission: NewSubmission): number {
   const info = statement(
     db,
     `INSERT INTO submissions (flow, kind, dedupe_key, external_id, order_id, payload, payload_hash, idempotency_key,
-                                file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at)
+                                file_id, source_row, state, attempts, next_attempt_at, created_at, updated_at,
+                                document_number, document_date, content_hash)
        VALUES (@flow, @kind, @dedupeKey, @externalId, @orderId, @payload, @payloadHash, @idempotencyKey,
-               @fileId, @sourceRow, @state, 0, @now, @now, @now)`,
+               @fileId, @sourceRow, @state, 0, @now, @now, @now, @documentNumber, @documentDate, @contentHash)`,
   ).run({
     ...submission,
     orderId: submission.orderId ?? null,
     fileId: submission.fileId ?? null,
     sourceRow: submission.sourceRow ?? null,
     state: submission.state ?? 'pending',
+    documentNumber: submission.documentNumber ?? null,
+    documentDate: submission.documentDate ?? null,
+    contentHash: submission.contentHash ?? null,
   });
   return Number(info.lastInsertRowid);
 }
 
 export function findSubmissionByDedupeKey(db: Db, flow: string, dedupeKey: string): Submission | undefined {
   return statement(db, `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE flow = ? AND dedupe_key = ?`).get(flow, dedupeKey) as Submission | undefined;
+}
+
+/** A document's number and date, to find the request recorded for it before documents had an identity. */
+export interface LegacyKey {
+  number: string;
+  /** The document's own date (epoch ms of its day): a request recorded before it cannot be of it. */
+  datedAt: number;
+}
+
+/**
+ * A request recorded before its mapping gave documents an identity (`document.id`), under the
+ * document's number as its dedupe key (no content hash), and recorded on or after the document's
+ * date: 1C reuses a number every year, and January's order is not last December's. A document seen
+ * again under its identity is looked up so, and then takes the identity as its key
+ * (`staged-corrections.ts`).
+ */
+export function findLegacySubmission(db: Db, flow: string, key: LegacyKey): Submission | undefined {
+  return statement(
+    db,
+    `SELECT ${SUBMISSION_COLUMNS} FROM submissions
+       WHERE flow = ? AND dedupe_key = ? AND kind = 'request' AND content_hash IS NULL AND created_at >= ?`,
+  ).get(flow, key.number, key.datedAt) as Submission | undefined;
 }
 
 export function getSubmission(db: Db, id: number): Submission | undefined {

@@ -106,7 +106,7 @@ describe('staged rows', () => {
           idempotencyKey: 'k',
           correctionKey: 'k:h2',
         };
-        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['C-1'], plan: () => ({ inserts: [], corrections: [{ id: dead, submission: correction }] }) });
+        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['C-1'], plan: () => ({ inserts: [], corrections: [{ id: dead, action: 'correct', submission: correction }] }) });
         expect(db.prepare('SELECT state, payload FROM submissions WHERE id = ?').get(dead)).toEqual({
           state: 'dead',
           payload: JSON.stringify(validRequest('C-1')),
@@ -125,7 +125,7 @@ describe('staged rows', () => {
           },
           destinationFor: () => 'archive/x',
         });
-        expect(seen).toEqual([{ submissionId: dead, externalId: 'C-1', sourceRow: 7, state: 'pending' }]);
+        expect(seen).toMatchObject([{ submissionId: dead, action: 'correct', externalId: 'C-1', sourceRow: 7, state: 'pending' }]);
         expect(result.corrected).toBe(0);
         expect(db.prepare('SELECT state, payload FROM submissions WHERE id = ?').get(dead)).toEqual({
           state: 'pending',
@@ -191,6 +191,101 @@ describe('staged rows', () => {
         });
         expect(again).toMatchObject({ alreadyRecorded: true, state: 'rejected' });
         expect(again.file).toEqual(getFile(db, rejected));
+      }),
+    ));
+});
+
+describe('a document’s staged changes (staged_corrections.action)', () => {
+  const document = (number: string, content: string) => ({
+    kind: 'request' as const,
+    externalId: `${number} DOC`,
+    orderId: null,
+    firstRow: 2,
+    payload: `{"v":"${content}"}`,
+    payloadHash: `h-${number}-${content}`,
+    dedupeKey: 'DOC',
+    idempotencyKey: 'erp:DOC',
+    correctionKey: 'erp:DOC:h2',
+    document: { id: 'DOC', number, date: '2031-01-05' },
+    contentHash: `c-${content}`,
+  });
+  const report = { file: 'm.xml', sha256: 'x', problems: [], notes: [] };
+  const finish = (db: Parameters<typeof finishRecording>[0], fileId: number, seen: { lapsed?: unknown } = {}) =>
+    finishRecording(db, {
+      fileId,
+      now: T + 5,
+      plan: (_file, lapsed) => {
+        seen.lapsed = lapsed;
+        return { state: 'archived', duplicates: 0, report };
+      },
+      destinationFor: () => 'archive/m',
+    });
+  const waitingRow = (db: Parameters<typeof finishRecording>[0]) => addRequestRow(db, 'f', { v: 'A' }, 'DOC', T);
+  const get = (db: Parameters<typeof finishRecording>[0], id: number) =>
+    db.prepare('SELECT state, payload, external_id AS externalId, document_number AS number, idempotency_key AS key, last_error_code AS code FROM submissions WHERE id = ?').get(id);
+
+  it('replace: a row still waiting takes the new version under its own key; renumber: only the number', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const id = waitingRow(db);
+        const fileId = stageRequestRows(db, 'f', [], T);
+        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }) });
+        expect(get(db, id)).toMatchObject({ payload: '{"v":"A"}' });
+        expect(finish(db, fileId).corrected).toBe(1);
+        expect(get(db, id)).toEqual({ state: 'pending', payload: '{"v":"B"}', externalId: 'ЗП-2 DOC', number: 'ЗП-2', key: 'erp-test:DOC', code: null });
+
+        db.prepare(`UPDATE submissions SET state = 'accepted', first_claimed_at = ? WHERE id = ?`).run(T, id);
+        const next = stageRequestRows(db, 'f', [], T);
+        stageChunk(db, { flow: 'f', fileId: next, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'renumber', submission: document('ЗП-3', 'B') }] }) });
+        finish(db, next);
+        expect(get(db, id)).toEqual({ state: 'accepted', payload: '{"v":"B"}', externalId: 'ЗП-2 DOC', number: 'ЗП-3', key: 'erp-test:DOC', code: null });
+      }),
+    ));
+
+  it('a replacement whose row was claimed between its chunk and the file’s end lapses (its number still recorded)', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const id = waitingRow(db);
+        const fileId = stageRequestRows(db, 'f', [], T);
+        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }) });
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 1, leaseMs: 60_000, limit: 10 }).map((row) => row.id)).toEqual([id]);
+        const seen: { lapsed?: unknown } = {};
+        expect(finish(db, fileId, seen).corrected).toBe(0);
+        expect(seen.lapsed).toEqual([
+          expect.objectContaining({ submissionId: id, action: 'replace', state: 'in_flight', payload: '{"v":"A"}', newPayload: '{"v":"B"}', documentNumber: 'ЗП-2' }),
+        ]);
+        expect(get(db, id)).toMatchObject({ state: 'in_flight', payload: '{"v":"A"}', number: 'ЗП-2' });
+      }),
+    ));
+
+  it('withdraw: a row still waiting is withdrawn, never sent; one claimed meanwhile lapses', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const waiting = waitingRow(db);
+        const fileId = stageRequestRows(db, 'f', [], T);
+        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id: waiting, action: 'withdraw', note: 'gone' }] }) });
+        finish(db, fileId);
+        expect(get(db, waiting)).toMatchObject({ state: 'withdrawn', code: 'DOCUMENT_WITHDRAWN' });
+        expect(claimDueSubmissions(db, { flow: 'f', now: T + 10, leaseMs: 60_000, limit: 10 })).toEqual([]);
+        expect(deleteFinishedSubmissionsBefore(db, T * 10)).toBe(1); // not a document row (no content hash): housekeeping may go
+
+        const claimed = addRequestRow(db, 'f', { v: 'C' }, 'DOC-2', T);
+        const next = stageRequestRows(db, 'f', [], T);
+        stageChunk(db, { flow: 'f', fileId: next, now: T, dedupeKeys: ['DOC-2'], plan: () => ({ inserts: [], corrections: [{ id: claimed, action: 'withdraw', note: 'gone' }] }) });
+        claimDueSubmissions(db, { flow: 'f', now: T + 1, leaseMs: 60_000, limit: 10 });
+        const seen: { lapsed?: unknown } = {};
+        finish(db, next, seen);
+        expect(seen.lapsed).toEqual([expect.objectContaining({ submissionId: claimed, action: 'withdraw', state: 'in_flight' })]);
+        expect(get(db, claimed)).toMatchObject({ state: 'in_flight' });
+      }),
+    ));
+
+  it('a document’s request is kept by housekeeping for as long as the store', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const id = waitingRow(db);
+        db.prepare(`UPDATE submissions SET state = 'accepted', finished_at = ?, content_hash = 'c' WHERE id = ?`).run(T, id);
+        expect(deleteFinishedSubmissionsBefore(db, T * 10)).toBe(0);
       }),
     ));
 });
