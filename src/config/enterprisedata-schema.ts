@@ -8,11 +8,12 @@ import { z } from 'zod';
 
 /**
  * The EnterpriseData versions whose `Документ.ЗаказПоставщику` the `enterprisedata` preset reads,
- * each checked against 1C's published schema of that version (docs/enterprisedata.md lists what
- * moved between them). Declared to 1C in the settings message; 1C then writes in the highest
+ * each checked against 1C's published schema of that version (the Standard Subsystems Library's
+ * packages up to 1.21; 1.22's, whose purchase order is 1.21's, as УТ 11.5.27 ships it;
+ * docs/enterprisedata.md lists what moved between them). Declared to 1C in the settings message; 1C then writes in the highest
  * version both sides know.
  */
-export const ENTERPRISEDATA_VERSIONS = ['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21'] as const;
+export const ENTERPRISEDATA_VERSIONS = ['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22'] as const;
 export type EnterpriseDataVersion = (typeof ENTERPRISEDATA_VERSIONS)[number];
 
 /**

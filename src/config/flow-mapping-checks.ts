@@ -9,13 +9,11 @@ import type { MappingSpec } from './mapping-schema.js';
 import { ENTERPRISEDATA_SITE_DEFAULTS } from './presets/enterprisedata-site-defaults.js';
 
 /**
- * The placeholders `config/mappings/enterprisedata-orders.yaml` ships, marked SITE there, that would
- * reach the platform as a site's own data: the phone and the address (a contact's name and a city
- * are plausible defaults a site may keep).
+ * The placeholders `config/mappings/enterprisedata-orders.yaml` ships, every one marked SITE there:
+ * each would reach the platform as the site's own purchasing contact or warehouse.
  */
-const SHIPPED_PLACEHOLDERS = ENTERPRISEDATA_SITE_DEFAULTS.filter((field) => field.name === 'contact.phone' || field.name === 'delivery.address').map(
-  ({ name, spec }) =>
-    'const' in spec ? { field: name, key: 'const' as const, value: spec.const } : { field: name, key: 'default' as const, value: spec.default },
+const SHIPPED_PLACEHOLDERS = ENTERPRISEDATA_SITE_DEFAULTS.map(({ name, spec }) =>
+  'const' in spec ? { field: name, key: 'const' as const, value: spec.const } : { field: name, key: 'default' as const, value: spec.default },
 );
 
 /** Why the mapping does not fit the flow, or undefined when it does. */

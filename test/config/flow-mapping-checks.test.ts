@@ -2,6 +2,7 @@
  * What a flow asks of its mapping (`config/flow-mapping-checks.ts`): an exchange with 1C reads XML
  * messages, and the shipped EnterpriseData mapping's placeholders are named while they are in use.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flowSchema } from '../../src/config/flow-schema.js';
@@ -29,18 +30,36 @@ describe('flowMappingProblem', () => {
 });
 
 describe('flowMappingWarnings', () => {
-  it('names the shipped placeholder phone and address while they are in use', () => {
+  it('names every placeholder the shipped file marks SITE while it is in use', () => {
+    const marked = fs
+      .readFileSync(SHIPPED, 'utf8')
+      .split('\n')
+      .filter((line) => /^\s+[\w.]+: \{/.test(line))
+      .map((line) => line.trim().split(':')[0]);
+    expect(marked).toEqual(['contact.name', 'contact.phone', 'delivery.city', 'delivery.address']);
     expect(flowMappingWarnings(exchangeFlow(SHIPPED), loadMappingSpec(SHIPPED))).toEqual([
+      expect.stringContaining('contact.name default: "Отдел закупок"'),
       expect.stringContaining('contact.phone const: "+7 000 000-00-00"'),
+      expect.stringContaining('delivery.city default: "Москва"'),
       expect.stringContaining('delivery.address default: "Адрес склада не указан в заказе"'),
     ]);
   });
 
-  it('says nothing once a site put its own', () => {
+  it('says nothing once a site put its own, and names what is left', () => {
     const own = parseMappingSpec(
-      { preset: 'enterprisedata', request: { 'contact.phone': { const: '+7 495 123-45-67' }, 'delivery.address': { default: 'Склад, ул. Заводская, 5' } } },
+      {
+        preset: 'enterprisedata',
+        request: {
+          'contact.name': { default: 'Снабжение' },
+          'contact.phone': { const: '+7 495 123-45-67' },
+          'delivery.city': { default: 'Химки' },
+          'delivery.address': { default: 'Склад, ул. Заводская, 5' },
+        },
+      },
       'own.yaml',
     );
     expect(flowMappingWarnings(exchangeFlow('own.yaml'), own)).toEqual([]);
+    const half = parseMappingSpec({ preset: 'enterprisedata', request: { 'contact.phone': { const: '+7 495 123-45-67' }, 'delivery.city': { default: 'Москва' } } }, 'half.yaml');
+    expect(flowMappingWarnings(exchangeFlow('half.yaml'), half)).toEqual([expect.stringContaining('delivery.city default: "Москва"')]);
   });
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOutboxStatus } from '../../src/delivery/outbox-status.js';
-import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder } from '../helpers/enterprisedata.js';
+import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edWithdrawal, refOf } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { FAST_DELIVERY, FAST_INTAKE_YAML, withDaemon, writeConfig } from '../helpers/with-daemon.js';
@@ -102,7 +102,7 @@ describe("1C's data synchronization, end to end against the sandbox", () => {
             .requests()
             .map((r) => r.externalId)
             .sort(),
-        ).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3', 'ЗП-4']);
+        ).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3', 'ЗП-4'].map((number) => `${number} ${refOf(number)}`));
         expect(readReply(folder)).toEqual({ format: 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData/1.11', messageNo: 3, receivedNo: 3 });
 
         // The console shows the exchange, as JSON for a script and as a page. The reply is marked
@@ -153,6 +153,81 @@ describe("1C's data synchronization, end to end against the sandbox", () => {
       } finally {
         db.close();
       }
+    });
+  });
+
+  it('1C’s habits: a number reused next year, a renumbering, an edit and a withdrawal before and after sending, a problem fixed', async () => {
+    await withTempDir(async (dir) => {
+      const config = exchangeConfig(dir);
+      const folder = path.join(dir, 'exchange');
+      fs.mkdirSync(folder, { recursive: true });
+      await withDaemon(config, async (daemon) => {
+        const sandbox = daemon.sandbox!;
+        type Attention = { flows: { flow: string; documents: { total: number; rows: { kind: string; documentNumber: string; changes: unknown[]; platformId: string | null }[] } }[] };
+        const attention = async () =>
+          ((await (await fetch(`${daemon.urls.admin}/attention`, { headers: { accept: 'application/json' } })).json()) as Attention).flows.find(
+            (f) => f.flow === 'exchange-1c',
+          )!.documents;
+        const order = (number: string, ref: string, input: Record<string, unknown> = {}) =>
+          edOrder('1.11', { number, ref, contact: 'Сидорова А.В.', person: 'Сидорова Анна Викторовна', ...input });
+        let no = 0;
+        /** 1C's next run: it read our last reply (ReceivedNo), and writes its changes. */
+        const run = async (...body: string[]) => {
+          no += 1;
+          await write(folder, edMessage({ version: '1.11', no, received: readReply(folder)?.messageNo ?? 0, body }));
+          await waitUntil(() => readReply(folder)?.receivedNo === no, `message ${no} acknowledged`, 20_000);
+        };
+
+        await write(folder, edMessage({ version: null, versions: ['1.11', '1.17', '1.22'] }));
+        await waitUntil(() => readReply(folder), 'our settings in the folder', 20_000);
+
+        // December: two orders, both accepted by the platform.
+        await run(order('ТДУТ-000012', refOf('dec-12'), { lines: [{ name: 'Бумага А4', quantity: '20' }] }), order('ТДУТ-000013', refOf('dec-13')));
+        await waitUntil(() => sandbox.requests().length === 2, 'the December orders at the platform', 20_000);
+
+        // January: the numbering starts again (a new order numbered ТДУТ-000012), December's
+        // ТДУТ-000012 is edited (20 → 25 reams), ТДУТ-000013 is unposted, and an order with a
+        // wrong INN comes: four things, each as 1C writes them.
+        await run(
+          order('ТДУТ-000012', refOf('jan-12'), { date: '2031-01-10T09:00:00', lines: [{ name: 'Скрепки', quantity: '3' }] }),
+          order('ТДУТ-000012', refOf('dec-12'), { lines: [{ name: 'Бумага А4', quantity: '25' }] }),
+          edWithdrawal(refOf('dec-13')),
+          order('ТДУТ-000014', refOf('jan-14'), { inn: '7707083894' }),
+        );
+        await waitUntil(() => sandbox.requests().length === 3, 'January’s order at the platform', 20_000);
+        const documents = await waitUntil(async () => ((await attention()).total === 3 ? await attention() : null), 'three notices', 20_000);
+        expect(documents.rows.map((n) => [n.kind, n.documentNumber]).sort()).toEqual([
+          ['edited', 'ТДУТ-000012'],
+          ['problem', 'ТДУТ-000014'],
+          ['withdrawn', 'ТДУТ-000013'],
+        ]);
+        expect(documents.rows.find((n) => n.kind === 'edited')!.changes).toEqual([{ what: 'line', name: 'Бумага А4', unit: 'шт', from: 20, to: 25 }]);
+        expect(documents.rows.find((n) => n.kind === 'withdrawn')!.platformId).toMatch(/-REQ-/);
+
+        // 1C sends the edited order back as it was sent (the edit undone), the fixed order, and a
+        // renumbering of January's order (moved to another organization's numbering).
+        await run(
+          order('ТДУТ-000012', refOf('dec-12'), { lines: [{ name: 'Бумага А4', quantity: '20' }] }),
+          order('ТДУТ-000014', refOf('jan-14')),
+          order('БПУТ-000001', refOf('jan-12'), { date: '2031-01-10T09:00:00', lines: [{ name: 'Скрепки', quantity: '3' }] }),
+        );
+        await waitUntil(() => sandbox.requests().length === 4, 'the fixed order at the platform', 20_000);
+        await waitUntil(async () => (await attention()).total === 1, 'only the withdrawal left to handle', 20_000);
+
+        // Every request reached the platform exactly once, each under an externalId of its own.
+        const sent = sandbox.requests().map((r) => r.externalId);
+        expect(new Set(sent).size).toBe(sent.length);
+        expect(sent.sort()).toEqual(
+          [`ТДУТ-000012 ${refOf('dec-12')}`, `ТДУТ-000012 ${refOf('jan-12')}`, `ТДУТ-000013 ${refOf('dec-13')}`, `ТДУТ-000014 ${refOf('jan-14')}`].sort(),
+        );
+        const first = sandbox.requests().find((r) => r.externalId.endsWith(refOf('dec-12')))!;
+        expect(first.body).toMatchObject({ contact: { name: 'Сидорова Анна Викторовна' } });
+        // The renumbered order: found by its new number, its request unchanged.
+        const search = (await (await fetch(`${daemon.urls.admin}/flows/exchange-1c/requests?q=БПУТ-000001`, { headers: { accept: 'application/json' } })).json()) as {
+          submissions: { externalId: string; documentNumber: string }[];
+        };
+        expect(search.submissions.map((r) => [r.externalId, r.documentNumber])).toEqual([[`ТДУТ-000012 ${refOf('jan-12')}`, 'БПУТ-000001']]);
+      });
     });
   });
 });

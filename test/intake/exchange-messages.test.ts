@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exchangeStateOf, listExchangeMessages } from '../../src/store/exchanges.js';
 import { NO_WAIT } from '../helpers/fixtures.js';
-import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip } from '../helpers/enterprisedata.js';
+import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip, refOf } from '../helpers/enterprisedata.js';
 import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
 
 const MAPPING = path.resolve('config/mappings/enterprisedata-orders.yaml');
@@ -60,7 +60,7 @@ describe('EnterpriseData exchange: the handshake', () => {
         receivedNo: '0',
         body: false,
       });
-      expect(answer.versions).toEqual(['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21']);
+      expect(answer.versions).toEqual(['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22']);
       expect(answer.types).toEqual(['<msg:Name>Документ.ЗаказПоставщику</msg:Name><msg:Sending/><msg:Receiving>*</msg:Receiving>']);
       const row = exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })!;
       expect(row).toMatchObject({ agreedVersion: '1.11', lastTakenNo: 0, replyDue: 0, replyFormat: 'settings' });
@@ -104,13 +104,14 @@ describe('EnterpriseData exchange: data messages', () => {
           ],
         }),
       );
-      expect(f.submissions().map((s) => [s.externalId, s.idempotencyKey, s.state])).toEqual([
-        ['ЗП-1', 'erp1c:%D0%97%D0%9F-1', 'pending'],
-        ['ЗП-2', 'erp1c:%D0%97%D0%9F-2', 'pending'],
+      // Each order keyed by its identity (Ссылка), sent under its number and identity.
+      expect(f.submissions().map((s) => [s.externalId, s.documentNumber, s.idempotencyKey, s.state])).toEqual([
+        [`ЗП-1 ${refOf('ЗП-1')}`, 'ЗП-1', `erp1c:${refOf('ЗП-1')}`, 'pending'],
+        [`ЗП-2 ${refOf('ЗП-2')}`, 'ЗП-2', `erp1c:${refOf('ЗП-2')}`, 'pending'],
       ]);
       expect(JSON.parse(f.submissions()[0]!.payload)).toMatchObject({
         customer: { inn: '7707083893' },
-        contact: { name: 'Иванов Иван Иванович', phone: '+7 000 000-00-00' },
+        contact: { name: 'Отдел закупок', phone: '+7 000 000-00-00' },
         delivery: { city: 'Москва', address: '123456, Москва г, Ленина ул, дом № 1', desiredDate: '2030-03-20' },
         items: [
           { lineId: '1', name: 'Бумага А4', quantity: 20, unit: 'шт' },
@@ -133,7 +134,7 @@ describe('EnterpriseData exchange: data messages', () => {
       // 1C writes the same number again after a failure of its own: a new creation date, the same documents and one more.
       await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }).replace('09:15:42', '09:20:00'));
       await send(f, edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-3' })] }));
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
       expect(files(f).map((file) => file.state)).toEqual(['archived', 'archived', 'archived']);
       expect(JSON.parse(files(f)[1]!.report!).notes[0].message).toMatch(/^Message 3 was taken before \(the last one taken is 3\)/);
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '3' });
@@ -145,10 +146,10 @@ describe('EnterpriseData exchange: data messages', () => {
       await started(f);
       await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       await send(f, edMessage({ no: 2, received: 1, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }));
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1', 'ЗП-2']);
       const report = JSON.parse(files(f)[1]!.report!);
       expect(report.notes).toContainEqual(
-        expect.objectContaining({ externalId: 'ЗП-1', message: expect.stringContaining('already in the outbox with the same content') }),
+        expect.objectContaining({ externalId: `ЗП-1 ${refOf('ЗП-1')}`, message: expect.stringContaining('already in the outbox with the same content') }),
       );
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '2' });
       expect(exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })).toMatchObject({ peerReceivedNo: 1, sentNo: 2 });
@@ -159,7 +160,7 @@ describe('EnterpriseData exchange: data messages', () => {
     await withExchange(async (f) => {
       await started(f);
       await send(f, edMessage({ no: 7, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2', inn: '7707083894' })] }));
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
       const [file] = f.files();
       expect(file).toMatchObject({ state: 'archived', problemCount: 1 });
       const report = JSON.parse(await fs.readFile(`${file!.currentPath!}.errors.json`, 'utf8'));
@@ -167,7 +168,7 @@ describe('EnterpriseData exchange: data messages', () => {
         expect.objectContaining({
           code: 'INN_INVALID',
           field: 'customer.inn',
-          externalId: 'ЗП-2',
+          documentNumber: 'ЗП-2',
           message: expect.stringContaining(`of ${PEER_MESSAGE} (message 7)`),
         }),
       ]);
@@ -196,11 +197,11 @@ describe('EnterpriseData exchange: data messages', () => {
       await send(f, whole.slice(0, whole.indexOf('ЗП-3') + 20));
       expect(files(f)[1]).toMatchObject({ state: 'rejected', requestCount: 0 });
       expect((await f.rejectedReport()).problems).toEqual([expect.objectContaining({ code: 'XML_MALFORMED', row: null })]);
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
       expect(await reply(f)).toMatchObject({ messageNo: '1', receivedNo: '1' });
       // 1C's next message carries the same changes under a new number.
       await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-2' }), edOrder('1.8', { number: 'ЗП-3' })] }));
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '3' });
     });
   });
@@ -235,7 +236,7 @@ describe('EnterpriseData exchange: data messages', () => {
       async (f) => {
         await started(f);
         await send(f, edMessage({ no: 1, bom: true, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PK.xml');
-        expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+        expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
         expect(await reply(f, 'Message_PK_UT.xml')).toMatchObject({ receivedNo: '1' });
       },
       { transliterateFileNames: true },
@@ -249,7 +250,7 @@ describe('EnterpriseData exchange: compressed messages', () => {
       async (f) => {
         await started(f);
         await send(f, edZip(PEER_MESSAGE, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'секрет-123'), `Message_${PEER}_${NODE}.zip`);
-        expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+        expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
         expect(await reply(f)).toMatchObject({ receivedNo: '1' });
       },
       { password: 'секрет-123' },
@@ -260,7 +261,7 @@ describe('EnterpriseData exchange: compressed messages', () => {
     await withExchange(async (f) => {
       await started(f);
       await send(f, edZip(PEER_MESSAGE, edMessage({ no: 4, body: [edOrder('1.8', { number: 'ЗП-1' })] })), `Message_${PEER}_${NODE}.zip`);
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1']);
     });
   });
 
@@ -322,7 +323,7 @@ describe('EnterpriseData exchange: crashes and set-up again', () => {
       await send(f, edMessage({ no: 8, body: [edOrder('1.8', { number: 'ЗП-1' })] }));
       await send(f, edMessage({ version: null }));
       await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' }), edOrder('1.8', { number: 'ЗП-2' })] }));
-      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2']);
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1', 'ЗП-2']);
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '1' });
     });
   });

@@ -1,16 +1,18 @@
 /**
  * `preset: enterprisedata` with config/mappings/enterprisedata-orders.yaml: the same purchase order
- * written in the shapes of EnterpriseData 1.6, 1.8 and 1.21 (`test/helpers/enterprisedata.ts`)
- * maps to the same request wherever a version carries the field, and to the documented stand-in
- * where it does not; other objects of a message are read past; a missing value is a problem.
+ * written in the shapes of EnterpriseData 1.6 to 1.22 as УТ 11.5 writes them
+ * (`test/helpers/enterprisedata.ts`) maps to the same request wherever a version carries the
+ * field, and to the documented stand-in where it does not; services, variants, dates and the
+ * contact as УТ gives them; withdrawals of orders come out, other objects are read past; a missing
+ * value is a problem naming its document.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMappingSpec } from '../../src/config/load-mapping.js';
 import { mapFile } from '../../src/mapping/map-file.js';
-import type { CreateRequest } from '../../src/platform/contract.js';
+import type { MappedSubmission, MappedWithdrawal } from '../../src/mapping/types.js';
 import type { MappingProblem } from '../../src/shared/types.js';
-import { PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip, type EdOrderInput } from '../helpers/enterprisedata.js';
+import { PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edWithdrawal, edZip, refOf, type EdOrderInput } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { ROOT, writeInput } from '../helpers/mapping-fixtures.js';
 
@@ -18,19 +20,23 @@ const spec = () => loadMappingSpec(path.join(ROOT, 'config/mappings/enterpriseda
 const OPTIONS = { now: new Date('2026-11-26'), rejectPastDates: false };
 
 /** What `mapFile` makes of `content` written to a temp file under 1C's name for it. */
-async function mapMessage(content: string | Buffer, name = PEER_MESSAGE, archivePassword?: string) {
+async function mapMessage(content: string | Buffer, name = PEER_MESSAGE, archivePassword?: string, options: Partial<typeof OPTIONS> = {}) {
   return withTempDir(async (dir) => {
     const file = writeInput(dir, name, content);
-    const submissions: { externalId: string; firstRow: number; payload: CreateRequest }[] = [];
+    const submissions: MappedRequest[] = [];
+    const withdrawals: MappedWithdrawal[] = [];
     const problems: MappingProblem[] = [];
-    for await (const item of mapFile(file, spec(), { ...OPTIONS, archivePassword })) {
+    for await (const item of mapFile(file, spec(), { ...OPTIONS, ...options, archivePassword })) {
       if (item.kind === 'problem') problems.push(item.problem);
+      else if (item.kind === 'withdrawal') withdrawals.push(item.withdrawal);
       else if (item.submission.kind === 'request') submissions.push(item.submission);
       else throw new Error(`expected requests only, got a ${item.submission.kind}`);
     }
-    return { submissions, problems };
+    return { submissions, withdrawals, problems };
   });
 }
+
+type MappedRequest = Extract<MappedSubmission, { kind: 'request' }>;
 
 /** The payloads of a data message in `version` holding `orders`, none of them a problem. */
 async function payloads(version: string, ...orders: EdOrderInput[]) {
@@ -45,6 +51,7 @@ const ORDER: EdOrderInput = {
   expected: '2030-03-20',
   address: '141400, Московская обл, г Химки, ул Заводская, д 5',
   comment: 'Разгрузка с 9 до 18',
+  contact: 'Сидорова А.В.',
   lines: [
     { name: 'Бумага А4', quantity: '20', unit: 'пачка', unitCode: '778' },
     { name: 'Картридж', quantity: '2.5', unit: '', unitCode: '796' },
@@ -53,8 +60,10 @@ const ORDER: EdOrderInput = {
 
 /** The request every version gives for ORDER; each version's differences are spelled out below. */
 const COMMON = {
-  externalId: 'ЗП-000125',
+  // The number the buyer sees, then the document's identity (Ссылка): unique within 1C for ever.
+  externalId: `ЗП-000125 ${refOf('ЗП-000125')}`,
   customer: { inn: '7707083893', name: 'Общество с ограниченной ответственностью "Ромашка"' },
+  contact: { name: 'Сидорова А.В.', phone: '+7 000 000-00-00' },
   delivery: { city: 'Химки', address: '141400, Московская обл, г Химки, ул Заводская, д 5' },
   items: [
     // The unit's name as written; a unit written by its OKEI code only is the code's short name.
@@ -65,21 +74,17 @@ const COMMON = {
 
 describe('the same order in each version', () => {
   it.each<[string, object]>([
-    // 1.6 carries no date wanted (the order's own date stands in), no contact person (the
-    // mapping's default stands in) and no comment; its unit is flat.
-    ['1.6', { ...COMMON, contact: { name: 'Отдел закупок', phone: '+7 000 000-00-00' }, delivery: { ...COMMON.delivery, desiredDate: '2030-03-01' } }],
-    // 1.8: the contact person and the date wanted (ОжидаемаяДатаПоступления); the unit under ДанныеКлассификатора.
-    ['1.8', { ...COMMON, contact: { name: 'Иванов Иван Иванович', phone: '+7 000 000-00-00' }, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' } }],
-    // 1.21: ДатаДоставкиОтПоставщика, and the comment from ОбщиеСвойстваОбъектовФормата.
-    [
-      '1.21',
-      {
-        ...COMMON,
-        contact: { name: 'Иванов Иван Иванович', phone: '+7 000 000-00-00' },
-        delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' },
-        comment: 'Разгрузка с 9 до 18',
-      },
-    ],
+    // 1.6 carries no date wanted (the request names none) and no comment; its unit is flat.
+    ['1.6', COMMON],
+    // 1.8: the date wanted (ОжидаемаяДатаПоступления); the unit under ДанныеКлассификатора.
+    ['1.8', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' } }],
+    ['1.10', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' } }],
+    // 1.11: the responsible user and the comment under ОбщиеСвойстваОбъектовФормата.
+    ['1.11', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' }, comment: 'Разгрузка с 9 до 18' }],
+    ['1.17', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' }, comment: 'Разгрузка с 9 до 18' }],
+    // 1.21 and 1.22: ДатаДоставкиОтПоставщика.
+    ['1.21', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' }, comment: 'Разгрузка с 9 до 18' }],
+    ['1.22', { ...COMMON, delivery: { ...COMMON.delivery, desiredDate: '2030-03-20' }, comment: 'Разгрузка с 9 до 18' }],
   ])('%s', async (version, expected) => {
     expect(await payloads(version, ORDER)).toEqual([expected]);
   });
@@ -88,18 +93,111 @@ describe('the same order in each version', () => {
     expect(edOrder('1.6', ORDER)).toContain('<ЕдиницаИзмерения><Код>778</Код><Наименование>пачка</Наименование></ЕдиницаИзмерения>');
     expect(edOrder('1.8', ORDER)).toContain('<ЕдиницаИзмерения><ДанныеКлассификатора><Код>778</Код><Наименование>пачка</Наименование>');
     expect(edOrder('1.6', ORDER)).not.toMatch(/ОжидаемаяДата|КонтактноеЛицо|Комментарий/);
+    expect(edOrder('1.10', ORDER)).toMatch(/<\/КлючевыеСвойства><Ответственный>/);
+    expect(edOrder('1.11', ORDER)).toMatch(/<ОбщиеСвойстваОбъектовФормата><Ответственный>.*<Комментарий>/);
+    expect(edOrder('1.17', ORDER)).toMatch(/<ОбщиеСвойстваОбъектовФормата><Комментарий>.*<Ответственный>/);
     expect(edOrder('1.8', ORDER)).toContain('<ОжидаемаяДатаПоступления>2030-03-20</ОжидаемаяДатаПоступления>');
+    expect(edOrder('1.18', ORDER)).not.toMatch(/ОжидаемаяДатаПоступления|ДатаДоставкиОтПоставщика/);
     expect(edOrder('1.21', ORDER)).toContain('<ДатаДоставкиОтПоставщика>2030-03-20</ДатаДоставкиОтПоставщика>');
     expect(edOrder('1.21', ORDER)).not.toContain('ОжидаемаяДатаПоступления');
+    expect(edOrder('1.8', ORDER)).not.toContain('КонтактноеЛицоОрганизации');
+  });
+
+  it('the identity, the number and the date the buyer sees come with each request', async () => {
+    const { submissions } = await mapMessage(edMessage({ version: '1.11', body: [edOrder('1.11', ORDER)] }));
+    expect(submissions[0]!.document).toEqual({ id: refOf('ЗП-000125'), number: 'ЗП-000125', date: '2030-03-01' });
+  });
+});
+
+describe('the date wanted', () => {
+  it('1.8–1.17: the buyer’s wish wins over the header’s and the lines’ dates', async () => {
+    const [payload] = await payloads('1.11', { ...ORDER, expected: '2030-03-10', headerExpected: '2030-04-30', lines: [{ expected: '2030-04-30' }] });
+    expect(payload!.delivery.desiredDate).toBe('2030-03-10');
+  });
+
+  it('1.8–1.17 without a wish: the header’s ОжидаемаяДатаПоставки (1C’s latest line date)', async () => {
+    const [payload] = await payloads('1.11', { ...ORDER, expected: null, headerExpected: '2030-04-30', lines: [{ expected: '2030-04-01' }] });
+    expect(payload!.delivery.desiredDate).toBe('2030-04-30');
+  });
+
+  it.each(['1.8', '1.18', '1.21'])('%s with no header date: the latest of the lines’ dates, services’ too when goods have none', async (version) => {
+    const [payload] = await payloads(version, {
+      ...ORDER,
+      expected: null,
+      lines: [{ expected: '2030-04-02' }, { expected: '2030-05-11' }, { expected: '2030-04-20' }],
+    });
+    expect(payload!.delivery.desiredDate).toBe('2030-05-11');
+    const [services] = await payloads(version, { ...ORDER, expected: null, lines: [{}], services: [{ expected: '2030-06-01' }, { expected: '2030-05-01' }] });
+    expect(services!.delivery.desiredDate).toBe('2030-06-01');
+  });
+
+  it('an order with no date at all is sent without one, not refused as past (rejectPastDates on)', async () => {
+    const xml = edMessage({ version: '1.18', body: [edOrder('1.18', { ...ORDER, date: '2020-01-15T10:00:00', lines: [{}] })] });
+    const { submissions, problems } = await mapMessage(xml, PEER_MESSAGE, undefined, { rejectPastDates: true, now: new Date('2030-02-01') });
+    expect(problems).toEqual([]);
+    expect(submissions[0]!.payload.delivery).not.toHaveProperty('desiredDate');
+  });
+
+  it('a wish in the past is still DATE_IN_PAST with rejectPastDates on', async () => {
+    const xml = edMessage({ version: '1.11', body: [edOrder('1.11', { ...ORDER, expected: '2030-01-10' })] });
+    const { problems } = await mapMessage(xml, PEER_MESSAGE, undefined, { rejectPastDates: true, now: new Date('2030-02-01') });
+    expect(problems).toEqual([expect.objectContaining({ field: 'delivery.desiredDate', code: 'DATE_IN_PAST', documentNumber: 'ЗП-000125' })]);
+  });
+});
+
+describe('the contact', () => {
+  it.each(['1.8', '1.10', '1.11', '1.15', '1.21'])('%s: the responsible user’s person when 1C gives one, else the user’s name', async (version) => {
+    const [person] = await payloads(version, { ...ORDER, contact: 'Сидорова А.В.', person: 'Сидорова Анна Викторовна' });
+    expect(person!.contact.name).toBe('Сидорова Анна Викторовна');
+    const [user] = await payloads(version, { ...ORDER, contact: 'Сидорова А.В.' });
+    expect(user!.contact.name).toBe('Сидорова А.В.');
+  });
+
+  it.each(['1.8', '1.21'])('%s: with no responsible user, the site’s default, never the supplier’s contact', async (version) => {
+    const [payload] = await payloads(version, { ...ORDER, contact: undefined, supplierContact: 'Петров Петр Петрович' });
+    expect(edOrder(version, { ...ORDER, contact: undefined })).toContain('Петров Петр Петрович');
+    expect(payload!.contact.name).toBe('Отдел закупок');
+  });
+});
+
+describe('lines: goods, services, variants', () => {
+  it.each(['1.8', '1.11', '1.21'])('%s: services numbered from 1 become lines beside the goods, with line ids unique within the request', async (version) => {
+    const [payload] = await payloads(version, {
+      ...ORDER,
+      lines: [{ no: 1, name: 'Бумага А4', quantity: '20' }, { no: 2, name: 'Картридж', quantity: '2' }],
+      services: [{ no: 1, name: 'Доставка', quantity: '1', content: 'Доставка до склада' }, { no: 2, name: 'Монтаж', quantity: '3' }],
+    });
+    expect(payload!.items).toEqual([
+      { lineId: '1', name: 'Бумага А4', quantity: 20, unit: 'шт' },
+      { lineId: '2', name: 'Картридж', quantity: 2, unit: 'шт' },
+      { lineId: '3', name: 'Доставка', quantity: 1, unit: 'усл. ед.', comment: 'Доставка до склада' },
+      { lineId: '4', name: 'Монтаж', quantity: 3, unit: 'усл. ед.' },
+    ]);
+  });
+
+  it('an order of services only is a request', async () => {
+    const [payload] = await payloads('1.11', { ...ORDER, lines: [], services: [{ name: 'Уборка' }] });
+    expect(payload!.items).toEqual([{ lineId: '1', name: 'Уборка', quantity: 1, unit: 'усл. ед.' }]);
+  });
+
+  it('a characteristic is named in the item, and a packaging where it is not the unit', async () => {
+    const [payload] = await payloads('1.11', {
+      ...ORDER,
+      lines: [
+        { name: 'Футболка', characteristic: 'Красный, XL', quantity: '20' },
+        { name: 'Футболка', characteristic: 'Синий, M', packaging: 'Коробка (10 шт)', quantity: '30' },
+        { name: 'Футболка', characteristic: 'Белый, S', packaging: 'шт', quantity: '5' },
+      ],
+    });
+    expect(payload!.items.map((item) => item.name)).toEqual([
+      'Футболка (Красный, XL)',
+      'Футболка (Синий, M), упаковка: Коробка (10 шт)',
+      'Футболка (Белый, S)',
+    ]);
   });
 });
 
 describe('fields read where each version puts them', () => {
-  it.each(['1.6', '1.8', '1.21'])('%s: the contact falls back to the user responsible (Ответственный) with no contact person', async (version) => {
-    const [payload] = await payloads(version, { ...ORDER, contact: 'Петрова А.А.' });
-    expect(payload).toMatchObject({ contact: { name: 'Петрова А.А.' } });
-  });
-
   it.each(['1.6', '1.8', '1.21'])('%s: a unit named and coded reads its name; coded only (796) reads "шт"', async (version) => {
     const [payload] = await payloads(version, {
       ...ORDER,
@@ -112,20 +210,6 @@ describe('fields read where each version puts them', () => {
       ],
     });
     expect(payload!.items.map((item) => item.unit)).toEqual(['Штука', 'шт', 'кг', '999']);
-  });
-
-  it.each(['1.8', '1.21'])('%s: a line’s ОжидаемаяДатаПоставки stands in when the header names no date', async (version) => {
-    const xml = edMessage({
-      version,
-      body: [
-        edOrder(version, { ...ORDER, lines: [{ expected: '2030-04-02' }] })
-          .replace(/<ОжидаемаяДатаПоступления>[^<]*<\/ОжидаемаяДатаПоступления>/, '')
-          .replace(/<ДатаДоставкиОтПоставщика>[^<]*<\/ДатаДоставкиОтПоставщика>/, ''),
-      ],
-    });
-    const { submissions, problems } = await mapMessage(xml);
-    expect(problems).toEqual([]);
-    expect(submissions[0]!.payload.delivery.desiredDate).toBe('2030-04-02');
   });
 
   it.each<[string, string, string]>([
@@ -152,23 +236,29 @@ describe('fields read where each version puts them', () => {
 });
 
 describe('a message’s other objects', () => {
-  it('another document, a catalogue item and a deletion are read past without a problem', async () => {
-    const deletion =
-      '<УдалениеОбъекта><СсылкаНаОбъект><СсылкаНаОбъект><ЗаказПоставщикуСсылка>6f1c2a4e-8b3d-11ee-b962-0242ac120001</ЗаказПоставщикуСсылка></СсылкаНаОбъект></СсылкаНаОбъект></УдалениеОбъекта>';
+  it('another document, a catalogue item and the deletion of a catalogue item are read past; an order’s withdrawal comes out', async () => {
     const other = '<Документ.ЗаказКлиента><КлючевыеСвойства><Номер>ЗК-9</Номер><Дата>2030-03-01T10:00:00</Дата></КлючевыеСвойства></Документ.ЗаказКлиента>';
     const xml = edMessage({
-      body: [edCatalogItem(), other, edOrder('1.8', { ...ORDER, number: 'ЗП-1' }), deletion, edOrder('1.8', { ...ORDER, number: 'ЗП-2' })],
+      body: [
+        edCatalogItem(),
+        other,
+        edOrder('1.8', { ...ORDER, number: 'ЗП-1' }),
+        edWithdrawal('6f1c2a4e-8b3d-11ee-b962-0242ac120001'),
+        edWithdrawal('11111111-1c2d-11ea-80e1-0050569f0001', 'НоменклатураСсылка'),
+        edOrder('1.8', { ...ORDER, number: 'ЗП-2' }),
+      ],
     });
-    const { submissions, problems } = await mapMessage(xml);
+    const { submissions, withdrawals, problems } = await mapMessage(xml);
     expect(problems).toEqual([]);
-    expect(submissions.map((submission) => [submission.externalId, submission.firstRow])).toEqual([
+    expect(submissions.map((submission) => [submission.document?.number, submission.firstRow])).toEqual([
       ['ЗП-1', 1],
-      ['ЗП-2', 2],
+      ['ЗП-2', 4],
     ]);
+    expect(withdrawals).toEqual([{ documentId: '6f1c2a4e-8b3d-11ee-b962-0242ac120001', row: 2 }]);
   });
 
   it('the settings message holds no order: nothing, and no problem', async () => {
-    expect(await mapMessage(edMessage({ version: null }))).toEqual({ submissions: [], problems: [] });
+    expect(await mapMessage(edMessage({ version: null }))).toEqual({ submissions: [], withdrawals: [], problems: [] });
   });
 
   it('a zipped, encrypted message maps as the plain one does', async () => {
@@ -188,13 +278,15 @@ describe('problems', () => {
     );
     const xml = edMessage({ body: [edOrder('1.8', { ...ORDER, number: 'ЗП-1' }), broken, edOrder('1.8', { ...ORDER, number: 'ЗП-3' })] });
     const { submissions, problems } = await mapMessage(xml);
-    expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗП-1', 'ЗП-3']);
+    expect(submissions.map((submission) => submission.document?.number)).toEqual(['ЗП-1', 'ЗП-3']);
     expect(problems).toEqual([
       expect.objectContaining({
         row: 2,
         field: 'items[1].quantity',
         code: 'FIELD_REQUIRED',
-        externalId: 'ЗП-2',
+        externalId: `ЗП-2 ${refOf('ЗП-2')}`,
+        documentId: refOf('ЗП-2'),
+        documentNumber: 'ЗП-2',
         message: expect.stringContaining('items[1].quantity is empty'),
       }),
     ]);
@@ -204,6 +296,15 @@ describe('problems', () => {
     const xml = edMessage({ body: [edOrder('1.8', ORDER).replace('<ИНН>7707083893</ИНН>', '')] });
     const { submissions, problems } = await mapMessage(xml);
     expect(submissions).toEqual([]);
-    expect(problems).toEqual([expect.objectContaining({ row: 1, field: 'customer.inn', code: 'FIELD_REQUIRED', externalId: 'ЗП-000125' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ row: 1, field: 'customer.inn', code: 'FIELD_REQUIRED', documentId: refOf('ЗП-000125'), documentNumber: 'ЗП-000125' }),
+    ]);
+  });
+
+  it('an order without its identity (Ссылка) is FIELD_REQUIRED on document.id, and names its number', async () => {
+    const xml = edMessage({ body: [edOrder('1.8', ORDER).replace(`<Ссылка>${refOf('ЗП-000125')}</Ссылка>`, '')] });
+    const { submissions, problems } = await mapMessage(xml);
+    expect(submissions).toEqual([]);
+    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ row: 1, field: 'document.id', code: 'FIELD_REQUIRED' })]));
   });
 });

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { storePath } from '../../src/store/open-store.js';
-import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edMessage, edOrder } from '../helpers/enterprisedata.js';
+import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edMessage, edOrder, edWithdrawal, refOf } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { withSandbox } from '../helpers/with-sandbox.js';
@@ -87,7 +87,10 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
           expect(killedMidMessage, 'at least one kill landed while a message was still being read').toBeGreaterThan(0);
           expect(await daemon.stop()).toBe(0);
 
-          expectEachOnceUnderOneKey(sandbox, [...sentIn.values()].flat());
+          expectEachOnceUnderOneKey(
+            sandbox,
+            [...sentIn.values()].flat().map((id) => `${id} ${refOf(id)}`),
+          );
           expect(rejectedFiles(folder)).toEqual([]);
           expect(archivedFiles(folder).length).toBeGreaterThanOrEqual(MESSAGES + 2);
           const db = new Database(storePath(layout.stateDir), { readonly: true, fileMustExist: true });
@@ -101,6 +104,70 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
             db.close();
           }
           console.info(`[reliability exchange] seed=${random.seed} killedMidMessage=${killedMidMessage}/${MESSAGES} starts=${daemon.starts}`);
+        });
+      });
+    });
+  });
+
+  it('a message with an edit and a withdrawal of sent orders, killed while taken: one notice each, no second request, the message acknowledged', async () => {
+    const random = createRandom();
+    const run = `EW${random.seed.toString(36).toUpperCase()}`;
+    await withTempDir(async (root) => {
+      await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken }, async (sandbox) => {
+        const layout = await prepareDaemon(root, sandbox.url, {
+          mapping: path.resolve('config/mappings/enterprisedata-orders.yaml'),
+          intake: { stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 200 },
+          flow: { enterpriseData: { node: NODE, peer: PEER } },
+        });
+        const folder = layout.inbox;
+        const processing = path.join(folder, 'processing');
+        const message = path.join(folder, PEER_MESSAGE);
+        const orders = Array.from({ length: 800 }, (_, i) => `${run}-${i}`);
+        const orderXml = (id: string, quantity = '5') => edOrder('1.8', { number: id, lines: [{ name: 'Бумага', quantity }] });
+        await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
+          await daemon.start();
+          fs.writeFileSync(message, edMessage({ version: null }));
+          await waitUntil(() => fs.existsSync(path.join(folder, OUR_REPLY)), 'our settings', { timeoutMs: 30_000 });
+          fs.writeFileSync(message, edMessage({ no: 1, body: orders.map((id) => orderXml(id)) }));
+          await waitUntil(() => acknowledged(folder) === 1 && sandbox.requests().length === orders.length, 'every order sent', {
+            timeoutMs: 120_000,
+            intervalMs: 200,
+          });
+
+          // 1C's next run: the first half edited (more paper), the second half withdrawn, in one
+          // message large enough to be recorded in chunks; the daemon is killed while it reads it.
+          const half = orders.length / 2;
+          const body = [...orders.slice(0, half).map((id) => orderXml(id, '7')), ...orders.slice(half).map((id) => edWithdrawal(refOf(id)))];
+          fs.writeFileSync(message, edMessage({ no: 2, received: 1, body }));
+          let killedMidMessage = 0;
+          for (let kill = 0; kill < 3; kill += 1) {
+            await waitUntil(() => filesIn(processing).length > 0 || !fs.existsSync(message), 'the message taken', { timeoutMs: 30_000, intervalMs: 2 });
+            await sleep(random.between(0, 40));
+            if (filesIn(processing).length > 0) killedMidMessage += 1;
+            await daemon.kill();
+            await daemon.start();
+          }
+          await waitUntil(() => acknowledged(folder) === 2 && filesIn(processing).length === 0, 'message 2 acknowledged', { timeoutMs: 60_000, intervalMs: 100 });
+          expect(daemon.unexpectedExits).toBe(0);
+          expect(await daemon.stop()).toBe(0);
+
+          expectEachOnceUnderOneKey(
+            sandbox,
+            orders.map((id) => `${id} ${refOf(id)}`),
+          );
+          expect(sandbox.requests().every((r) => r.body.items[0]!.quantity === 5)).toBe(true);
+          const db = new Database(storePath(layout.stateDir), { readonly: true, fileMustExist: true });
+          try {
+            const open = db.prepare(`SELECT kind, COUNT(*) AS n FROM document_notices WHERE resolved_at IS NULL GROUP BY kind ORDER BY kind`).all();
+            expect(open).toEqual([
+              { kind: 'edited', n: half },
+              { kind: 'withdrawn', n: half },
+            ]);
+            expect(db.prepare(`SELECT COUNT(*) AS n FROM submissions WHERE state != 'accepted'`).get()).toEqual({ n: 0 });
+          } finally {
+            db.close();
+          }
+          console.info(`[reliability exchange edits] seed=${random.seed} killedMidMessage=${killedMidMessage}/3 starts=${daemon.starts}`);
         });
       });
     });

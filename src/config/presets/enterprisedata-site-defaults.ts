@@ -19,8 +19,8 @@ export const ENTERPRISEDATA_SITE_DEFAULTS: readonly SiteDefault[] = [
     name: 'contact.name',
     spec: { default: 'Отдел закупок' },
     comment: [
-      'SITE. EnterpriseData names no contact for an order before 1.8, and no phone or e-mail in any',
-      'version; the platform needs a name and a phone or an e-mail.',
+      "SITE. The contact is the user responsible for the order in 1C (Ответственный); an order with",
+      'none gets this name. EnterpriseData carries no phone or e-mail: every request gets this phone.',
     ],
   },
   { name: 'contact.phone', spec: { const: '+7 000 000-00-00' }, comment: [] },

@@ -24,16 +24,24 @@ import { readExchangeHeader, type ExchangeHeader } from './read-exchange-header.
 import { quoted, shown } from './shown.js';
 import { targetsOf } from './targets.js';
 import { tryPreset } from './try-preset.js';
-import type { FieldSuggestion, MappingSuggestion } from './types.js';
+import type { FieldSuggestion, MappingSuggestion, SuggestedSource } from './types.js';
 import { inline } from './write-yaml.js';
 import { xmlSkeleton, xmlSuggestion } from './xml-suggestion.js';
 
 const ORDER = 'Документ.ЗаказПоставщику';
 
-const PRESET_FIELDS: Record<string, string | undefined> = Object.fromEntries([
-  ...Object.entries(ENTERPRISEDATA_PRESET.request).map(([name, field]) => [`request.${name}`, field.path]),
-  ...Object.entries(ENTERPRISEDATA_PRESET.items).map(([name, field]) => [`items.${name}`, field.path]),
-]);
+/** Where the preset reads each field from, as the suggestion shows it. */
+const PRESET_FIELDS: Record<string, SuggestedSource | undefined> = Object.fromEntries(
+  [
+    ...Object.entries(ENTERPRISEDATA_PRESET.request).map(([name, field]) => [`request.${name}`, field] as const),
+    ...Object.entries(ENTERPRISEDATA_PRESET.items).map(([name, field]) => [`items.${name}`, field] as const),
+  ].map(([key, field]): [string, SuggestedSource] => {
+    if ('path' in field) return [key, { path: field.path }];
+    if ('template' in field) return [key, { template: field.template }];
+    if ('parts' in field) return [key, { parts: field.parts }];
+    return [key, { counter: true }];
+  }),
+);
 const SITE = new Map(ENTERPRISEDATA_SITE_DEFAULTS.map((site) => [`request.${site.name}`, site]));
 
 /** The suggestion for an EnterpriseData message; undefined when the sample is no such message. */
@@ -77,16 +85,16 @@ export async function suggestEnterpriseData(
 }
 
 function fieldOf(key: string, required: boolean, orders: number, missing: number): FieldSuggestion {
-  const path = PRESET_FIELDS[key];
+  const source = PRESET_FIELDS[key];
   const site = SITE.get(key);
   const base = { key, required, confidence: 1 };
   if (site !== undefined && 'const' in site.spec) {
     return { ...base, source: { const: site.spec.const }, options: {}, reason: 'SITE placeholder: EnterpriseData carries no phone or e-mail of the contact' };
   }
-  if (path === undefined) return { ...base, required: false, source: undefined, options: {}, confidence: 0, reason: 'EnterpriseData carries no such field' };
+  if (source === undefined) return { ...base, required: false, source: undefined, options: {}, confidence: 0, reason: 'EnterpriseData carries no such field' };
   if (site !== undefined) {
     const standsIn = missing > 0 ? `stands in for ${missing} of ${ordersText(orders)} in the sample` : 'no order of the sample needs it';
-    return { ...base, source: { path }, options: site.spec, reason: `preset enterprisedata; the SITE default ${standsIn}` };
+    return { ...base, source, options: site.spec, reason: `preset enterprisedata; the SITE default ${standsIn}` };
   }
   if (missing > 0) {
     return {
@@ -97,7 +105,7 @@ function fieldOf(key: string, required: boolean, orders: number, missing: number
       reason: `empty in ${missing} of ${ordersText(orders)}: the message does not carry it here, give a default`,
     };
   }
-  return { ...base, source: { path }, options: {}, reason: 'preset enterprisedata' };
+  return { ...base, source, options: {}, reason: 'preset enterprisedata' };
 }
 
 const ordersText = (orders: number) => (orders === 0 ? 'no purchase order' : `${orders} purchase order${orders === 1 ? '' : 's'}`);

@@ -63,7 +63,10 @@ describe('mapping suggest on an EnterpriseData message', () => {
 
     const { submissions, problems } = await mapWithSuggestion(result.stdout, DATA_SAMPLE);
     expect(problems).toEqual([]);
-    expect(submissions.map((submission) => submission.externalId)).toEqual(['ЗП-000501', 'ЗП-000502']);
+    expect(submissions.map((submission) => submission.externalId)).toEqual([
+      'ЗП-000501 6f1c2a4e-8b3d-11ee-b962-0242ac120002',
+      'ЗП-000502 6f1c2a4e-8b3d-11ee-b962-0242ac120003',
+    ]);
   });
 
   it.each(['xml', 'zip'] as const)('reads the codes of the message it is given, plain or zipped (.%s)', async (form) => {
