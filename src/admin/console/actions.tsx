@@ -8,6 +8,7 @@
  *   retry-dead        /flows/<flow>/dead/retry                     requeue every dead letter of the flow
  *   retake-file       /flows/<flow>/files/<fileId>/retake          move a rejected file back into the inbox
  *   resume-flow       /flows/<flow>/resume                         a paused or open flow probes now
+ *   resolve-notice    /flows/<flow>/notices/<noticeId>/resolve     a document notice is marked handled
  */
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,6 +18,7 @@ import { AUDIT_RESULT, getAuditEntry, recordAudit, type AuditResult } from '../.
 import { submissionsInState } from '../../store/console-submissions.js';
 import { fileDetail } from '../../store/console-files.js';
 import { requeueSubmissions } from '../../store/outbox.js';
+import { getNotice, resolveNoticeById } from '../../store/document-notices.js';
 import { isSameOrigin } from './access.js';
 import { auditItem } from './data/shapes.js';
 import { translateOr } from './i18n.js';
@@ -31,6 +33,7 @@ export const CONSOLE_ACTION = {
   retryDead: 'retry-dead',
   retakeFile: 'retake-file',
   resumeFlow: 'resume-flow',
+  resolveNotice: 'resolve-notice',
 } as const;
 export type ConsoleAction = (typeof CONSOLE_ACTION)[keyof typeof CONSOLE_ACTION];
 
@@ -47,7 +50,7 @@ interface ActionRoute {
   action: ConsoleAction;
   path: string;
   /** The target as the audit names it (an externalId, a file id, the flow); null when the path names none that exists. */
-  target(c: RequestContext, flow: string): string | null;
+  target(c: RequestContext, flow: string, rt: Runtime): string | null;
   question(rt: Runtime, flow: string, target: string): string;
   perform(rt: Runtime, flow: string, target: string): Promise<ActionOutcome>;
   back(flow: string, target: string): string;
@@ -113,6 +116,25 @@ const ROUTES: ActionRoute[] = [
       ),
     back: () => paths.attention(),
   },
+  {
+    action: CONSOLE_ACTION.resolveNotice,
+    path: '/flows/:flow/notices/:noticeId{[0-9]+}/resolve',
+    target: (c, flow, rt) => {
+      const notice = getNotice(rt.deps.db, Number(c.req.param('noticeId')));
+      return notice?.flow === flow ? String(notice.id) : null;
+    },
+    question: (rt, flow, target) => {
+      const notice = getNotice(rt.deps.db, Number(target));
+      return rt.t('confirm.resolve-notice', { flow, number: notice?.documentNumber ?? notice?.documentId ?? target });
+    },
+    perform: (rt, _flow, target) =>
+      Promise.resolve(
+        resolveNoticeById(rt.deps.db, Number(target), rt.deps.clock())
+          ? { result: AUDIT_RESULT.ok, detail: `document notice ${target} marked handled`, text: { key: 'noticeResolved' } }
+          : { result: AUDIT_RESULT.nothing, detail: 'the notice was closed already', text: { key: 'noticeClosedAlready' } },
+      ),
+    back: () => paths.attention(),
+  },
 ];
 
 /** Form bodies are a CSRF token and a name or two. */
@@ -127,7 +149,7 @@ export function addActions(app: Hono<ConsoleEnv>, rt: Runtime): void {
       if (!verdict.ok) return signInFirst(rt, c, verdict);
       const flow = c.req.param('flow') ?? '';
       if (!rt.flowNames.includes(flow)) return notFound(rt, c, rt.t('error.noFlow', { flow }));
-      const target = route.target(c, flow);
+      const target = route.target(c, flow, rt);
       if (target === null) return notFound(rt, c, rt.t('error.notFound'));
       return { flow, target };
     };

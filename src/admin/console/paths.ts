@@ -25,6 +25,7 @@ export const paths = {
   retryDead: (flow: string) => `/flows/${enc(flow)}/dead/retry`,
   retakeFile: (flow: string, fileId: number) => `/flows/${enc(flow)}/files/${fileId}/retake`,
   resumeFlow: (flow: string) => `/flows/${enc(flow)}/resume`,
+  resolveNotice: (flow: string, noticeId: number) => `/flows/${enc(flow)}/notices/${noticeId}/resolve`,
   mapping: (flow?: string, sample?: string | null) => {
     const query = [flow ? `flow=${enc(flow)}` : '', sample ? `sample=${enc(sample)}` : ''].filter(Boolean).join('&');
     return `/mapping${query ? `?${query}` : ''}`;

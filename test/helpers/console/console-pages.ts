@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { paths } from '../../../src/admin/console/paths.js';
-import { edMessage, edOrder, type EdOrderInput } from '../enterprisedata.js';
+import { edMessage, edOrder, edWithdrawal, type EdOrderInput } from '../enterprisedata.js';
 import { REPO } from '../with-daemon.js';
 import { waitUntil } from '../wait-until.js';
 import { form, send, signIn } from './http.js';
@@ -39,7 +39,12 @@ export interface EveryPageIds {
   /** 1C's message with an order the platform cannot take (three problems), and it as a sample. */
   exchangeProblemFileId: number;
   exchangeProblemSampleId: string;
+  /** A notice of an order changed in 1C after it was sent. */
+  noticeId: number;
 }
+
+/** The identity (Ссылка) of the sample's second order, which 1C's third message withdraws after it was sent. */
+const EXCHANGE_WITHDRAWN_REF = '6f1c2a4e-8b3d-11ee-b962-0242ac120003';
 
 export interface ConsolePage {
   /** What it shows, for failure messages. */
@@ -94,6 +99,11 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { name: 'retry the dead letters?', route: '/flows/:flow/dead/retry', path: () => paths.retryDead(REQUESTS_FLOW) },
   { name: 'take a file again?', route: '/flows/:flow/files/:fileId{[0-9]+}/retake', path: (ids) => paths.retakeFile(REQUESTS_FLOW, ids.rejectedFileId) },
   { name: 'resume a flow?', route: '/flows/:flow/resume', path: () => paths.resumeFlow(REQUESTS_FLOW) },
+  {
+    name: 'mark a document notice handled?',
+    route: '/flows/:flow/notices/:noticeId{[0-9]+}/resolve',
+    path: (ids) => paths.resolveNotice(EXCHANGE_FLOW, ids.noticeId),
+  },
   { name: 'sign-in', route: '/login', path: () => paths.login(), signedOut: true },
   { name: 'a path that is no page', route: null, path: () => '/заявки', status: 404 },
 ];
@@ -196,7 +206,7 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
   fs.copyFileSync(path.join(REPO, 'samples/enterprisedata/settings/Message_УТ_ПК.xml'), peerMessage);
   await waitUntil(() => !fs.existsSync(peerMessage) && fs.existsSync(path.join(exchange, 'Message_ПК_УТ.xml')), 'our settings for 1C', 20_000);
   fs.copyFileSync(path.join(REPO, 'samples/enterprisedata/data/Message_УТ_ПК.xml'), peerMessage);
-  await waitUntil(() => sandbox.requests().some((r) => r.externalId === 'ЗП-000502'), 'the purchase orders accepted', 20_000);
+  await waitUntil(() => sandbox.requests().some((r) => r.externalId.startsWith('ЗП-000502 ')), 'the purchase orders accepted', 20_000);
   await waitUntil(() => sandbox.requests().length === 7, 'every request accepted', 20_000);
   // 1C's next message: an order the platform cannot take (a wrong INN, a quantity in words, a line without its unit).
   await waitUntil(() => !fs.existsSync(peerMessage), '1C’s message taken');
@@ -217,6 +227,26 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
     async () => (await exchangeFiles()).find((f) => f.problemCount > 0 && f.state !== 'processing'),
     '1C’s second message taken, with its problems',
   );
+  // 1C's third message: an order changed after it was sent, another unposted: two notices for a person.
+  await waitUntil(() => !fs.existsSync(peerMessage), '1C’s second message taken from the folder');
+  const sent = fs.readFileSync(path.join(REPO, 'samples/enterprisedata/data/Message_УТ_ПК.xml'), 'utf8');
+  const changedOrder = /<Документ\.ЗаказПоставщику>[\s\S]*?<\/Документ\.ЗаказПоставщику>/
+    .exec(sent)![0]
+    .replace('<Количество>20</Количество>', '<Количество>25</Количество>');
+  fs.writeFileSync(
+    peerMessage,
+    edMessage({ version: '1.8', no: 3, received, body: [changedOrder, edWithdrawal(EXCHANGE_WITHDRAWN_REF)] }),
+  );
+  // With the problem of the second message's order, three notices.
+  const notices = await waitUntil(
+    async () => {
+      const documents = ((await getJson(`${url}/attention`)).flows as Data[]).find((f) => f.flow === EXCHANGE_FLOW)!.documents;
+      return documents.total === 3 ? (documents.rows as Data[]) : null;
+    },
+    'the three document notices',
+    20_000,
+  );
+  const noticeId = notices.find((notice) => notice.kind === 'edited')!.id as number;
 
   const orderId = sandbox.requests().find((r) => r.externalId === 'ЗК-000102')!.orderId;
   // The store may say archived a moment before the file is in archive/.
@@ -231,7 +261,8 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
     deadRequest,
     acceptedRequest: 'ЗК-000102',
     orderId,
-    exchangeRequest: 'ЗП-000501',
+    exchangeRequest: 'ЗП-000501 6f1c2a4e-8b3d-11ee-b962-0242ac120002',
+    noticeId,
     problemFileId: problemFile.id,
     rejectedFileId: rejectedFile.id,
     problemSampleId: await sampleOf(REQUESTS_FLOW, problemFile.id),

@@ -1,12 +1,16 @@
 /**
  * `/attention`: everything that waits for a person: flows paused (token refused) or with the
  * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
- * written, export rows set aside. Each row carries its error code; the page says what to do per code.
+ * written, export rows set aside, and documents their source changed or withdrew after they were
+ * sent, or that a problem kept from being sent (document notices). Each row carries its error code
+ * or kind; the page says what to do about each.
  */
 import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
 import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsInState } from '../../../store/console-submissions.js';
+import { openNoticesOfFlow } from '../../../store/document-notices.js';
+import { noticeItem, type NoticeItem } from './notices.js';
 import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
 import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
@@ -29,6 +33,8 @@ export interface FlowAttention {
   rejectedFiles: Listed<FileItem>;
   /** Files whose error report is not on disk yet (REPORT_WRITE_FAILED, retried at each scan). */
   pendingReports: number;
+  /** Documents changed or withdrawn after they were sent, or kept back by a problem, newest first. */
+  documents: Listed<NoticeItem>;
   /** The latest actions on the flow itself (retry the dead letters, resume), newest first. */
   actions: AuditItem[];
 }
@@ -49,6 +55,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       return { total, rows: rows.map(submissionItem) };
     };
     const files = rejectedFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
+    const notices = openNoticesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
     return {
       flow: flow.name,
       gate: gate && gate.mode !== 'closed' ? gate : null,
@@ -57,13 +64,15 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       rejected: listed('rejected'),
       rejectedFiles: { total: files.total, rows: files.rows.map(fileItem) },
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
+      documents: { total: notices.total, rows: notices.rows.map(noticeItem) },
       actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),
     };
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
   const total =
     flows.reduce(
-      (n, flow) => n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports,
+      (n, flow) =>
+        n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total,
       0,
     ) + aside.total;
   return {

@@ -20,6 +20,8 @@ import { ackChannel } from '../../../store/exports.js';
 import type { SubmissionState } from '../../../store/submissions.js';
 import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
+import { noticesOfDocument } from '../../../store/document-notices.js';
+import { noticeItem, type NoticeItem } from './notices.js';
 import { auditItem, fileItem, fileDetailItem, parseJson, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 export const SEARCH_LIMIT = 50;
@@ -109,12 +111,16 @@ export interface RequestData {
   /** What an operator may do now. */
   canRetry: boolean;
   audit: AuditItem[];
+  /** A document's request: its identity and the number its buyer sees now; null for a request without one. */
+  document: { id: string; number: string | null } | null;
+  /** What happened to the document after it was sent (changed, withdrawn), open ones first. */
+  notices: NoticeItem[];
 }
 
 const STORY_ORDER: Record<TimelineEntry['type'], number> = { recorded: 0, action: 1, attempt: 2, outcome: 3, acknowledgement: 4, event: 5 };
 
 const RETRYABLE = new Set<SubmissionState>(['rejected', 'held', 'dead']);
-const FINAL = new Set<SubmissionState>(['accepted', 'rejected', 'held', 'dead']);
+const FINAL = new Set<SubmissionState>(['accepted', 'rejected', 'held', 'dead', 'withdrawn']);
 
 /** The request page's data, or null when the flow has no submission with this externalId. */
 export function requestData(deps: ConsoleDeps, flow: string, externalId: string): RequestData | null {
@@ -123,6 +129,8 @@ export function requestData(deps: ConsoleDeps, flow: string, externalId: string)
   const audit = listAuditOfTarget(deps.db, flow, externalId).map(auditItem);
   const orderId = rows.find((row) => row.orderId !== null)?.orderId ?? null;
   const orderStatus = orderId ? orderStatusOf(deps.db, orderId) : undefined;
+  const documentOf = rows.find((row) => row.documentId !== null);
+  const document = documentOf ? { id: documentOf.documentId!, number: documentOf.documentNumber } : null;
   return {
     page: 'request',
     flow,
@@ -131,6 +139,8 @@ export function requestData(deps: ConsoleDeps, flow: string, externalId: string)
     order: orderId ? { orderId, status: orderStatus?.status ?? null, updatedAt: iso(orderStatus?.updatedAt) } : null,
     canRetry: rows.some((row) => RETRYABLE.has(row.state)),
     audit,
+    document,
+    notices: document ? noticesOfDocument(deps.db, flow, document.id).map(noticeItem) : [],
   };
 }
 

@@ -7,7 +7,8 @@ import { paths } from '../paths.js';
 import { Layout } from './layout.js';
 import { DataTable } from './data-table.js';
 import { exportErrorWords } from './error-words.js';
-import { ActionLink, AuditTable, ErrorCell, FileTable, hintFor, submissionErrorWords, Time } from './parts.js';
+import { ActionLink, AuditTable, ErrorCell, ExternalIdCell, FileTable, hintFor, submissionErrorWords, Time } from './parts.js';
+import { NoticeTable } from './notices.js';
 import type { ViewContext } from './view-context.js';
 
 export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) {
@@ -46,7 +47,9 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
   const { ctx, flow } = props;
   const { t } = ctx;
   const empty =
-    !flow.gate && flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports === 0 && flow.actions.length === 0;
+    !flow.gate &&
+    flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total === 0 &&
+    flow.actions.length === 0;
   if (empty) return null;
   return (
     <section class="card wide">
@@ -60,6 +63,16 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
           </p>
           <p class="hint">{hintFor(t, flow.gate.mode === 'paused' ? 'PLATFORM_UNAUTHORIZED' : 'PLATFORM_UNAVAILABLE')}</p>
           {ctx.actionsOn ? <ActionLink href={paths.resumeFlow(flow.flow)} label={t('attention.resume')} /> : null}
+        </div>
+      ) : null}
+      {flow.documents.total > 0 ? (
+        <div id={`documents-${flow.flow}`}>
+          <h3>
+            {t('attention.documents')} <span class="muted">({flow.documents.total})</span>
+          </h3>
+          <p class="hint">{t('attention.documentsHint')}</p>
+          <NoticeTable t={t} flow={flow.flow} rows={flow.documents.rows} actionsOn={ctx.actionsOn} />
+          <More t={t} shown={flow.documents.rows.length} total={flow.documents.total} />
         </div>
       ) : null}
       <Rows t={t} flow={flow.flow} title={t('attention.dead')} listed={flow.dead} />
@@ -101,7 +114,7 @@ function Rows(props: { t: Translate; flow: string; title: string; listed: { tota
         t={t}
         rows={props.listed.rows}
         columns={[
-          { head: 'col.externalId', cell: (row) => <a href={paths.request(props.flow, row.externalId)}>{row.externalId}</a> },
+          { head: 'col.externalId', cell: (row) => <ExternalIdCell row={row} /> },
           { head: 'col.error', cell: (row) => <ErrorCell t={t} code={row.errorCode} words={submissionErrorWords(t, row)} /> },
           { head: 'col.whatToDo', cell: (row) => hintFor(t, row.errorCode, row.kind), class: 'hint' },
           { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },

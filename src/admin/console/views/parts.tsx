@@ -43,7 +43,7 @@ export function SubmissionTable(props: { t: Translate; flow: string; rows: reado
       t={t}
       rows={props.rows}
       columns={[
-        { head: 'col.externalId', cell: (row) => <a href={paths.request(row.flow, row.externalId)}>{row.externalId}</a> },
+        { head: 'col.externalId', cell: (row) => <ExternalIdCell row={row} /> },
         { head: 'col.state', cell: (row) => <State t={t} state={row.state} of={row.kind} /> },
         { head: 'col.attempts', cell: (row) => row.attempts, class: 'num' },
         { head: 'col.platformId', cell: (row) => row.platformId ?? (row.orderId ? <a href={paths.order(row.orderId)}>{row.orderId}</a> : '—') },
@@ -51,6 +51,21 @@ export function SubmissionTable(props: { t: Translate; flow: string; rows: reado
         { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
       ]}
     />
+  );
+}
+
+/**
+ * A request by its externalId, linked to its page; a document's request sent under a number its
+ * source has since changed (`ТДУТ-000012 …` renumbered `ТДУТ-000003`) shows the number it has now.
+ */
+export function ExternalIdCell(props: { row: Pick<SubmissionItem, 'flow' | 'externalId' | 'documentNumber'> }) {
+  const { flow, externalId, documentNumber } = props.row;
+  const renumbered = documentNumber !== null && externalId !== documentNumber && !externalId.startsWith(`${documentNumber} `);
+  return (
+    <>
+      <a href={paths.request(flow, externalId)}>{externalId}</a>
+      {renumbered ? <span class="muted nowrap"> → {documentNumber}</span> : null}
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 /** `/flows/<flow>/requests` (the search) and `/flows/<flow>/requests/<externalId>` (the timeline). */
 import type { RequestData, SearchData, SubmissionStory, TimelineEntry } from '../data/requests.js';
+import { NoticeTable } from './notices.js';
 import { formatDuration, formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
@@ -43,7 +44,14 @@ export function RequestPage(props: { ctx: ViewContext; data: RequestData }) {
       <h1>
         {title} <span class="muted">({data.flow})</span>
       </h1>
+      {data.document ? <p>{t('request.document', { number: data.document.number ?? '—', id: data.document.id })}</p> : null}
       {data.canRetry && ctx.actionsOn ? <ActionLink href={paths.retryRequest(data.flow, data.externalId)} label={t('request.retry')} /> : null}
+      {data.notices.length > 0 ? (
+        <section id="notices">
+          <h2>{t('request.notices')}</h2>
+          <NoticeTable t={t} flow={data.flow} rows={data.notices} actionsOn={ctx.actionsOn} />
+        </section>
+      ) : null}
       {data.order ? (
         <p>
           <a href={paths.order(data.order.orderId)}>{t('request.order', { id: data.order.orderId, status: data.order.status ?? '—' })}</a>
