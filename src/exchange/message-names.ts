@@ -6,6 +6,7 @@
  * table below. Everything else in the folder is 1C's or someone else's, and is left alone (1C's own
  * folder test writes and deletes `ConnectionCheckFile_<uuid>.tmp`).
  */
+import { isExchangeUuid } from '../config/enterprisedata-schema.js';
 
 /**
  * 1C's transliteration of file names (the Standard Subsystems Library's `СтрокаЛатиницей`, the
@@ -130,13 +131,6 @@ export interface MessageNameCodes {
   to: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Is `code` a UUID, as 1C's own node code is in current versions of its Standard Subsystems Library? */
-export function isUuid(code: string): boolean {
-  return UUID.test(code);
-}
-
 /**
  * The codes in a message file's name (`Message_*.xml` or `.zip`), or null when the name is not a
  * message's or its codes cannot be told apart (a code holding `_`, say): 1C joins the parts with
@@ -148,7 +142,7 @@ export function parseMessageName(name: string): MessageNameCodes | null {
   const parts = base.slice('Message_'.length).split('_');
   if (parts.some((part) => part === '')) return null;
   if (parts.length === 2) return { prefix: null, from: parts[0]!, to: parts[1]! };
-  if (parts.length === 3 && isUuid(parts[1]!)) return { prefix: parts[0]!, from: parts[1]!, to: parts[2]! };
+  if (parts.length === 3 && isExchangeUuid(parts[1]!)) return { prefix: parts[0]!, from: parts[1]!, to: parts[2]! };
   return null;
 }
 
