@@ -7,6 +7,7 @@
  * folder test writes and deletes `ConnectionCheckFile_<uuid>.tmp`).
  */
 import { isExchangeUuid } from '../config/enterprisedata-schema.js';
+import type { ExchangeNameForm } from '../store/exchanges.js';
 
 /**
  * 1C's transliteration of file names (the Standard Subsystems Library's `СтрокаЛатиницей`, the
@@ -83,9 +84,7 @@ function messageBase(name: string): string | null {
  * `transliterated` (1C's "transliterate file names" is on); null when `name` is not 1C's message
  * to us. With codes in Latin letters both are the same name, which is `plain`.
  */
-export type NameForm = 'plain' | 'transliterated';
-
-export function peerNameForm(name: string, codes: ExchangeCodes): NameForm | null {
+export function peerNameForm(name: string, codes: ExchangeCodes): ExchangeNameForm | null {
   const base = messageBase(name);
   if (base === null) return null;
   const matches = (tail: string) => base === `Message${tail}` || (base.endsWith(tail) && base.length > `Message_${tail}`.length);
@@ -119,7 +118,7 @@ export function replyName(codes: ExchangeCodes, transliterateNames: boolean): st
  * are; before 1C has written anything (or with codes that read the same either way), as the
  * config says (`transliterateFileNames`).
  */
-export function replyTransliterated(configured: boolean, peerForm: NameForm | null): boolean {
+export function replyTransliterated(configured: boolean, peerForm: ExchangeNameForm | null): boolean {
   return peerForm === null ? configured : peerForm === 'transliterated';
 }
 

@@ -327,3 +327,56 @@ describe('EnterpriseData exchange: crashes and set-up again', () => {
     });
   });
 });
+
+describe('EnterpriseData exchange: the reply is named as 1C names its messages', () => {
+  const state = (f: IntakeFixture) => exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })!;
+  const nameWarnings = (f: IntakeFixture) => f.logs().filter((line) => String(line.msg).startsWith('1C names its messages') && line.level === 'warn');
+
+  it('answers a transliterated message under the transliterated name and a Cyrillic one under the Cyrillic name, whatever the config says', async () => {
+    await withExchange(async (f) => {
+      await started(f);
+      await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PK.xml');
+      expect(await reply(f, 'Message_PK_UT.xml')).toMatchObject({ receivedNo: '1', to: PEER, from: NODE });
+      await expect(fs.access(path.join(f.inbox, OUR_REPLY))).rejects.toThrow();
+      expect(state(f)).toMatchObject({ peerNameForm: 'transliterated', replyName: 'Message_PK_UT.xml' });
+      // The config says otherwise (transliterateFileNames: false): said once.
+      expect(nameWarnings(f)).toEqual([
+        expect.objectContaining({ reply: 'Message_PK_UT.xml', msg: expect.stringContaining('set transliterateFileNames: true') }),
+      ]);
+
+      await send(f, edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-2' })] }), 'Message_UT_PK.xml');
+      expect(nameWarnings(f)).toHaveLength(1);
+
+      await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-3' })] }), PEER_MESSAGE);
+      expect(await reply(f, OUR_REPLY)).toMatchObject({ receivedNo: '3' });
+      expect(state(f)).toMatchObject({ peerNameForm: 'plain', replyName: OUR_REPLY });
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
+    });
+  });
+
+  it('names the reply as the config says until 1C has written, and then as 1C writes', async () => {
+    await withExchange(
+      async (f) => {
+        await started(f);
+        await send(f, edMessage({ version: null }), PEER_MESSAGE);
+        expect(await reply(f, OUR_REPLY)).toMatchObject({ messageNo: '0' });
+        expect(state(f)).toMatchObject({ peerNameForm: 'plain', replyName: OUR_REPLY });
+        expect(nameWarnings(f)).toEqual([expect.objectContaining({ msg: expect.stringContaining('set transliterateFileNames: false') })]);
+      },
+      { transliterateFileNames: true },
+    );
+  });
+
+  it('with Latin codes, keeps no form: the config names the reply, and both names are one', async () => {
+    await withIntake(
+      NO_WAIT,
+      async (f) => {
+        await f.intake.start();
+        await send(f, edMessage({ no: 1, from: 'UT', to: 'PC', body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PC.xml');
+        expect(await reply(f, 'Message_PC_UT.xml')).toMatchObject({ receivedNo: '1' });
+        expect(exchangeStateOf(f.db, { flow: 'requests', node: 'PC', peer: 'UT' })).toMatchObject({ peerNameForm: null, replyName: 'Message_PC_UT.xml' });
+      },
+      { mappingFile: MAPPING, flow: { enterpriseData: { node: 'PC', peer: 'UT', transliterateFileNames: true } } },
+    );
+  });
+});

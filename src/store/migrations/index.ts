@@ -8,6 +8,7 @@ import { READ_ATTEMPTS_SCHEMA } from './006-read-attempts.js';
 import { CONSOLE_HISTORY_SCHEMA } from './007-console-history.js';
 import { EXCHANGES_SCHEMA } from './008-exchanges.js';
 import { AUDIT_TEXT_SCHEMA } from './009-audit-text.js';
+import { EXCHANGE_FOLDER_SCHEMA } from './010-exchange-folder.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly string[] = [
   CONSOLE_HISTORY_SCHEMA,
   EXCHANGES_SCHEMA,
   AUDIT_TEXT_SCHEMA,
+  EXCHANGE_FOLDER_SCHEMA,
 ];
