@@ -1,14 +1,18 @@
 /**
  * `/attention`: everything that waits for a person: flows paused (token refused) or with the
  * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
- * written, export rows set aside. Each row carries its error code; the page says what to do per code.
+ * written, an exchange's messages for other codes and 1C's settings that share no version with it
+ * (`exchange-problems.ts`), export rows set aside. Each row carries its error code or its kind;
+ * the page says what to do.
  */
 import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
 import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsInState } from '../../../store/console-submissions.js';
+import { exchangeStateOf } from '../../../store/exchanges.js';
 import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
+import { exchangeProblemCount, exchangeProblems, type ExchangeProblems } from './exchange-problems.js';
 import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 /** Rows listed per kind; the totals count them all. */
@@ -31,6 +35,8 @@ export interface FlowAttention {
   pendingReports: number;
   /** The latest actions on the flow itself (retry the dead letters, resume), newest first. */
   actions: AuditItem[];
+  /** What its exchange with 1C waits for (null for a flow without one). */
+  exchange: ExchangeProblems | null;
 }
 
 export interface AttentionData {
@@ -49,6 +55,8 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       return { total, rows: rows.map(submissionItem) };
     };
     const files = rejectedFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
+    const codes = flow.enterpriseData;
+    const exchange = codes ? exchangeProblems(deps.db, flow, exchangeStateOf(deps.db, { flow: flow.name, node: codes.node, peer: codes.peer })) : null;
     return {
       flow: flow.name,
       gate: gate && gate.mode !== 'closed' ? gate : null,
@@ -58,12 +66,21 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       rejectedFiles: { total: files.total, rows: files.rows.map(fileItem) },
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
       actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),
+      exchange,
     };
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
   const total =
     flows.reduce(
-      (n, flow) => n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports,
+      (n, flow) =>
+        n +
+        (flow.gate ? 1 : 0) +
+        flow.held.total +
+        flow.dead.total +
+        flow.rejected.total +
+        flow.rejectedFiles.total +
+        flow.pendingReports +
+        exchangeProblemCount(flow.exchange),
       0,
     ) + aside.total;
   return {
