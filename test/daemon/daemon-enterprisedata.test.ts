@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENTERPRISEDATA_VERSIONS } from '../../src/config/enterprisedata-schema.js';
-import { readOutboxStatus } from '../../src/delivery/outbox-status.js';
+import { formatOutboxStatus, readOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -248,8 +248,16 @@ describe('what the exchange waits on a person for, on the exchange page and on /
           expect(html).toContain("1C's settings declare 1.3, 1.4; this flow declares 1.6, 1.7, 1.8");
           expect(html).toContain("This program reads EnterpriseData 1.6 to 1.21, and 1C declares none of them: update 1C's configuration");
         }
-        // Not the words for settings that never came.
+        // Not the words for settings that never came, on the page or in `status`.
         expect(await page(exchangeUrl)).not.toContain("1C's settings have not arrived");
+        const db = openStore(storePath(path.join(dir, 'state')), { readonly: true });
+        try {
+          const status = readOutboxStatus(db, Date.now(), ['exchange-1c'], config.flows);
+          expect(status.exchanges).toEqual([expect.objectContaining({ version: null, noCommonVersion: true })]);
+          expect(formatOutboxStatus(status)).toContain("exchange-1c: 1C УТ -> ПК; no version shared with 1C's settings;");
+        } finally {
+          db.close();
+        }
 
         // 1C updated and set up again: its settings share 1.8.
         await write(folder, edMessage({ version: null, versions: ['1.4', '1.8'] }));
