@@ -130,7 +130,7 @@ export const ru: Messages = {
   'exchange.noVersion':
     'В настройках 1С объявлены версии {theirs}; этот поток объявляет {ours}. Пока общей версии нет, 1С не может обмениваться: она запоминает версию 0.0, и её следующая выгрузка завершается ошибкой «Не определен Менеджер конвертации для версии формата обмена <0.0>.»',
   'exchange.noVersionFixDeclare':
-    'Эта программа читает {readable}: добавьте эти версии в enterpriseData.versions, перезапустите службу (systemctl restart procurement-connector), затем в 1С снова пройдите настройку синхронизации, чтобы она записала свои настройки. Сообщение исчезнет, когда придут настройки с общей версией.',
+    'Эта программа читает {readable}: добавьте эти версии в enterpriseData.versions, перезапустите службу procurement-connector (systemctl restart), затем в 1С снова пройдите настройку синхронизации, чтобы она записала свои настройки. Сообщение исчезнет, когда придут настройки с общей версией.',
   'exchange.noVersionFixUpdate':
     'Эта программа читает EnterpriseData с {first} по {last}, а 1С не объявляет ни одной из них: обновите конфигурацию 1С до релиза, который их поддерживает, затем снова пройдите настройку синхронизации. Сообщение исчезнет, когда придут настройки с общей версией.',
   'exchange.strayIntro':
@@ -145,8 +145,8 @@ export const ru: Messages = {
   'exchange.stray.reply': '{name}: сообщение от {from} для {to}, написанное для 1С, а не самой 1С.',
   'exchange.stray.unreadable': '{name}: в имени нет кодов, которые можно различить.',
   'exchange.strayFix.node':
-    'Укажите enterpriseData.node: {to} и перезапустите службу (systemctl restart procurement-connector) или введите {node} как префикс другой программы в настройках синхронизации 1С.',
-  'exchange.strayFix.peer': 'Укажите enterpriseData.peer: {from} и перезапустите службу (systemctl restart procurement-connector).',
+    'Укажите enterpriseData.node: {to} и перезапустите службу procurement-connector (systemctl restart) или введите {node} как префикс другой программы в настройках синхронизации 1С.',
+  'exchange.strayFix.peer': 'Укажите enterpriseData.peer: {from} и перезапустите службу procurement-connector (systemctl restart).',
   'exchange.strayFix.both':
     'Это сообщение другого обмена, или различаются оба кода: если 1С пишет его этой программе, укажите enterpriseData.peer: {from} и node: {to} и перезапустите службу.',
   'exchange.strayFix.mixed': '1С так сообщения не называет: выясните, кто записал этот файл.',
