@@ -4,6 +4,7 @@
  * the config is read.
  */
 import net from 'node:net';
+import { exchangeCodeWarnings } from './exchange-code-warnings.js';
 import type { Config } from './schema.js';
 
 /** Shorter webhook secrets are warned about: an HMAC key that short can be guessed offline from one signed body. */
@@ -11,7 +12,7 @@ export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
 /** One line per weakness, naming the key; [] for a config with none. */
 export function configWarnings(config: Config): string[] {
-  const warnings: string[] = consoleWarnings(config);
+  const warnings: string[] = [...exchangeCodeWarnings(config.flows), ...consoleWarnings(config)];
   const webhook = config.webhook;
   if (!webhook) return warnings;
   webhook.secrets.forEach((secret, index) => {

@@ -16,6 +16,11 @@ import { z } from 'zod';
 export const ENTERPRISEDATA_VERSIONS = ['1.6', '1.7', '1.8', '1.10', '1.11', '1.12', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21', '1.22'] as const;
 export type EnterpriseDataVersion = (typeof ENTERPRISEDATA_VERSIONS)[number];
 
+/** A UUID, as 1C's own node code is in current versions of its Standard Subsystems Library (`NewFrom` in its messages). */
+export function isExchangeUuid(code: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(code);
+}
+
 /**
  * A node code as 1C compares it (exactly, after trimming): it also names the message files, so it
  * may hold no path separator, no control character and no wildcard 1C's file search would read.
@@ -33,12 +38,19 @@ const nodeCode = z
 export const enterpriseDataSchema = z
   .strictObject({
     /**
-     * This program's code in the exchange: what the administrator enters in 1C's wizard as the
-     * other program's code. 1C writes its messages to it (`Message_<peer>_<node>`).
+     * This program's code in the exchange: the infobase prefix (at most two characters) the
+     * administrator types for the other program in 1C's synchronization wizard («Префикс» under
+     * «Общие параметры»). 1C writes its messages to it (`Message_<peer>_<node>`).
      */
-    node: nodeCode.describe("This program's code in the exchange, as the administrator enters it in 1C for the other program."),
-    /** 1C's own code in the exchange (its infobase's code, shown in the same wizard). Our replies are addressed to it. */
-    peer: nodeCode.describe("1C's own code in the exchange (its infobase's code, shown in 1C's synchronization settings)."),
+    node: nodeCode.describe(
+      "This program's code in the exchange: the prefix (at most two characters) the administrator types for the other program in 1C's synchronization wizard.",
+    ),
+    /**
+     * 1C's own code in the exchange: its infobase prefix (Администрирование → Общие настройки →
+     * «Префикс этой информационной базы»), which its messages carry in `From`; its exchange UUID
+     * (`NewFrom`, 36 characters) is accepted too. Our replies are addressed to it.
+     */
+    peer: nodeCode.describe("1C's own code in the exchange: its infobase prefix (From in its messages), or its exchange UUID (NewFrom)."),
     /** The EnterpriseData versions declared to 1C (default: every version the preset reads). 1C writes in the highest one both know. */
     versions: z
       .array(z.enum(ENTERPRISEDATA_VERSIONS))
@@ -55,11 +67,17 @@ export const enterpriseDataSchema = z
       .min(1)
       .optional()
       .describe("The password of 1C's compressed messages, when it sets one (a secret: fromCredential, fromFile, fromEnv)."),
-    /** 1C is set to transliterate the message file names ("Транслитерация имен файлов"): our reply is named in Latin letters too. Default false. */
+    /**
+     * 1C is set to transliterate the message file names ("Транслитерация имен файлов"): our reply is
+     * named in Latin letters too. Only until 1C has written: from then on the reply is named as 1C
+     * named its last message to us, since 1C looks only for names of the form it writes. Default false.
+     */
     transliterateFileNames: z
       .boolean()
       .default(false)
-      .describe("1C transliterates the exchange's file names (its setting of the same name): our reply is named in Latin letters too. Default false."),
+      .describe(
+        "1C transliterates the exchange's file names (its setting of the same name): our reply is named in Latin letters too, until 1C's own messages show its setting. Default false.",
+      ),
   })
   .superRefine((exchange, ctx) => {
     if (exchange.node === exchange.peer) ctx.addIssue({ code: 'custom', path: ['peer'], message: 'must differ from node (the two ends of the exchange)' });

@@ -166,7 +166,8 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
   if (spec.kind === 'requests' && spec.withdrawals !== undefined) {
     if (format === 'xml') checkXmlPath('withdrawals.record', spec.withdrawals.record, 'record');
     else if (format !== undefined) problems.push({ path: 'withdrawals', message: 'only applies to XML' });
-    if (spec.document === undefined) problems.push({ path: 'withdrawals', message: 'needs document.id: a withdrawal names the document it withdraws by its identity' });
+    if (spec.document === undefined)
+      problems.push({ path: 'withdrawals', message: 'needs document.id: a withdrawal names the document it withdraws by its identity' });
   }
   if (format === undefined && usesColumns(spec) && usesPaths(spec)) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
   if (tree) {

@@ -259,7 +259,7 @@ const optF = fieldSpecSchema.optional();
 const documentSchema = z
   .strictObject({
     /** The document's identity in its source system, for ever: the idempotency key and "have we seen it" are decided by it. */
-    id: f.describe('The document\'s identity in its source system, for ever (1C: КлючевыеСвойства/Ссылка; a GUID column).'),
+    id: f.describe("The document's identity in its source system, for ever (1C: КлючевыеСвойства/Ссылка; a GUID column)."),
     /** The number the buyer sees (1C: `КлючевыеСвойства/Номер`); shown on the console, and recorded anew when the document is renumbered. */
     number: optF.describe('The number the buyer sees; shown on the console and recorded anew when the document is renumbered.'),
     /** The document's own date, shown beside its number. */
@@ -279,7 +279,7 @@ const withdrawalsSchema = z
     /** The withdrawn document's identity, as `document.id` reads it from a record. */
     id: f,
   })
-  .describe('XML: the elements that withdraw a document (1C: УдалениеОбъекта), and where the withdrawn document\'s identity is.');
+  .describe("XML: the elements that withdraw a document (1C: УдалениеОбъекта), and where the withdrawn document's identity is.");
 
 export const requestsMappingSchema = z.strictObject({
   kind: z.literal(MAPPING_KIND.requests).optional(),

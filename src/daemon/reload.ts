@@ -4,6 +4,9 @@
  * and validated first, and only when all of it is valid is each reloadable component handed its new
  * value; otherwise nothing changes. Reading gives a result, never a throw: the problems are the
  * answer to a reload, and the start turns them into its `MAPPING_INVALID`.
+ *
+ * What a reload does not apply and could be taken for applied is said, not refused: an exchange's
+ * `enterpriseData` changed in the config file (`exchange-changes.ts`) applies at restart.
  */
 import type { ExportFormat } from '../config/export-format-schema.js';
 import { flowMappingProblem } from '../config/flow-mapping-checks.js';
@@ -12,6 +15,7 @@ import type { MappingSpec } from '../config/mapping-schema.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { tlsMaterialProblem, type TlsMaterial } from '../config/webhook-schema.js';
 import { describeError } from '../errors.js';
+import { exchangeChangesAtReload } from './exchange-changes.js';
 import type { Logger } from '../log.js';
 import type { Reloadable } from '../shared/lifecycle.js';
 import { ackChannel } from '../store/exports.js';
@@ -26,8 +30,11 @@ export interface Reloadables {
   tls: TlsMaterial | undefined;
 }
 
-/** What reading gave: every value, or every problem (one line each, naming the flow or the key). */
-export type ReadReloadables = { ok: true; reloadables: Reloadables } | { ok: false; errors: string[] };
+/**
+ * What reading gave: every value, with what the config file changed that a reload does not apply
+ * (`warnings`, logged); or every problem. One line each, naming the flow or the key.
+ */
+export type ReadReloadables = { ok: true; reloadables: Reloadables; warnings: string[] } | { ok: false; errors: string[] };
 
 /** A reload's verdict; on errors nothing was changed, and the errors are logged. */
 export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
@@ -61,32 +68,46 @@ export function readFlowMappings(flows: readonly FlowConfig[]): { ok: true; mapp
 export function readReloadables(config: Config): ReadReloadables {
   const read = readFlowMappings(config.flows);
   if (!read.ok) return read;
-  return { ok: true, reloadables: withAckFormats(config, read.mappings, config.webhook?.tls) };
+  return { ok: true, reloadables: withAckFormats(config, read.mappings, config.webhook?.tls), warnings: [] };
 }
 
 /**
- * At a reload: the mappings again, and, when the listener speaks TLS, its certificate and key from
- * the config file read again (`reloadConfig`; without it the certificate stays as it is). Every
- * problem of both is listed.
+ * At a reload: the mappings again, and the config file read again (`reloadConfig`; without it the
+ * certificate stays as it is and nothing else is compared): when the listener speaks TLS, its
+ * certificate and key from it, and every flow's `enterpriseData` compared with the running one.
+ * Every problem of the mappings and the certificate is listed; a config file that no longer loads
+ * is a problem only for the certificate, and otherwise a warning.
  */
 export function rereadReloadables(config: Config, reloadConfig: (() => Config) | undefined): ReadReloadables {
   const read = readFlowMappings(config.flows);
   const errors = read.ok ? [] : [...read.errors];
-  let tls = config.webhook?.tls;
-  if (tls && reloadConfig) {
+  const warnings: string[] = [];
+  let reread: { config: Config } | { error: string } | undefined;
+  if (reloadConfig) {
     try {
-      tls = reloadConfig().webhook?.tls;
+      reread = { config: reloadConfig() };
+    } catch (error) {
+      reread = { error: describeError(error) };
+    }
+  }
+  let tls = config.webhook?.tls;
+  if (tls && reread) {
+    if ('error' in reread) errors.push(reread.error);
+    else {
+      tls = reread.config.webhook?.tls;
       if (!tls) errors.push('webhook.tls was removed: a restart is needed to switch the listener to plain HTTP');
       else {
         const problem = tlsMaterialProblem(tls);
         if (problem) errors.push(`webhook.tls: ${problem}`);
       }
-    } catch (error) {
-      errors.push(describeError(error));
     }
   }
+  if (reread && 'config' in reread) warnings.push(...exchangeChangesAtReload(config.flows, reread.config.flows));
+  else if (reread && config.flows.some((flow) => flow.enterpriseData)) {
+    warnings.push(`the config file could not be read again, so changes to enterpriseData were not looked for: ${reread.error}`);
+  }
   if (!read.ok || errors.length > 0) return { ok: false, errors };
-  return { ok: true, reloadables: withAckFormats(config, read.mappings, tls) };
+  return { ok: true, reloadables: withAckFormats(config, read.mappings, tls), warnings };
 }
 
 /** SIGHUP and the console's mapping page: read and check everything first, then hand it out; all or nothing. */
@@ -96,6 +117,7 @@ export function reloadAll(config: Config, reloadConfig: (() => Config) | undefin
     log.error({ code: 'CONFIG_INVALID', errors: read.errors }, 'nothing reloaded: the new mappings or certificate are invalid; the old ones stay in use');
     return { ok: false, errors: read.errors };
   }
+  for (const warning of read.warnings) log.warn(warning);
   const next = read.reloadables;
   for (const [flow, intake] of targets.intakes) intake.reload(next.mappings.get(flow)!);
   targets.exporter.reload(next.ackFormats);

@@ -30,8 +30,10 @@ export interface ExchangeStatus {
   flow: string;
   node: string;
   peer: string;
-  /** The version agreed; null before 1C's settings arrived. */
+  /** The version agreed; null before 1C's settings arrived, or when they share none with the flow (`noCommonVersion`). */
   version: string | null;
+  /** 1C's settings arrived and share no EnterpriseData version with the flow: 1C cannot exchange. */
+  noCommonVersion: boolean;
   lastTakenNo: number;
   /** The last of 1C's messages our reply in the folder acknowledges (0: only our settings); null before any reply was written. */
   acknowledgedNo: number | null;
@@ -66,6 +68,7 @@ export function readExchangeStatus(db: Db | null, flows: readonly ExchangeFlow[]
         node: codes.node,
         peer: codes.peer,
         version: state?.agreedVersion ?? null,
+        noCommonVersion: state !== undefined && state.settingsAt !== null && state.agreedVersion === null,
         lastTakenNo: state?.lastTakenNo ?? 0,
         acknowledgedNo: state?.acknowledgedNo ?? null,
         replyDue: state?.replyDue === 1,
@@ -139,9 +142,11 @@ export function formatOutboxStatus(status: OutboxStatus): string {
     lines.push('', 'Exchanges with 1C');
     for (const exchange of status.exchanges) {
       const { acknowledgedNo, version } = exchange;
+      const agreed =
+        version !== null ? `EnterpriseData ${version}` : exchange.noCommonVersion ? "no version shared with 1C's settings" : 'no settings from 1C yet';
       const acknowledged = acknowledgedNo === null ? 'nothing yet' : acknowledgedNo === 0 ? 'our settings' : `message ${acknowledgedNo}`;
       lines.push(
-        `  ${exchange.flow}: 1C ${exchange.peer} -> ${exchange.node}; ${version === null ? 'no settings from 1C yet' : `EnterpriseData ${version}`}; last taken ${exchange.lastTakenNo || 'none'}; acknowledged ${acknowledged}${exchange.replyDue ? ' (reply not yet written)' : ''}; 1C last wrote ${exchange.lastMessageAt ?? 'never'}`,
+        `  ${exchange.flow}: 1C ${exchange.peer} -> ${exchange.node}; ${agreed}; last taken ${exchange.lastTakenNo || 'none'}; acknowledged ${acknowledged}${exchange.replyDue ? ' (reply not yet written)' : ''}; 1C last wrote ${exchange.lastMessageAt ?? 'never'}`,
       );
     }
   }

@@ -132,7 +132,11 @@ export function decideDocument(submission: PreparedSubmission, existing: Existin
 }
 
 /** The notice of a document changed after it was sent. */
-export function editedNotice(submission: Pick<PreparedSubmission, 'document' | 'externalId'>, existing: ExistingSubmission, changes: PayloadChange[]): NoticeChange {
+export function editedNotice(
+  submission: Pick<PreparedSubmission, 'document' | 'externalId'>,
+  existing: ExistingSubmission,
+  changes: PayloadChange[],
+): NoticeChange {
   const detail: NoticeDetail = { kind: 'edited', sentAs: existing.externalId, changes };
   return {
     op: 'upsert',

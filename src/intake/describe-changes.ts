@@ -58,7 +58,8 @@ function lineChanges(before: Line[], after: Line[]): PayloadChange[] {
     if (match === undefined) changes.push({ what: 'line', name: line.name, unit: line.unit, from: null, to: line.quantity });
     else if (match.quantity !== line.quantity) changes.push({ what: 'line', name: line.name, unit: line.unit, from: match.quantity, to: line.quantity });
   }
-  for (const lines of remaining.values()) for (const line of lines) changes.push({ what: 'line', name: line.name, unit: line.unit, from: line.quantity, to: null });
+  for (const lines of remaining.values())
+    for (const line of lines) changes.push({ what: 'line', name: line.name, unit: line.unit, from: line.quantity, to: null });
   return changes;
 }
 

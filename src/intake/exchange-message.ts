@@ -8,7 +8,8 @@
  * transaction that decides the file (`MessageOutcome.alsoRecord`), so a crash anywhere leaves
  * either the whole message taken, or nothing of it and the file back for recovery. The reply is
  * written after that commit is on disk (`exchange-reply.ts`): 1C forgets what we acknowledge, so an
- * acknowledgement must never outrun the requests it stands for.
+ * acknowledgement must never outrun the requests it stands for. The same transaction keeps under
+ * which name the message came (the codes as they are, or transliterated): our reply is named alike.
  *
  * A message read whole is archived even when it holds no purchase order (most of 1C's messages
  * carry catalogue changes) or when every order in it has a problem; only a message that could not
@@ -19,11 +20,12 @@ import type { FileHandle } from 'node:fs/promises';
 import { XML_DEFAULTS } from '../config/mapping-schema.js';
 import { describeError, isConnectorError } from '../errors.js';
 import { decideMessage, type MessageDecision } from '../exchange/decide-message.js';
+import { namesDependOnTransliteration, peerNameForm, replyName, replyTransliterated } from '../exchange/message-names.js';
 import { readMessageHeader, type MessageHeader } from '../mapping/readers/enterprisedata-header.js';
 import { nextExchangeState } from '../exchange/next-exchange-state.js';
 import { xmlBytes } from '../mapping/readers/xml-reader.js';
 import type { MappedItem } from '../mapping/types.js';
-import { exchangeStateOf, recordExchangeMessage, saveExchange, type ExchangeKey } from '../store/exchanges.js';
+import { exchangeStateOf, recordExchangeMessage, saveExchange, type ExchangeKey, type ExchangeNameForm } from '../store/exchanges.js';
 import type { FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import type { ReportNote } from '../shared/types.js';
@@ -61,14 +63,19 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
     log.warn({ code: error.code, err: error }, `exchange message could not be read: ${describeError(error)}`);
     items = oneItem({ kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
   }
+  // Under which name 1C wrote: it names our reply, since 1C looks only for names of the form it writes.
+  const nameForm = namesDependOnTransliteration(exchange) ? peerNameForm(name, exchange) : null;
+  let nameFormChanged = false;
   let kind = 'refused';
   const exchangeOutcome: MessageOutcome = {
     notes,
     alsoRecord: (state) => {
       const now = ctx.clock();
-      const change = nextExchangeState(exchangeStateOf(ctx.db, key), header, decision, state === 'archived', now);
+      const previous = exchangeStateOf(ctx.db, key);
+      const change = nextExchangeState(previous, header, decision, state === 'archived', now);
       kind = change.kind;
-      saveExchange(ctx.db, key, change.patch);
+      nameFormChanged = nameForm !== null && nameForm !== previous?.peerNameForm;
+      saveExchange(ctx.db, key, nameForm === null ? change.patch : { ...change.patch, peerNameForm: nameForm });
       recordExchangeMessage(ctx.db, key, {
         fileId: row.id,
         kind: change.kind,
@@ -91,8 +98,31 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
     },
     kind === 'refused' ? 'exchange message refused; nothing acknowledged' : `exchange message read: ${kind}`,
   );
+  if (nameFormChanged && nameForm !== null) logNameForm(ctx, nameForm);
+  if (decision?.kind === 'settings' && decision.agreedVersion === null) {
+    log.warn(
+      { code: 'EXCHANGE_VERSION_UNSUPPORTED', theirs: header!.availableVersions, ours: exchange.versions },
+      "1C's settings share no EnterpriseData version with this flow: 1C cannot exchange until one is shared (see the exchange page)",
+    );
+  }
   await writeDueReply(ctx);
   return result;
+}
+
+/** 1C names its messages under another form than before: our reply follows, and a config that says otherwise is told, once. */
+function logNameForm(ctx: IntakeContext, form: ExchangeNameForm): void {
+  const exchange = ctx.flow.enterpriseData!;
+  const transliterated = form === 'transliterated';
+  const reply = replyName(exchange, replyTransliterated(exchange.transliterateFileNames, form));
+  const log = ctx.logger.child({ component: 'intake', flow: ctx.flow.name });
+  if (transliterated === exchange.transliterateFileNames) {
+    log.info({ reply }, `1C names its messages ${transliterated ? 'in Latin letters' : 'with the codes as they are'}; the reply is named ${reply}`);
+    return;
+  }
+  log.warn(
+    { reply, transliterateFileNames: exchange.transliterateFileNames },
+    `1C names its messages ${transliterated ? 'in Latin letters (its "transliterate file names" is on)' : 'with the codes as they are (its "transliterate file names" is off)'}, while enterpriseData.transliterateFileNames is ${exchange.transliterateFileNames}: the reply follows 1C and is named ${reply}; set transliterateFileNames: ${transliterated} to agree`,
+  );
 }
 
 /** The file-level place (line and column) a reader's error carries, for the report. */

@@ -1,10 +1,12 @@
 /**
  * One scan of the intake, as the scheduler runs it: first what earlier failures left (a recovery
  * after a file failed past its claim, error reports and an exchange's reply not yet written), then
- * the full scan of the inbox. It never throws: a failed scan is logged and tried again at the next
+ * the full scan of the inbox, whose listing an exchange flow's folder watch sees too
+ * (`exchange-folder.ts`). It never throws: a failed scan is logged and tried again at the next
  * rescan.
  */
 import type { Logger } from '../log.js';
+import { createExchangeFolderWatch } from './exchange-folder.js';
 import { writeDueReply } from './exchange-reply.js';
 import type { IntakeContext } from './intake-context.js';
 import { writePendingReports } from './pending-reports.js';
@@ -21,6 +23,8 @@ export interface InboxScan {
 
 export function createInboxScan(ctx: IntakeContext, tracker: StabilityTracker, logger: Logger): InboxScan {
   let recoveryDue = false;
+  const folder = createExchangeFolderWatch(ctx);
+  const onListing = folder ? (names: readonly string[]) => folder.observe(names) : undefined;
   return {
     async run(signal) {
       try {
@@ -33,7 +37,7 @@ export function createInboxScan(ctx: IntakeContext, tracker: StabilityTracker, l
         // Reports that failed before (REPORT_WRITE_FAILED) are kept in the store until written, and so is an exchange's reply.
         await writePendingReports(ctx);
         await writeDueReply(ctx);
-        const result = await scanInbox(ctx, tracker, { signal });
+        const result = await scanInbox(ctx, tracker, { signal, ...(onListing ? { onListing } : {}) });
         if (result.failed > 0) recoveryDue = true;
         return result.nextCheckAt;
       } catch (error) {

@@ -172,7 +172,8 @@ export function planChunk(
     if (decision.action === 'correct') corrections.push({ id: decision.existing.id, action: 'correct', submission: decision.submission });
     if (decision.action === 'document') {
       const { action } = decision.document;
-      if (action.action === 'replace' || action.action === 'renumber') corrections.push({ id: action.existing.id, action: action.action, submission: decision.submission });
+      if (action.action === 'replace' || action.action === 'renumber')
+        corrections.push({ id: action.existing.id, action: action.action, submission: decision.submission });
     }
     // The store will not hold this key for the file (it is not staged): the later ones compare with it here.
     if (first && decision.action !== 'insert') state.unstaged.set(key, { payloadHash: decision.submission.payloadHash, firstRow: row });
@@ -224,7 +225,9 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
   // document's replacement or withdrawal that lapsed was claimed meanwhile: it counts as sent.
   const lapsed = lapses
     .filter((lapse) => lapse.action === 'correct')
-    .map((lapse) => conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`));
+    .map((lapse) =>
+      conflictProblem({ firstRow: lapse.sourceRow ?? 0, externalId: lapse.externalId }, `submission ${lapse.submissionId} (state ${lapse.state})`),
+    );
   const lapseNotices = lapses.flatMap(lapsedNotice);
   const usable = state.usable - lapsed.length;
   const problems: MappingProblem[] = [...input.problems, ...state.conflicts.items, ...lapsed];

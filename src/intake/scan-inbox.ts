@@ -29,6 +29,8 @@ export interface ScanResult {
 export interface ScanOptions {
   /** Aborted when the intake stops: checked between files, and ends a wait for the file gate (the file stays for the next start). */
   signal: AbortSignal;
+  /** Called with the inbox's names as the scan lists them, before it takes any file (an exchange flow watches its folder with it). */
+  onListing?: (names: readonly string[]) => void;
 }
 
 export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
@@ -55,6 +57,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
   const rules = ctx.flow.intake;
   const matches = flowNameMatcher(ctx.flow);
   const names = await fs.readdir(ctx.dirs.inbox);
+  options.onListing?.(names);
   const present = new Set(names);
   const candidates: Candidate[] = [];
   let taken = 0;

@@ -20,7 +20,11 @@ export function compileMapping<H, I>(spec: MappingSpec, headerOptions: CompileOp
     header: compileAll(spec.header, headerOptions),
     items: compileAll(spec.items, itemOptions),
     ...(document && {
-      document: { id: compileField('document.id', document.id, headerOptions), number: optional('document.number', document.number), date: optional('document.date', document.date) },
+      document: {
+        id: compileField('document.id', document.id, headerOptions),
+        number: optional('document.number', document.number),
+        date: optional('document.date', document.date),
+      },
     }),
   };
 }

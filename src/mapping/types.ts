@@ -10,7 +10,6 @@ export type { DocumentRef } from '../shared/types.js';
 export const SUBMISSION_KIND = { request: 'request', confirmation: 'confirmation' } as const;
 export type SubmissionKind = (typeof SUBMISSION_KIND)[keyof typeof SUBMISSION_KIND];
 
-
 /** One valid payload, ready to record in the outbox. */
 export type MappedSubmission =
   | {
@@ -40,6 +39,4 @@ export interface MappedWithdrawal {
 }
 
 export type MappedItem =
-  | { kind: 'submission'; submission: MappedSubmission }
-  | { kind: 'withdrawal'; withdrawal: MappedWithdrawal }
-  | { kind: 'problem'; problem: MappingProblem };
+  { kind: 'submission'; submission: MappedSubmission } | { kind: 'withdrawal'; withdrawal: MappedWithdrawal } | { kind: 'problem'; problem: MappingProblem };

@@ -92,7 +92,11 @@ export function isCreateRequest(value: unknown): boolean {
   if (!phone && !email) return false;
   if (!isStrictRecord(delivery, DELIVERY_KEYS)) return false;
   const { city, address, desiredDate } = delivery;
-  if (!isText(city, FIELD_LIMITS.shortText) || !isText(address, FIELD_LIMITS.address) || (desiredDate !== undefined && (typeof desiredDate !== 'string' || !isCalendarDate(desiredDate)))) {
+  if (
+    !isText(city, FIELD_LIMITS.shortText) ||
+    !isText(address, FIELD_LIMITS.address) ||
+    (desiredDate !== undefined && (typeof desiredDate !== 'string' || !isCalendarDate(desiredDate)))
+  ) {
     return false;
   }
   if (!Array.isArray(items) || items.length < 1 || items.length > FIELD_LIMITS.maxItems) return false;

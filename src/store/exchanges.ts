@@ -1,5 +1,5 @@
 /**
- * Queries on `exchanges` and `exchange_messages` (migration 8): the state of each of 1C's data
+ * Queries on `exchanges` and `exchange_messages` (migrations 8 and 10): the state of each of 1C's data
  * exchanges, and the message files read. The intake stage decides what a message does
  * (`exchange/decide-message.ts`); these functions write it, inside the transaction that decides
  * the message's file, so that its requests, its number and what we acknowledge are one commit.
@@ -16,6 +16,10 @@ export interface ExchangeKey {
 
 export const EXCHANGE_MESSAGE_KIND = { settings: 'settings', taken: 'taken', stale: 'stale', refused: 'refused' } as const;
 export type ExchangeMessageKind = (typeof EXCHANGE_MESSAGE_KIND)[keyof typeof EXCHANGE_MESSAGE_KIND];
+
+/** Under which name 1C writes its messages to us: the codes as they are, or transliterated (its "transliterate file names" setting). */
+export const EXCHANGE_NAME_FORM = { plain: 'plain', transliterated: 'transliterated' } as const;
+export type ExchangeNameForm = (typeof EXCHANGE_NAME_FORM)[keyof typeof EXCHANGE_NAME_FORM];
 
 /** A message file as it was read, as it leaves the store (camelCase: `MESSAGE_COLUMNS`). */
 export interface ExchangeMessage {
@@ -61,12 +65,17 @@ export interface ExchangeState {
   replyWrittenAt: number | null;
   /** The `ReceivedNo` of the reply last written into the folder (what 1C reads now); null before any. */
   acknowledgedNo: number | null;
+  /** Under which name 1C wrote its last message to us; null before any, or when the codes read the same transliterated. */
+  peerNameForm: ExchangeNameForm | null;
+  /** The name our reply was last written under; null before any (or when written before migration 10). */
+  replyName: string | null;
 }
 
 const STATE_COLUMNS = `flow, node, peer, exchange_plan AS exchangePlan, peer_versions AS peerVersions, peer_object_types AS peerObjectTypes,
   agreed_version AS agreedVersion, settings_at AS settingsAt, last_taken_no AS lastTakenNo, last_taken_at AS lastTakenAt,
   last_message_at AS lastMessageAt, peer_received_no AS peerReceivedNo, sent_no AS sentNo, reply_format AS replyFormat,
-  reply_received_no AS replyReceivedNo, reply_due AS replyDue, reply_written_at AS replyWrittenAt, acknowledged_no AS acknowledgedNo`;
+  reply_received_no AS replyReceivedNo, reply_due AS replyDue, reply_written_at AS replyWrittenAt, acknowledged_no AS acknowledgedNo,
+  peer_name_form AS peerNameForm, reply_name AS replyName`;
 
 /** An exchange's state, if it has had a message. */
 export function exchangeStateOf(db: Db, key: ExchangeKey): ExchangeState | undefined {
@@ -99,6 +108,8 @@ const PATCH_COLUMNS: Readonly<Record<keyof ExchangePatch, string>> = {
   replyDue: 'reply_due',
   replyWrittenAt: 'reply_written_at',
   acknowledgedNo: 'acknowledged_no',
+  peerNameForm: 'peer_name_form',
+  replyName: 'reply_name',
 };
 const PATCHABLE = Object.keys(PATCH_COLUMNS) as (keyof ExchangePatch)[];
 
@@ -130,12 +141,13 @@ export function recordExchangeMessage(
   ).run(message.fileId, key.flow, key.node, key.peer, message.kind, message.no, message.receivedNo, message.format, message.now);
 }
 
-/** Our reply was written as `sentNo`: no longer due, unless a newer one was decided meanwhile. */
-export function markReplyWritten(db: Db, key: ExchangeKey, sentNo: number, now: number): void {
+/** Our reply was written as `sentNo` under `name`: no longer due, unless a newer one was decided meanwhile. */
+export function markReplyWritten(db: Db, key: ExchangeKey, sentNo: number, name: string, now: number): void {
   statement(
     db,
-    'UPDATE exchanges SET reply_due = 0, reply_written_at = ?, acknowledged_no = reply_received_no WHERE flow = ? AND node = ? AND peer = ? AND sent_no = ?',
-  ).run(now, key.flow, key.node, key.peer, sentNo);
+    `UPDATE exchanges SET reply_due = 0, reply_written_at = ?, acknowledged_no = reply_received_no, reply_name = ?
+      WHERE flow = ? AND node = ? AND peer = ? AND sent_no = ?`,
+  ).run(now, name, key.flow, key.node, key.peer, sentNo);
 }
 
 /** The message file rows of a flow, newest first. */

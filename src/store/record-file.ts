@@ -31,7 +31,14 @@
 
 import type { Db } from './open-store.js';
 import { FILE_STATE, finishFile, finishedRow, getFile, type FileOutcome, type FileRecord } from './files.js';
-import { countStagedSubmissions, findLegacySubmission, findSubmissionByDedupeKey, insertSubmission, type LegacyKey, type SubmissionState } from './submissions.js';
+import {
+  countStagedSubmissions,
+  findLegacySubmission,
+  findSubmissionByDedupeKey,
+  insertSubmission,
+  type LegacyKey,
+  type SubmissionState,
+} from './submissions.js';
 import {
   applyStagedCorrections,
   deleteStagedCorrectionsOfFile,
@@ -95,8 +102,7 @@ export interface ExistingSubmission {
  * - `withdraw`: a document's row still waiting and never claimed (or rejected) is withdrawn, never sent.
  */
 export type PlannedCorrection =
-  | { id: number; action: 'correct' | 'replace' | 'renumber'; submission: PreparedSubmission }
-  | { id: number; action: 'withdraw'; note: string };
+  { id: number; action: 'correct' | 'replace' | 'renumber'; submission: PreparedSubmission } | { id: number; action: 'withdraw'; note: string };
 
 /** What one chunk of a file writes: decided by intake (`intake/plan-file.ts`), executed here. */
 export interface ChunkPlan {

@@ -59,7 +59,10 @@ describe('flowMappingWarnings', () => {
       'own.yaml',
     );
     expect(flowMappingWarnings(exchangeFlow('own.yaml'), own)).toEqual([]);
-    const half = parseMappingSpec({ preset: 'enterprisedata', request: { 'contact.phone': { const: '+7 495 123-45-67' }, 'delivery.city': { default: 'Москва' } } }, 'half.yaml');
+    const half = parseMappingSpec(
+      { preset: 'enterprisedata', request: { 'contact.phone': { const: '+7 495 123-45-67' }, 'delivery.city': { default: 'Москва' } } },
+      'half.yaml',
+    );
     expect(flowMappingWarnings(exchangeFlow('half.yaml'), half)).toEqual([expect.stringContaining('delivery.city default: "Москва"')]);
   });
 });

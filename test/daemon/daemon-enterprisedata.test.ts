@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOutboxStatus } from '../../src/delivery/outbox-status.js';
+import { ENTERPRISEDATA_VERSIONS } from '../../src/config/enterprisedata-schema.js';
+import { formatOutboxStatus, readOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edWithdrawal, refOf } from '../helpers/enterprisedata.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -51,8 +52,8 @@ function readReply(folder: string): { format: string; messageNo: number; receive
  * every change not acknowledged, so nothing is lost); this 1C waits until it is taken, so that every
  * message of the story is read.
  */
-async function write(folder: string, xml: string): Promise<void> {
-  const file = path.join(folder, PEER_MESSAGE);
+async function write(folder: string, xml: string, name = PEER_MESSAGE): Promise<void> {
+  const file = path.join(folder, name);
   fs.rmSync(file, { force: true });
   fs.writeFileSync(file, xml);
   await waitUntil(() => !fs.existsSync(file), 'the message taken from the folder', 20_000);
@@ -163,7 +164,12 @@ describe("1C's data synchronization, end to end against the sandbox", () => {
       fs.mkdirSync(folder, { recursive: true });
       await withDaemon(config, async (daemon) => {
         const sandbox = daemon.sandbox!;
-        type Attention = { flows: { flow: string; documents: { total: number; rows: { kind: string; documentNumber: string; changes: unknown[]; platformId: string | null }[] } }[] };
+        type Attention = {
+          flows: {
+            flow: string;
+            documents: { total: number; rows: { kind: string; documentNumber: string; changes: unknown[]; platformId: string | null }[] };
+          }[];
+        };
         const attention = async () =>
           ((await (await fetch(`${daemon.urls.admin}/attention`, { headers: { accept: 'application/json' } })).json()) as Attention).flows.find(
             (f) => f.flow === 'exchange-1c',
@@ -223,10 +229,158 @@ describe("1C's data synchronization, end to end against the sandbox", () => {
         const first = sandbox.requests().find((r) => r.externalId.endsWith(refOf('dec-12')))!;
         expect(first.body).toMatchObject({ contact: { name: 'Сидорова Анна Викторовна' } });
         // The renumbered order: found by its new number, its request unchanged.
-        const search = (await (await fetch(`${daemon.urls.admin}/flows/exchange-1c/requests?q=БПУТ-000001`, { headers: { accept: 'application/json' } })).json()) as {
+        const search = (await (
+          await fetch(`${daemon.urls.admin}/flows/exchange-1c/requests?q=БПУТ-000001`, { headers: { accept: 'application/json' } })
+        ).json()) as {
           submissions: { externalId: string; documentNumber: string }[];
         };
         expect(search.submissions.map((r) => [r.externalId, r.documentNumber])).toEqual([[`ТДУТ-000012 ${refOf('jan-12')}`, 'БПУТ-000001']]);
+      });
+    });
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/** A console page's JSON, as a script reads it. */
+async function json(url: string): Promise<Json> {
+  const answer = await fetch(url, { headers: { accept: 'application/json' } });
+  expect(answer.status, url).toBe(200);
+  return (await answer.json()) as Json;
+}
+
+/** A console page as a browser reads it, its entities decoded (an apostrophe is &#39; in the markup). */
+async function page(url: string): Promise<string> {
+  const answer = await fetch(url);
+  expect(answer.status, url).toBe(200);
+  return (await answer.text()).replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
+describe('what the exchange waits on a person for, on the exchange page and on /attention', () => {
+  it('names a message for other codes with both codes and the fix after one scan, and forgets it once it is gone', async () => {
+    await withTempDir(async (dir) => {
+      const config = exchangeConfig(dir);
+      const folder = path.join(dir, 'exchange');
+      fs.mkdirSync(folder, { recursive: true });
+      await withDaemon(config, async (daemon) => {
+        const exchangeUrl = `${daemon.urls.admin}/flows/exchange-1c/exchange`;
+        const attentionUrl = `${daemon.urls.admin}/attention`;
+        expect((await json(attentionUrl)).total).toBe(0);
+
+        fs.writeFileSync(path.join(folder, 'Message_УТ_XX.xml'), edMessage({ to: 'XX' }));
+        await daemon.scanNow();
+
+        const named = {
+          name: 'Message_УТ_XX.xml',
+          kind: 'node',
+          prefix: null,
+          from: PEER,
+          to: 'XX',
+          node: NODE,
+          peer: PEER,
+          message: expect.stringContaining("1C writes to the code XX: this program's code in 1C is XX, the config says ПК (enterpriseData.node)"),
+        };
+        expect((await json(exchangeUrl)).strayMessages).toEqual([expect.objectContaining(named)]);
+        const attention = await json(attentionUrl);
+        expect(attention.total).toBe(1);
+        expect(attention.flows).toEqual([
+          expect.objectContaining({ flow: 'exchange-1c', exchange: { strayMessages: [expect.objectContaining(named)], versionProblem: null } }),
+        ]);
+        for (const html of [await page(exchangeUrl), await page(attentionUrl)]) {
+          expect(html).toContain("Message_УТ_XX.xml: 1C writes to the code XX: this program's code in 1C is XX, the config says ПК (enterpriseData.node).");
+          expect(html).toContain('Set enterpriseData.node: XX and restart the service (systemctl restart procurement-connector)');
+        }
+        // The file stays where it is: it is not 1C's message to this program.
+        expect(fs.existsSync(path.join(folder, 'Message_УТ_XX.xml'))).toBe(true);
+
+        fs.rmSync(path.join(folder, 'Message_УТ_XX.xml'));
+        await daemon.scanNow();
+        expect((await json(exchangeUrl)).strayMessages).toEqual([]);
+        expect(await json(attentionUrl)).toMatchObject({
+          total: 0,
+          flows: [expect.objectContaining({ exchange: { strayMessages: [], versionProblem: null } })],
+        });
+        expect(await page(attentionUrl)).not.toContain('Message_УТ_XX.xml');
+      });
+    });
+  });
+
+  it('shows 1C’s settings that share no version with the flow until settings with a shared version arrive', async () => {
+    await withTempDir(async (dir) => {
+      const config = exchangeConfig(dir);
+      const folder = path.join(dir, 'exchange');
+      fs.mkdirSync(folder, { recursive: true });
+      await withDaemon(config, async (daemon) => {
+        const exchangeUrl = `${daemon.urls.admin}/flows/exchange-1c/exchange`;
+        const attentionUrl = `${daemon.urls.admin}/attention`;
+
+        // An old 1C: its settings declare versions before the ones this program reads.
+        await write(folder, edMessage({ version: null, versions: ['1.3', '1.4'] }));
+        await waitUntil(() => readReply(folder), 'our settings in the folder', 20_000);
+        const problem = { theirs: ['1.3', '1.4'], ours: [...ENTERPRISEDATA_VERSIONS], readable: [], first: '1.6', last: '1.22' };
+        const data = await json(exchangeUrl);
+        expect(data.versionProblem).toEqual(problem);
+        expect(data.exchange).toMatchObject({ agreedVersion: null, noCommonVersion: true });
+        const attention = await json(attentionUrl);
+        expect(attention.total).toBe(1);
+        expect(attention.flows[0].exchange).toEqual({ strayMessages: [], versionProblem: problem });
+        for (const html of [await page(exchangeUrl), await page(attentionUrl)]) {
+          expect(html).toContain('<strong>No EnterpriseData version shared with 1C.</strong>');
+          expect(html).toContain("1C's settings declare 1.3, 1.4; this flow declares 1.6, 1.7, 1.8");
+          expect(html).toContain("This program reads EnterpriseData 1.6 to 1.22, and 1C declares none of them: update 1C's configuration");
+        }
+        // Not the words for settings that never came, on the page or in `status`.
+        expect(await page(exchangeUrl)).not.toContain("1C's settings have not arrived");
+        const db = openStore(storePath(path.join(dir, 'state')), { readonly: true });
+        try {
+          const status = readOutboxStatus(db, Date.now(), ['exchange-1c'], config.flows);
+          expect(status.exchanges).toEqual([expect.objectContaining({ version: null, noCommonVersion: true })]);
+          expect(formatOutboxStatus(status)).toContain("exchange-1c: 1C УТ -> ПК; no version shared with 1C's settings;");
+        } finally {
+          db.close();
+        }
+
+        // 1C updated and set up again: its settings share 1.8.
+        await write(folder, edMessage({ version: null, versions: ['1.4', '1.8'] }));
+        await waitUntil(async () => (await json(exchangeUrl)).exchange.agreedVersion === '1.8', 'the version agreed', 20_000);
+        expect((await json(exchangeUrl)).versionProblem).toBeNull();
+        expect((await json(attentionUrl)).total).toBe(0);
+      });
+    });
+  });
+
+  it('says that the settings are answered, and that 1C names its files otherwise than the config, under the reply’s real name', async () => {
+    await withTempDir(async (dir) => {
+      const config = exchangeConfig(dir);
+      const folder = path.join(dir, 'exchange');
+      fs.mkdirSync(folder, { recursive: true });
+      await withDaemon(config, async (daemon) => {
+        const exchangeUrl = `${daemon.urls.admin}/flows/exchange-1c/exchange`;
+        // 1C transliterates its file names; the config says it does not.
+        await write(folder, edMessage({ version: null }), 'Message_UT_PK.xml');
+        const data = await waitUntil(
+          async () => {
+            const body = await json(exchangeUrl);
+            return body.exchange.settingsAnswered === true ? body : null;
+          },
+          'the settings answered on the page',
+          20_000,
+        );
+        expect(fs.existsSync(path.join(folder, 'Message_PK_UT.xml'))).toBe(true);
+        expect(fs.existsSync(path.join(folder, OUR_REPLY))).toBe(false);
+        expect(data.exchange).toMatchObject({
+          peerMessageName: 'Message_UT_PK.xml',
+          replyName: 'Message_PK_UT.xml',
+          peerNameForm: 'transliterated',
+          namesDisagree: true,
+        });
+        const html = await page(exchangeUrl);
+        expect(html).toContain("This program's settings are in the folder (Message_PK_UT.xml), answering 1C's");
+        expect(html).toContain('«Перед продолжением настройки синхронизации данных');
+        expect(html).toContain(
+          '1C names its messages in Latin letters (its «Транслитерация имен файлов» is on), while the config says transliterateFileNames: false',
+        );
       });
     });
   });

@@ -11,7 +11,8 @@ import type { ExportFormat } from '../../src/config/export-format-schema.js';
 import type { MappingSpec } from '../../src/config/mapping-schema.js';
 import type { TlsMaterial } from '../../src/config/webhook-schema.js';
 import { readReloadables, reloadAll, rereadReloadables, type ReloadTargets } from '../../src/daemon/reload.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
+import { Writable } from 'node:stream';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { FAST_INTAKE_YAML, REPO, writeConfig } from '../helpers/with-daemon.js';
 import { renewableCertificate } from '../helpers/tls-material.js';
@@ -139,6 +140,78 @@ describe('reloadAll', () => {
       const result = reloadAll(config, reloadConfig, targets, silentLogger);
       expect(result.ok).toBe(false);
       expect(handed).toEqual({ mappings: [], ackFormats: [], tls: [] });
+    });
+  });
+});
+
+describe('a reload and the exchange’s codes', () => {
+  /** An exchange flow with codes ПК and УТ, on the shipped EnterpriseData mapping. */
+  function exchangeSetUp(dir: string) {
+    const config = writeConfig(
+      dir,
+      `
+stateDir: {dir}/state
+platform: { baseUrl: "http://127.0.0.1:9", token: t0ken-for-reload-test, sourceSystem: erp-test }
+flows:
+  - name: exchange-1c
+    kind: requests
+    inbox: {dir}/exchange
+    mapping: {repo}/config/mappings/enterprisedata-orders.yaml
+    results: {dir}/results
+    enterpriseData: { node: ПК, peer: УТ }
+metrics: { enabled: false }
+`,
+    );
+    const file = path.join(dir, 'connector.yaml');
+    return { config, file, reloadConfig: () => loadConfig(file, {}) };
+  }
+
+  function capturingLogger() {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    return { lines, logger: createLogger({ level: 'info', destination: sink }) };
+  }
+
+  it('warns, naming the flow, that new codes in the config file apply at restart; the mappings are still reloaded', async () => {
+    await withTempDir((dir) => {
+      const { config, file, reloadConfig } = exchangeSetUp(dir);
+      const unchanged = rereadReloadables(config, reloadConfig);
+      expect(unchanged.ok && unchanged.warnings).toEqual([]);
+
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('node: ПК', 'node: PC'));
+      const read = rereadReloadables(config, reloadConfig);
+      expect(read.ok && read.warnings).toEqual([
+        'flow exchange-1c: enterpriseData.node (ПК → PC) changed in the config file; a reload does not apply enterpriseData: the flow keeps node ПК, peer УТ until a restart (systemctl restart procurement-connector)',
+      ]);
+
+      const handed: MappingSpec[] = [];
+      const { lines, logger } = capturingLogger();
+      const targets: ReloadTargets = {
+        intakes: new Map([['exchange-1c', { reload: (spec: MappingSpec) => void handed.push(spec) }]]),
+        exporter: { reload: () => undefined },
+        listener: null,
+      };
+      expect(reloadAll(config, reloadConfig, targets, logger)).toEqual({ ok: true });
+      expect(handed).toHaveLength(1);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^flow exchange-1c: enterpriseData\.node \(ПК → PC\).*restart/) }),
+      );
+    });
+  });
+
+  it('warns that the codes were not compared when the config file no longer loads, and reloads the mappings all the same', async () => {
+    await withTempDir((dir) => {
+      const { config, file, reloadConfig } = exchangeSetUp(dir);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('stateDir:', 'stateDir_typo:'));
+      const read = rereadReloadables(config, reloadConfig);
+      expect(read.ok && read.warnings).toEqual([
+        expect.stringMatching(/^the config file could not be read again, so changes to enterpriseData were not looked for: .*stateDir_typo/s),
+      ]);
     });
   });
 });

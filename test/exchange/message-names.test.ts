@@ -1,9 +1,20 @@
 /**
  * The names of the exchange's files (`exchange/message-names.ts`): 1C's transliteration, which
- * files in the folder are 1C's messages to us, and the name of our reply.
+ * files in the folder are 1C's messages to us and under which form, the codes any message's name
+ * carries, and the name of our reply.
  */
 import { describe, expect, it } from 'vitest';
-import { isPeerMessageName, replyName, transliterate, type ExchangeCodes } from '../../src/exchange/message-names.js';
+import {
+  isMessageFileName,
+  isPeerMessageName,
+  namesDependOnTransliteration,
+  parseMessageName,
+  peerNameForm,
+  replyName,
+  replyTransliterated,
+  transliterate,
+  type ExchangeCodes,
+} from '../../src/exchange/message-names.js';
 
 const CODES: ExchangeCodes = { node: 'ПК', peer: 'УТ' };
 
@@ -88,4 +99,71 @@ describe('replyName', () => {
   it('is never taken for a message of 1C’s, as it is or transliterated', () => {
     for (const transliterated of [false, true]) expect(isPeerMessageName(replyName(CODES, transliterated), CODES)).toBe(false);
   });
+});
+
+describe('peerNameForm', () => {
+  it.each([
+    ['Message_УТ_ПК.xml', 'plain'],
+    ['Message_БП_УТ_ПК.zip', 'plain'],
+    ['Message_UT_PK.xml', 'transliterated'],
+    ['Message_BP_UT_PK.ZIP', 'transliterated'],
+    ['Message_ПК_УТ.xml', null],
+    ['Message_UT_ПК.xml', null],
+  ])('%s → %s', (name, form) => {
+    expect(peerNameForm(name, CODES)).toBe(form);
+  });
+
+  it('calls a name plain when the codes read the same transliterated (Latin codes)', () => {
+    const codes = { node: 'PC', peer: 'UT' };
+    expect(namesDependOnTransliteration(codes)).toBe(false);
+    expect(peerNameForm('Message_UT_PC.xml', codes)).toBe('plain');
+    expect(namesDependOnTransliteration(CODES)).toBe(true);
+    expect(namesDependOnTransliteration({ node: 'ПК', peer: 'UT' })).toBe(true);
+  });
+});
+
+describe('replyTransliterated', () => {
+  it.each<[boolean, 'plain' | 'transliterated' | null, boolean]>([
+    // Before 1C has written, the config decides.
+    [false, null, false],
+    [true, null, true],
+    // Then the form of 1C's last message does, whatever the config says.
+    [false, 'transliterated', true],
+    [true, 'plain', false],
+    [true, 'transliterated', true],
+    [false, 'plain', false],
+  ])('configured %s, 1C last wrote %s → %s', (configured, form, expected) => {
+    expect(replyTransliterated(configured, form)).toBe(expected);
+  });
+});
+
+describe('parseMessageName', () => {
+  it.each([
+    ['Message_УТ_XX.xml', { prefix: null, from: 'УТ', to: 'XX' }],
+    ['Message_UT_PK.ZIP', { prefix: null, from: 'UT', to: 'PK' }],
+    // 1C's own code is a UUID: its infobase prefix comes first.
+    ['Message_БП_5b0e7c6a-1f2d-4c1e-9a77-3d2b8f0c1a22_ПК.xml', { prefix: 'БП', from: '5b0e7c6a-1f2d-4c1e-9a77-3d2b8f0c1a22', to: 'ПК' }],
+    ['Message_ЦБ-1_Node 2.zip', { prefix: null, from: 'ЦБ-1', to: 'Node 2' }],
+  ])('%s → %o', (name, codes) => {
+    expect(isMessageFileName(name)).toBe(true);
+    expect(parseMessageName(name)).toEqual(codes);
+  });
+
+  it.each([
+    ['three parts without a UUID in the middle', 'Message_A_B_C.xml'],
+    ['one part', 'Message_УТ.xml'],
+    ['an empty code', 'Message_УТ_.xml'],
+    ['four parts', 'Message_A_5b0e7c6a-1f2d-4c1e-9a77-3d2b8f0c1a22_B_C.xml'],
+  ])('cannot tell the codes apart in %s (%s)', (_what, name) => {
+    expect(isMessageFileName(name)).toBe(true);
+    expect(parseMessageName(name)).toBeNull();
+  });
+
+  it.each([['message_УТ_XX.xml'], ['Message_УТ_XX.txt'], ['Message_УТ_XX'], ['.Message_УТ_XX.xml.tmp'], ['MessageУТ_XX.xml']])(
+    '%s is not a message file',
+    (name) => {
+      expect(isMessageFileName(name)).toBe(false);
+      expect(parseMessageName(name)).toBeNull();
+    },
+  );
 });

@@ -33,6 +33,8 @@ const row = (change: Partial<ExchangeState> = {}): ExchangeState => ({
   replyDue: 0,
   replyWrittenAt: EARLIER,
   acknowledgedNo: 5,
+  peerNameForm: 'plain',
+  replyName: 'Message_ПК_УТ.xml',
   ...change,
 });
 

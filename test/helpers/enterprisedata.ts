@@ -169,9 +169,12 @@ export function edOrder(version: string, order: EdOrderInput): string {
     v <= 6
       ? '<Валюта><Код>643</Код><Наименование>руб.</Наименование></Валюта>'
       : '<Валюта><ДанныеКлассификатора><Код>643</Код></ДанныеКлассификатора></Валюта>';
-  const person = order.person === undefined ? '' : `<ФизическоеЛицо><Ссылка>44444444-1c2d-11ea-80e1-0050569f0004</Ссылка>${el('ФИО', order.person)}</ФизическоеЛицо>`;
+  const person =
+    order.person === undefined ? '' : `<ФизическоеЛицо><Ссылка>44444444-1c2d-11ea-80e1-0050569f0004</Ссылка>${el('ФИО', order.person)}</ФизическоеЛицо>`;
   const responsible =
-    order.contact === undefined ? '' : `<Ответственный><Ссылка>55555555-1c2d-11ea-80e1-0050569f0005</Ссылка>${el('Наименование', order.contact)}${person}</Ответственный>`;
+    order.contact === undefined
+      ? ''
+      : `<Ответственный><Ссылка>55555555-1c2d-11ea-80e1-0050569f0005</Ссылка>${el('Наименование', order.contact)}${person}</Ответственный>`;
   const common = v < 15 ? `${responsible}${el('Комментарий', order.comment)}` : `${el('Комментарий', order.comment)}${responsible}`;
   const supplierContact = order.supplierContact ?? 'Петров Петр Петрович';
   const services = order.services ?? [];
@@ -184,7 +187,9 @@ export function edOrder(version: string, order: EdOrderInput): string {
     el('АдресДоставки', order.address ?? '123456, Москва г, Ленина ул, дом № 1'),
     `<Товары>${lines.map((l, i) => line(version, l, i)).join('')}</Товары>`,
     services.length === 0 ? '' : `<Услуги>${services.map((s, i) => service(version, s, i)).join('')}</Услуги>`,
-    v >= 7 ? `<КонтактноеЛицоКонтрагента>${v >= 17 ? `<КонтактноеЛицо>${el('ФИО', supplierContact)}</КонтактноеЛицо>` : el('ФИО', supplierContact)}</КонтактноеЛицоКонтрагента>` : '',
+    v >= 7
+      ? `<КонтактноеЛицоКонтрагента>${v >= 17 ? `<КонтактноеЛицо>${el('ФИО', supplierContact)}</КонтактноеЛицо>` : el('ФИО', supplierContact)}</КонтактноеЛицоКонтрагента>`
+      : '',
     v >= 7 && v <= 17 ? el('ОжидаемаяДатаПоступления', expected) : '',
     v >= 8 && v <= 17 ? el('ОжидаемаяДатаПоставки', order.headerExpected) : '',
     v >= 19 ? el('ДатаДоставкиОтПоставщика', expected) : '',

@@ -44,13 +44,25 @@ describe('decideDocument', () => {
     ['unchanged, sent', version('ЗП-1', 'A'), row('accepted', true), 'duplicate', ['resolve problem', 'resolve edited', 'resolve withdrawn']],
     ['renumbered, waiting', version('ЗП-2', 'A'), row('pending', false), 'replace', ['resolve problem']],
     ['renumbered, sent', version('ЗП-2', 'A'), row('accepted', true), 'renumber', ['resolve problem', 'resolve edited', 'resolve withdrawn']],
-    ['renumbered, claimed then back to pending', version('ЗП-2', 'A'), row('pending', true), 'renumber', ['resolve problem', 'resolve edited', 'resolve withdrawn']],
+    [
+      'renumbered, claimed then back to pending',
+      version('ЗП-2', 'A'),
+      row('pending', true),
+      'renumber',
+      ['resolve problem', 'resolve edited', 'resolve withdrawn'],
+    ],
     ['changed, waiting', version('ЗП-1', 'B'), row('pending', false), 'replace', ['resolve problem']],
     ['changed, in flight', version('ЗП-1', 'B'), row('in_flight', true), 'edited', ['resolve problem', 'resolve withdrawn', 'upsert edited']],
     ['changed, claimed then back to pending', version('ЗП-1', 'B'), row('pending', true), 'edited', ['resolve problem', 'resolve withdrawn', 'upsert edited']],
     ['changed, sent', version('ЗП-1', 'B'), row('accepted', true), 'edited', ['resolve problem', 'resolve withdrawn', 'upsert edited']],
     ['changed, held', version('ЗП-1', 'B'), row('held', true), 'edited', ['resolve problem', 'resolve withdrawn', 'upsert edited']],
-    ['changed, dead (may have reached the platform)', version('ЗП-1', 'B'), row('dead', true), 'edited', ['resolve problem', 'resolve withdrawn', 'upsert edited']],
+    [
+      'changed, dead (may have reached the platform)',
+      version('ЗП-1', 'B'),
+      row('dead', true),
+      'edited',
+      ['resolve problem', 'resolve withdrawn', 'upsert edited'],
+    ],
     ['changed, refused by the platform', version('ЗП-1', 'B'), row('rejected', true), 'correct', ['resolve problem']],
     ['posted again after a withdrawal, unchanged', version('ЗП-1', 'A'), row('withdrawn', false), 'replace', ['resolve problem']],
     ['posted again after a withdrawal, changed', version('ЗП-1', 'B'), row('withdrawn', false), 'replace', ['resolve problem']],
@@ -122,7 +134,13 @@ describe('describeChanges', () => {
   });
 
   it('the same item twice is paired in order', () => {
-    const twice = (a: number, b: number) => request({ items: [{ lineId: '1', name: 'Бумага', quantity: a, unit: 'шт' }, { lineId: '2', name: 'Бумага', quantity: b, unit: 'шт' }] });
+    const twice = (a: number, b: number) =>
+      request({
+        items: [
+          { lineId: '1', name: 'Бумага', quantity: a, unit: 'шт' },
+          { lineId: '2', name: 'Бумага', quantity: b, unit: 'шт' },
+        ],
+      });
     expect(describeChanges(twice(1, 2), twice(1, 3))).toEqual([{ what: 'line', name: 'Бумага', unit: 'шт', from: 2, to: 3 }]);
   });
 

@@ -30,11 +30,22 @@ const order = (input: Partial<EdOrderInput> & { number: string }): string => edO
 
 /** The delivery stage claimed the row once (so an attempt may have reached the platform), and the platform took it. */
 function sent(db: Db, number: string, platformId = 'PRC-REQ-000001'): void {
-  db.prepare(`UPDATE submissions SET state = 'accepted', first_claimed_at = 1, platform_id = ?, finished_at = 1 WHERE document_number = ?`).run(platformId, number);
+  db.prepare(`UPDATE submissions SET state = 'accepted', first_claimed_at = 1, platform_id = ?, finished_at = 1 WHERE document_number = ?`).run(
+    platformId,
+    number,
+  );
 }
 
 const rows = (f: IntakeFixture) =>
-  f.submissions().map((s) => ({ id: s.dedupeKey, number: s.documentNumber, externalId: s.externalId, state: s.state, payload: JSON.parse(s.payload) as Record<string, unknown> }));
+  f
+    .submissions()
+    .map((s) => ({
+      id: s.dedupeKey,
+      number: s.documentNumber,
+      externalId: s.externalId,
+      state: s.state,
+      payload: JSON.parse(s.payload) as Record<string, unknown>,
+    }));
 const notices = (f: IntakeFixture): DocumentNotice[] => openNoticesOfFlow(f.db, 'requests', 100).rows;
 /** The notes of the last message's report about its documents (not what the message itself was taken as). */
 const notesOf = async (f: IntakeFixture) =>
@@ -98,7 +109,17 @@ describe('an order changed in 1C', () => {
   it('once claimed (it may have reached the platform): not a second request, a notice saying what changed', async () => {
     await withExchange(async (f) => {
       await f.intake.start();
-      await send(f, order({ number: 'ЗП-1', expected: '2030-03-20', lines: [{ name: 'Бумага', quantity: '10' }, { name: 'Скрепки', quantity: '5' }] }));
+      await send(
+        f,
+        order({
+          number: 'ЗП-1',
+          expected: '2030-03-20',
+          lines: [
+            { name: 'Бумага', quantity: '10' },
+            { name: 'Скрепки', quantity: '5' },
+          ],
+        }),
+      );
       // Claimed, then given back to pending (a timeout): it counts as sent all the same.
       f.db.prepare(`UPDATE submissions SET first_claimed_at = 1, attempts = 1`).run();
       const before = f.submissions()[0]!;
@@ -108,7 +129,10 @@ describe('an order changed in 1C', () => {
           number: 'ЗП-1',
           expected: '2030-03-25',
           address: '141400, Московская обл, г Химки, ул Заводская, д 5',
-          lines: [{ name: 'Бумага', quantity: '12' }, { name: 'Картон', quantity: '1' }],
+          lines: [
+            { name: 'Бумага', quantity: '12' },
+            { name: 'Картон', quantity: '1' },
+          ],
         }),
       );
       expect(f.submissions()).toEqual([before]);
@@ -156,7 +180,9 @@ describe('an order withdrawn in 1C (УдалениеОбъекта)', () => {
       await send(f, edWithdrawal(refOf('ЗП-7')));
       expect(f.submissions().map((s) => s.state)).toEqual(['accepted']);
       expect(notices(f)).toEqual([expect.objectContaining({ kind: 'withdrawn', documentNumber: 'ЗП-7', platformId: 'PRC-REQ-000042' })]);
-      expect(await notesOf(f)).toEqual([expect.stringContaining('ЗП-7 was unposted or deleted in 1C after it was sent as PRC-REQ-000042: cancel it on the platform')]);
+      expect(await notesOf(f)).toEqual([
+        expect.stringContaining('ЗП-7 was unposted or deleted in 1C after it was sent as PRC-REQ-000042: cancel it on the platform'),
+      ]);
     });
   });
 

@@ -6,7 +6,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { strayMessagesOf } from '../../src/store/exchange-folders.js';
 import { exchangeStateOf, listExchangeMessages } from '../../src/store/exchanges.js';
+import { manualClock } from '../helpers/clock.js';
 import { NO_WAIT } from '../helpers/fixtures.js';
 import { NODE, OUR_REPLY, PEER, PEER_MESSAGE, edCatalogItem, edMessage, edOrder, edZip, refOf } from '../helpers/enterprisedata.js';
 import { dropFile, withIntake, type IntakeFixture } from '../helpers/with-intake.js';
@@ -326,5 +328,141 @@ describe('EnterpriseData exchange: crashes and set-up again', () => {
       expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1', 'ЗП-2']);
       expect(await reply(f)).toMatchObject({ messageNo: '2', receivedNo: '1' });
     });
+  });
+});
+
+describe('EnterpriseData exchange: messages for other codes in the folder', () => {
+  const strayRow = (f: IntakeFixture) =>
+    f.db.prepare('SELECT stray_messages AS strays, changed_at AS changedAt FROM exchange_folders WHERE flow = ?').get('requests') as
+      { strays: string; changedAt: number } | undefined;
+  const strayWarnings = (f: IntakeFixture) => f.logs().filter((line) => String(line.msg).startsWith('a message for other codes'));
+
+  it('records one within the scan that sees it, warns once, writes the store only when the set changes, and forgets it once gone', async () => {
+    const clock = manualClock(Date.UTC(2030, 2, 1, 9, 0, 0));
+    await withIntake(
+      NO_WAIT,
+      async (f) => {
+        await dropFile(f.inbox, 'Message_УТ_XX.xml', edMessage({ to: 'XX' }));
+        await started(f);
+        const first = clock();
+        expect(strayMessagesOf(f.db, 'requests')).toEqual([{ name: 'Message_УТ_XX.xml', seenAt: first }]);
+        expect(strayWarnings(f)).toEqual([
+          expect.objectContaining({
+            level: 'warn',
+            file: 'Message_УТ_XX.xml',
+            kind: 'node',
+            from: 'УТ',
+            to: 'XX',
+            msg: expect.stringContaining("1C writes to the code XX: this program's code in 1C is XX, the config says ПК (enterpriseData.node)"),
+          }),
+        ]);
+        // Left alone: not taken, not moved.
+        expect(f.files()).toEqual([]);
+        expect(await f.list()).toEqual(['Message_УТ_XX.xml']);
+
+        // The same folder again: nothing written, nothing said.
+        clock.advance(60_000);
+        await f.intake.scanNow();
+        expect(strayRow(f)?.changedAt).toBe(first);
+        expect(strayWarnings(f)).toHaveLength(1);
+
+        // A second one joins: the set is written again, the first keeps when it was seen.
+        await dropFile(f.inbox, `Message_БП_ПК.zip`, 'PK');
+        await f.intake.scanNow();
+        expect(strayMessagesOf(f.db, 'requests')).toEqual([
+          { name: 'Message_БП_ПК.zip', seenAt: first + 60_000 },
+          { name: 'Message_УТ_XX.xml', seenAt: first },
+        ]);
+        expect(strayRow(f)?.changedAt).toBe(first + 60_000);
+        expect(strayWarnings(f).map((line) => [line.file, line.kind])).toEqual([
+          ['Message_УТ_XX.xml', 'node'],
+          ['Message_БП_ПК.zip', 'peer'],
+        ]);
+
+        await fs.rm(path.join(f.inbox, 'Message_УТ_XX.xml'));
+        await fs.rm(path.join(f.inbox, 'Message_БП_ПК.zip'));
+        await f.intake.scanNow();
+        expect(strayMessagesOf(f.db, 'requests')).toEqual([]);
+        expect(strayRow(f)).toBeUndefined();
+      },
+      { clock, mappingFile: MAPPING, flow: { enterpriseData: { node: NODE, peer: PEER } } },
+    );
+  });
+
+  it('does not warn again after a restart for a file it already named', async () => {
+    await withExchange(async (f) => {
+      await dropFile(f.inbox, 'Message_УТ_XX.xml', edMessage({ to: 'XX' }));
+      await started(f);
+      await f.intake.stop();
+      const again = f.reopen();
+      await again.intake.start();
+      expect(strayWarnings(f)).toHaveLength(1);
+      expect(strayMessagesOf(again.db, 'requests').map((stray) => stray.name)).toEqual(['Message_УТ_XX.xml']);
+    });
+  });
+
+  it('counts neither 1C’s message to it nor its own reply, in either form', async () => {
+    await withExchange(async (f) => {
+      await started(f);
+      await send(f, edMessage({ version: null }));
+      await dropFile(f.inbox, 'Message_PK_UT.xml', 'an older reply, transliterated');
+      await dropFile(f.inbox, 'Message_UT_PK.xml', edMessage({ version: null }));
+      await f.intake.scanNow();
+      expect(await f.list()).toContain(OUR_REPLY);
+      expect(strayMessagesOf(f.db, 'requests')).toEqual([]);
+    });
+  });
+});
+
+describe('EnterpriseData exchange: the reply is named as 1C names its messages', () => {
+  const state = (f: IntakeFixture) => exchangeStateOf(f.db, { flow: 'requests', node: NODE, peer: PEER })!;
+  const nameWarnings = (f: IntakeFixture) => f.logs().filter((line) => String(line.msg).startsWith('1C names its messages') && line.level === 'warn');
+
+  it('answers a transliterated message under the transliterated name and a Cyrillic one under the Cyrillic name, whatever the config says', async () => {
+    await withExchange(async (f) => {
+      await started(f);
+      await send(f, edMessage({ no: 1, body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PK.xml');
+      expect(await reply(f, 'Message_PK_UT.xml')).toMatchObject({ receivedNo: '1', to: PEER, from: NODE });
+      await expect(fs.access(path.join(f.inbox, OUR_REPLY))).rejects.toThrow();
+      expect(state(f)).toMatchObject({ peerNameForm: 'transliterated', replyName: 'Message_PK_UT.xml' });
+      // The config says otherwise (transliterateFileNames: false): said once.
+      expect(nameWarnings(f)).toEqual([
+        expect.objectContaining({ reply: 'Message_PK_UT.xml', msg: expect.stringContaining('set transliterateFileNames: true') }),
+      ]);
+
+      await send(f, edMessage({ no: 2, body: [edOrder('1.8', { number: 'ЗП-2' })] }), 'Message_UT_PK.xml');
+      expect(nameWarnings(f)).toHaveLength(1);
+
+      await send(f, edMessage({ no: 3, body: [edOrder('1.8', { number: 'ЗП-3' })] }), PEER_MESSAGE);
+      expect(await reply(f, OUR_REPLY)).toMatchObject({ receivedNo: '3' });
+      expect(state(f)).toMatchObject({ peerNameForm: 'plain', replyName: OUR_REPLY });
+      expect(f.submissions().map((s) => s.documentNumber)).toEqual(['ЗП-1', 'ЗП-2', 'ЗП-3']);
+    });
+  });
+
+  it('names the reply as the config says until 1C has written, and then as 1C writes', async () => {
+    await withExchange(
+      async (f) => {
+        await started(f);
+        await send(f, edMessage({ version: null }), PEER_MESSAGE);
+        expect(await reply(f, OUR_REPLY)).toMatchObject({ messageNo: '0' });
+        expect(state(f)).toMatchObject({ peerNameForm: 'plain', replyName: OUR_REPLY });
+        expect(nameWarnings(f)).toEqual([expect.objectContaining({ msg: expect.stringContaining('set transliterateFileNames: false') })]);
+      },
+      { transliterateFileNames: true },
+    );
+  });
+
+  it('with Latin codes, keeps no form: the config names the reply, and both names are one', async () => {
+    await withIntake(
+      NO_WAIT,
+      async (f) => {
+        await f.intake.start();
+        await send(f, edMessage({ no: 1, from: 'UT', to: 'PC', body: [edOrder('1.8', { number: 'ЗП-1' })] }), 'Message_UT_PC.xml');
+        expect(await reply(f, 'Message_PC_UT.xml')).toMatchObject({ receivedNo: '1' });
+        expect(exchangeStateOf(f.db, { flow: 'requests', node: 'PC', peer: 'UT' })).toMatchObject({ peerNameForm: null, replyName: 'Message_PC_UT.xml' });
+      },
+      { mappingFile: MAPPING, flow: { enterpriseData: { node: 'PC', peer: 'UT', transliterateFileNames: true } } },
+    );
   });
 });

@@ -127,7 +127,8 @@ describe('planChunk and planOutcome: a file decided in chunks', () => {
       const chunk = submissions.slice(from, from + size);
       const existing = new Map(chunk.flatMap((s) => (store.has(s.dedupeKey) ? [[s.dedupeKey, store.get(s.dedupeKey)!] as const] : [])));
       const plan = planChunk(state, chunk, existing);
-      for (const s of plan.inserts) store.set(s.dedupeKey, row({ id: 1000 + inserts.length, payloadHash: s.payloadHash, state: 'staged', sourceRow: s.firstRow }));
+      for (const s of plan.inserts)
+        store.set(s.dedupeKey, row({ id: 1000 + inserts.length, payloadHash: s.payloadHash, state: 'staged', sourceRow: s.firstRow }));
       inserts.push(...plan.inserts);
       corrections.push(...plan.corrections.map((c) => c.id));
     }

@@ -164,8 +164,14 @@ describe('lines: goods, services, variants', () => {
   it.each(['1.8', '1.11', '1.21'])('%s: services numbered from 1 become lines beside the goods, with line ids unique within the request', async (version) => {
     const [payload] = await payloads(version, {
       ...ORDER,
-      lines: [{ no: 1, name: 'Бумага А4', quantity: '20' }, { no: 2, name: 'Картридж', quantity: '2' }],
-      services: [{ no: 1, name: 'Доставка', quantity: '1', content: 'Доставка до склада' }, { no: 2, name: 'Монтаж', quantity: '3' }],
+      lines: [
+        { no: 1, name: 'Бумага А4', quantity: '20' },
+        { no: 2, name: 'Картридж', quantity: '2' },
+      ],
+      services: [
+        { no: 1, name: 'Доставка', quantity: '1', content: 'Доставка до склада' },
+        { no: 2, name: 'Монтаж', quantity: '3' },
+      ],
     });
     expect(payload!.items).toEqual([
       { lineId: '1', name: 'Бумага А4', quantity: 20, unit: 'шт' },

@@ -147,7 +147,10 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
             await daemon.kill();
             await daemon.start();
           }
-          await waitUntil(() => acknowledged(folder) === 2 && filesIn(processing).length === 0, 'message 2 acknowledged', { timeoutMs: 60_000, intervalMs: 100 });
+          await waitUntil(() => acknowledged(folder) === 2 && filesIn(processing).length === 0, 'message 2 acknowledged', {
+            timeoutMs: 60_000,
+            intervalMs: 100,
+          });
           expect(daemon.unexpectedExits).toBe(0);
           expect(await daemon.stop()).toBe(0);
 

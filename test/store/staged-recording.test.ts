@@ -106,7 +106,13 @@ describe('staged rows', () => {
           idempotencyKey: 'k',
           correctionKey: 'k:h2',
         };
-        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['C-1'], plan: () => ({ inserts: [], corrections: [{ id: dead, action: 'correct', submission: correction }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId,
+          now: T,
+          dedupeKeys: ['C-1'],
+          plan: () => ({ inserts: [], corrections: [{ id: dead, action: 'correct', submission: correction }] }),
+        });
         expect(db.prepare('SELECT state, payload FROM submissions WHERE id = ?').get(dead)).toEqual({
           state: 'dead',
           payload: JSON.stringify(validRequest('C-1')),
@@ -222,21 +228,37 @@ describe('a document’s staged changes (staged_corrections.action)', () => {
     });
   const waitingRow = (db: Parameters<typeof finishRecording>[0]) => addRequestRow(db, 'f', { v: 'A' }, 'DOC', T);
   const get = (db: Parameters<typeof finishRecording>[0], id: number) =>
-    db.prepare('SELECT state, payload, external_id AS externalId, document_number AS number, idempotency_key AS key, last_error_code AS code FROM submissions WHERE id = ?').get(id);
+    db
+      .prepare(
+        'SELECT state, payload, external_id AS externalId, document_number AS number, idempotency_key AS key, last_error_code AS code FROM submissions WHERE id = ?',
+      )
+      .get(id);
 
   it('replace: a row still waiting takes the new version under its own key; renumber: only the number', () =>
     withTempDir((dir) =>
       withStore(dir, (db) => {
         const id = waitingRow(db);
         const fileId = stageRequestRows(db, 'f', [], T);
-        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId,
+          now: T,
+          dedupeKeys: ['DOC'],
+          plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }),
+        });
         expect(get(db, id)).toMatchObject({ payload: '{"v":"A"}' });
         expect(finish(db, fileId).corrected).toBe(1);
         expect(get(db, id)).toEqual({ state: 'pending', payload: '{"v":"B"}', externalId: 'ЗП-2 DOC', number: 'ЗП-2', key: 'erp-test:DOC', code: null });
 
         db.prepare(`UPDATE submissions SET state = 'accepted', first_claimed_at = ? WHERE id = ?`).run(T, id);
         const next = stageRequestRows(db, 'f', [], T);
-        stageChunk(db, { flow: 'f', fileId: next, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'renumber', submission: document('ЗП-3', 'B') }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId: next,
+          now: T,
+          dedupeKeys: ['DOC'],
+          plan: () => ({ inserts: [], corrections: [{ id, action: 'renumber', submission: document('ЗП-3', 'B') }] }),
+        });
         finish(db, next);
         expect(get(db, id)).toEqual({ state: 'accepted', payload: '{"v":"B"}', externalId: 'ЗП-2 DOC', number: 'ЗП-3', key: 'erp-test:DOC', code: null });
       }),
@@ -247,12 +269,25 @@ describe('a document’s staged changes (staged_corrections.action)', () => {
       withStore(dir, (db) => {
         const id = waitingRow(db);
         const fileId = stageRequestRows(db, 'f', [], T);
-        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId,
+          now: T,
+          dedupeKeys: ['DOC'],
+          plan: () => ({ inserts: [], corrections: [{ id, action: 'replace', submission: document('ЗП-2', 'B') }] }),
+        });
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 1, leaseMs: 60_000, limit: 10 }).map((row) => row.id)).toEqual([id]);
         const seen: { lapsed?: unknown } = {};
         expect(finish(db, fileId, seen).corrected).toBe(0);
         expect(seen.lapsed).toEqual([
-          expect.objectContaining({ submissionId: id, action: 'replace', state: 'in_flight', payload: '{"v":"A"}', newPayload: '{"v":"B"}', documentNumber: 'ЗП-2' }),
+          expect.objectContaining({
+            submissionId: id,
+            action: 'replace',
+            state: 'in_flight',
+            payload: '{"v":"A"}',
+            newPayload: '{"v":"B"}',
+            documentNumber: 'ЗП-2',
+          }),
         ]);
         expect(get(db, id)).toMatchObject({ state: 'in_flight', payload: '{"v":"A"}', number: 'ЗП-2' });
       }),
@@ -263,7 +298,13 @@ describe('a document’s staged changes (staged_corrections.action)', () => {
       withStore(dir, (db) => {
         const waiting = waitingRow(db);
         const fileId = stageRequestRows(db, 'f', [], T);
-        stageChunk(db, { flow: 'f', fileId, now: T, dedupeKeys: ['DOC'], plan: () => ({ inserts: [], corrections: [{ id: waiting, action: 'withdraw', note: 'gone' }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId,
+          now: T,
+          dedupeKeys: ['DOC'],
+          plan: () => ({ inserts: [], corrections: [{ id: waiting, action: 'withdraw', note: 'gone' }] }),
+        });
         finish(db, fileId);
         expect(get(db, waiting)).toMatchObject({ state: 'withdrawn', code: 'DOCUMENT_WITHDRAWN' });
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 10, leaseMs: 60_000, limit: 10 })).toEqual([]);
@@ -271,7 +312,13 @@ describe('a document’s staged changes (staged_corrections.action)', () => {
 
         const claimed = addRequestRow(db, 'f', { v: 'C' }, 'DOC-2', T);
         const next = stageRequestRows(db, 'f', [], T);
-        stageChunk(db, { flow: 'f', fileId: next, now: T, dedupeKeys: ['DOC-2'], plan: () => ({ inserts: [], corrections: [{ id: claimed, action: 'withdraw', note: 'gone' }] }) });
+        stageChunk(db, {
+          flow: 'f',
+          fileId: next,
+          now: T,
+          dedupeKeys: ['DOC-2'],
+          plan: () => ({ inserts: [], corrections: [{ id: claimed, action: 'withdraw', note: 'gone' }] }),
+        });
         claimDueSubmissions(db, { flow: 'f', now: T + 1, leaseMs: 60_000, limit: 10 });
         const seen: { lapsed?: unknown } = {};
         finish(db, next, seen);

@@ -119,6 +119,42 @@ export const en = {
   'exchange.kind.taken': 'taken',
   'exchange.kind.stale': 'taken before',
   'exchange.kind.refused': 'refused',
+  'exchange.attention': 'Needs attention',
+  'exchange.settingsAnswered':
+    "This program's settings are in the folder ({reply}), answering 1C's: if 1C's wizard said «Перед продолжением настройки синхронизации данных … требуется получить параметры из приложения …», click its step again: it reads them once per click.",
+  'exchange.namesLatin':
+    '1C names its messages in Latin letters (its «Транслитерация имен файлов» is on), while the config says transliterateFileNames: false. The reply follows 1C and is written as {reply}; set transliterateFileNames: true to agree.',
+  'exchange.namesPlain':
+    '1C names its messages with the codes as they are (its «Транслитерация имен файлов» is off), while the config says transliterateFileNames: true. The reply follows 1C and is written as {reply}; set transliterateFileNames: false to agree.',
+  'exchange.noVersionTitle': 'No EnterpriseData version shared with 1C.',
+  'exchange.noVersion':
+    "1C's settings declare {theirs}; this flow declares {ours}. Until a version is shared 1C cannot exchange: it keeps the version 0.0, and its next export fails with «Не определен Менеджер конвертации для версии формата обмена <0.0>.»",
+  'exchange.noVersionFixDeclare':
+    'This program reads {readable}: add it to enterpriseData.versions, restart the service (systemctl restart procurement-connector), then in 1C run the synchronization setup again so that it writes its settings. This clears when settings with a shared version arrive.',
+  'exchange.noVersionFixUpdate':
+    "This program reads EnterpriseData {first} to {last}, and 1C declares none of them: update 1C's configuration to a release that does, then run the synchronization setup again. This clears when settings with a shared version arrive.",
+  'exchange.strayIntro':
+    "Message files in the exchange folder for other codes: they are not taken (1C names its messages Message_<its code>_<this program's code>). Each leaves this list once it is gone from the folder.",
+  'exchange.stray.node': "{name}: 1C writes to the code {to}: this program's code in 1C is {to}, the config says {node} (enterpriseData.node).",
+  'exchange.stray.peer': "{name}: 1C writes as {from}: 1C's code is {from}, the config says {peer} (enterpriseData.peer).",
+  'exchange.stray.peerUuid':
+    "{name}: 1C writes as {from} (its exchange UUID; its infobase prefix is {prefix}): 1C's code is {from}, the config says {peer} (enterpriseData.peer).",
+  'exchange.stray.both': '{name}: written by {from} to {to}, while this exchange is {peer} to {node} (enterpriseData.peer, enterpriseData.node).',
+  'exchange.stray.mixed': "{name}: its codes {from} and {to} are this exchange's, but one is transliterated and the other not.",
+  'exchange.stray.swapped': '{name}: a message from {from} to {to}, which this program did not write.',
+  'exchange.stray.reply': '{name}: a message from {from} to {to}, written to 1C rather than by it.',
+  'exchange.stray.unreadable': '{name}: its name carries no codes that can be told apart.',
+  'exchange.strayFix.node':
+    "Set enterpriseData.node: {to} and restart the service (systemctl restart procurement-connector), or type {node} as the other program's prefix in 1C's synchronization settings.",
+  'exchange.strayFix.peer': 'Set enterpriseData.peer: {from} and restart the service (systemctl restart procurement-connector).',
+  'exchange.strayFix.both':
+    "Another exchange's message, or both codes differ: if 1C writes it for this program, set enterpriseData.peer: {from} and node: {to}, and restart the service.",
+  'exchange.strayFix.mixed': '1C never names a message so: find out what wrote it.',
+  'exchange.strayFix.swapped':
+    "If 1C wrote it, the codes are swapped in the config (1C's code is {from}, this program's {to}): set enterpriseData.peer: {from} and node: {to}, and restart the service.",
+  'exchange.strayFix.reply':
+    "A reply of this program under earlier codes, perhaps: 1C reads this program's reply as {reply}. Delete the file once it is not needed.",
+  'exchange.strayFix.unreadable': "1C names its messages Message_<its code>_<this program's code>: find out what wrote it.",
   'col.messageNo': 'No.',
   'col.receivedNo': 'Of ours received',
   'col.version': 'Version',
@@ -203,6 +239,7 @@ export const en = {
   'attention.retryDead': 'Retry all dead letters',
   'attention.setAside': 'Export rows set aside',
   'attention.actions': 'Latest actions on the flow',
+  'attention.exchange': 'Exchange with 1C',
   'events.title': 'Webhook events',
   'order.title': 'Order {id}',
   'order.notFound': 'Nothing in the store names order {id}.',
@@ -305,7 +342,8 @@ export const en = {
   'col.whatHappened': 'What happened',
   'col.sentAs': 'Sent as',
   'attention.documents': 'Documents changed, withdrawn or kept back in the source',
-  'attention.documentsHint': '1C sends an order again only once it is changed and saved (Записать); the platform can neither update nor cancel a request: such changes are made there by hand.',
+  'attention.documentsHint':
+    '1C sends an order again only once it is changed and saved (Записать); the platform can neither update nor cancel a request: such changes are made there by hand.',
   'request.document': 'Document {number} (identity {id})',
   'request.notices': 'What happened to its document',
   'notice.kind.edited': 'Changed in 1C after it was sent',

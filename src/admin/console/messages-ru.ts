@@ -119,6 +119,42 @@ export const ru: Messages = {
   'exchange.kind.taken': 'принято',
   'exchange.kind.stale': 'уже было принято',
   'exchange.kind.refused': 'отклонено',
+  'exchange.attention': 'Требует внимания',
+  'exchange.settingsAnswered':
+    'Настройки этой программы лежат в каталоге ({reply}) в ответ на настройки 1С: если помощник 1С сообщил «Перед продолжением настройки синхронизации данных … требуется получить параметры из приложения …», нажмите его шаг ещё раз: он читает их один раз на каждое нажатие.',
+  'exchange.namesLatin':
+    '1С называет свои сообщения латиницей (у неё включена «Транслитерация имен файлов»), а в настройках указано transliterateFileNames: false. Ответ следует за 1С и записан как {reply}; чтобы настройки совпадали, укажите transliterateFileNames: true.',
+  'exchange.namesPlain':
+    '1С называет свои сообщения кодами как они есть (у неё выключена «Транслитерация имен файлов»), а в настройках указано transliterateFileNames: true. Ответ следует за 1С и записан как {reply}; чтобы настройки совпадали, укажите transliterateFileNames: false.',
+  'exchange.noVersionTitle': 'Нет общей с 1С версии EnterpriseData.',
+  'exchange.noVersion':
+    'В настройках 1С объявлены версии {theirs}; этот поток объявляет {ours}. Пока общей версии нет, 1С не может обмениваться: она запоминает версию 0.0, и её следующая выгрузка завершается ошибкой «Не определен Менеджер конвертации для версии формата обмена <0.0>.»',
+  'exchange.noVersionFixDeclare':
+    'Эта программа читает {readable}: добавьте эти версии в enterpriseData.versions, перезапустите службу procurement-connector (systemctl restart), затем в 1С снова пройдите настройку синхронизации, чтобы она записала свои настройки. Сообщение исчезнет, когда придут настройки с общей версией.',
+  'exchange.noVersionFixUpdate':
+    'Эта программа читает EnterpriseData с {first} по {last}, а 1С не объявляет ни одной из них: обновите конфигурацию 1С до релиза, который их поддерживает, затем снова пройдите настройку синхронизации. Сообщение исчезнет, когда придут настройки с общей версией.',
+  'exchange.strayIntro':
+    'Файлы сообщений в каталоге обмена для других кодов: они не берутся (1С называет свои сообщения Message_<её код>_<код этой программы>). Файл пропадёт из списка, как только его не станет в каталоге.',
+  'exchange.stray.node': '{name}: 1С пишет коду {to}: код этой программы в 1С — {to}, а в настройках указан {node} (enterpriseData.node).',
+  'exchange.stray.peer': '{name}: 1С пишет от кода {from}: код 1С — {from}, а в настройках указан {peer} (enterpriseData.peer).',
+  'exchange.stray.peerUuid':
+    '{name}: 1С пишет от кода {from} (это её идентификатор обмена; префикс её информационной базы — {prefix}): код 1С — {from}, а в настройках указан {peer} (enterpriseData.peer).',
+  'exchange.stray.both': '{name}: записано от {from} для {to}, а этот обмен — от {peer} для {node} (enterpriseData.peer, enterpriseData.node).',
+  'exchange.stray.mixed': '{name}: коды {from} и {to} принадлежат этому обмену, но один из них транслитерирован, а другой нет.',
+  'exchange.stray.swapped': '{name}: сообщение от {from} для {to}, которое эта программа не записывала.',
+  'exchange.stray.reply': '{name}: сообщение от {from} для {to}, написанное для 1С, а не самой 1С.',
+  'exchange.stray.unreadable': '{name}: в имени нет кодов, которые можно различить.',
+  'exchange.strayFix.node':
+    'Укажите enterpriseData.node: {to} и перезапустите службу procurement-connector (systemctl restart) или введите {node} как префикс другой программы в настройках синхронизации 1С.',
+  'exchange.strayFix.peer': 'Укажите enterpriseData.peer: {from} и перезапустите службу procurement-connector (systemctl restart).',
+  'exchange.strayFix.both':
+    'Это сообщение другого обмена, или различаются оба кода: если 1С пишет его этой программе, укажите enterpriseData.peer: {from} и node: {to} и перезапустите службу.',
+  'exchange.strayFix.mixed': '1С так сообщения не называет: выясните, кто записал этот файл.',
+  'exchange.strayFix.swapped':
+    'Если его записала 1С, коды в настройках перепутаны местами (код 1С — {from}, код этой программы — {to}): укажите enterpriseData.peer: {from} и node: {to} и перезапустите службу.',
+  'exchange.strayFix.reply':
+    'Возможно, это ответ этой программы под прежними кодами: 1С читает ответ этой программы как {reply}. Удалите файл, когда он станет не нужен.',
+  'exchange.strayFix.unreadable': '1С называет свои сообщения Message_<её код>_<код этой программы>: выясните, кто записал этот файл.',
   'col.messageNo': '№',
   'col.receivedNo': 'Получено наших',
   'col.version': 'Версия',
@@ -203,6 +239,7 @@ export const ru: Messages = {
   'attention.retryDead': 'Отправить снова все недоставленные',
   'attention.setAside': 'Отложенные записи выгрузки',
   'attention.actions': 'Последние действия с потоком',
+  'attention.exchange': 'Обмен с 1С',
   'events.title': 'События вебхуков',
   'order.title': 'Заказ {id}',
   'order.notFound': 'В хранилище нет ничего о заказе {id}.',

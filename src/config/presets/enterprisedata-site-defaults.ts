@@ -19,7 +19,7 @@ export const ENTERPRISEDATA_SITE_DEFAULTS: readonly SiteDefault[] = [
     name: 'contact.name',
     spec: { default: 'Отдел закупок' },
     comment: [
-      "SITE. The contact is the user responsible for the order in 1C (Ответственный); an order with",
+      'SITE. The contact is the user responsible for the order in 1C (Ответственный); an order with',
       'none gets this name. EnterpriseData carries no phone or e-mail: every request gets this phone.',
     ],
   },

@@ -128,7 +128,10 @@ function withdrawalsOf(records: XmlPath, withdrawals: XmlPath): { both: XmlPath;
   const lastName = (steps: readonly XmlStep[]) => (steps.at(-1) as XmlStep & { kind: 'element' }).name;
   const names = new Set(withdrawals.alternatives.map(lastName));
   if (records.alternatives.some((steps) => names.has(lastName(steps)))) {
-    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: withdrawals.record "${withdrawals.text}" ends in the same element as record:`);
+    throw new ConnectorError(
+      'MAPPING_INVALID',
+      `cannot be read with this mapping: withdrawals.record "${withdrawals.text}" ends in the same element as record:`,
+    );
   }
   return {
     both: { text: `${records.text} | ${withdrawals.text}`, alternatives: [...records.alternatives, ...withdrawals.alternatives] },

@@ -9,6 +9,7 @@ import { CONSOLE_HISTORY_SCHEMA } from './007-console-history.js';
 import { EXCHANGES_SCHEMA } from './008-exchanges.js';
 import { AUDIT_TEXT_SCHEMA } from './009-audit-text.js';
 import { DOCUMENTS_SCHEMA } from './010-documents.js';
+import { EXCHANGE_FOLDER_SCHEMA } from './011-exchange-folder.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly string[] = [
   EXCHANGES_SCHEMA,
   AUDIT_TEXT_SCHEMA,
   DOCUMENTS_SCHEMA,
+  EXCHANGE_FOLDER_SCHEMA,
 ];

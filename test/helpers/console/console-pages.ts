@@ -8,7 +8,7 @@
  * accepted and their orders confirmed; three dead-lettered, one of them retried by an operator and
  * dead again; a file with a problem (its other requests accepted); a file rejected whole; 1C's
  * settings message, a message with two purchase orders, and one with an order the platform cannot
- * take (three problems, one of them on a long XML path). `CONSOLE_PAGES` names a page of each GET
+ * take (three problems, one of them on a long XML path); a message in its folder for other codes. `CONSOLE_PAGES` names a page of each GET
  * route the console registers (the test of the routes compares them) on that data.
  */
 import fs from 'node:fs';
@@ -233,10 +233,7 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
   const changedOrder = /<Документ\.ЗаказПоставщику>[\s\S]*?<\/Документ\.ЗаказПоставщику>/
     .exec(sent)![0]
     .replace('<Количество>20</Количество>', '<Количество>25</Количество>');
-  fs.writeFileSync(
-    peerMessage,
-    edMessage({ version: '1.8', no: 3, received, body: [changedOrder, edWithdrawal(EXCHANGE_WITHDRAWN_REF)] }),
-  );
+  fs.writeFileSync(peerMessage, edMessage({ version: '1.8', no: 3, received, body: [changedOrder, edWithdrawal(EXCHANGE_WITHDRAWN_REF)] }));
   // With the problem of the second message's order, three notices.
   const notices = await waitUntil(
     async () => {
@@ -247,6 +244,14 @@ async function giveADaysWork({ url, inbox, dir, daemon }: ConsoleDaemon): Promis
     20_000,
   );
   const noticeId = notices.find((notice) => notice.kind === 'edited')!.id as number;
+
+  // A message in the exchange folder for other codes: named on the exchange and attention pages.
+  fs.writeFileSync(path.join(exchange, 'Message_УТ_XX.xml'), edMessage({ to: 'XX' }));
+  await waitUntil(
+    async () => ((await getJson(`${url}${paths.exchange(EXCHANGE_FLOW)}`)).strayMessages as Data[]).length === 1,
+    'the message for other codes named',
+    20_000,
+  );
 
   const orderId = sandbox.requests().find((r) => r.externalId === 'ЗК-000102')!.orderId;
   // The store may say archived a moment before the file is in archive/.

@@ -1,9 +1,10 @@
 /**
  * `/attention`: everything that waits for a person: flows paused (token refused) or with the
  * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
- * written, export rows set aside, and documents their source changed or withdrew after they were
- * sent, or that a problem kept from being sent (document notices). Each row carries its error code
- * or kind; the page says what to do about each.
+ * written, an exchange's messages for other codes and 1C's settings that share no version with it
+ * (`exchange-problems.ts`), export rows set aside, and documents their source changed or withdrew
+ * after they were sent, or that a problem kept from being sent (document notices). Each row
+ * carries its error code or its kind; the page says what to do about each.
  */
 import { listAuditOfTarget } from '../../../store/audit.js';
 import { setAsideExports } from '../../../store/console-events.js';
@@ -11,8 +12,10 @@ import { countFilesWithPendingReport, rejectedFilesOfFlow } from '../../../store
 import { submissionsInState } from '../../../store/console-submissions.js';
 import { openNoticesOfFlow } from '../../../store/document-notices.js';
 import { noticeItem, type NoticeItem } from './notices.js';
+import { exchangeStateOf } from '../../../store/exchanges.js';
 import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
+import { exchangeProblemCount, exchangeProblems, type ExchangeProblems } from './exchange-problems.js';
 import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
 
 /** Rows listed per kind; the totals count them all. */
@@ -37,6 +40,8 @@ export interface FlowAttention {
   documents: Listed<NoticeItem>;
   /** The latest actions on the flow itself (retry the dead letters, resume), newest first. */
   actions: AuditItem[];
+  /** What its exchange with 1C waits for (null for a flow without one). */
+  exchange: ExchangeProblems | null;
 }
 
 export interface AttentionData {
@@ -56,6 +61,8 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
     };
     const files = rejectedFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
     const notices = openNoticesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
+    const codes = flow.enterpriseData;
+    const exchange = codes ? exchangeProblems(deps.db, flow, exchangeStateOf(deps.db, { flow: flow.name, node: codes.node, peer: codes.peer })) : null;
     return {
       flow: flow.name,
       gate: gate && gate.mode !== 'closed' ? gate : null,
@@ -66,13 +73,22 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
       documents: { total: notices.total, rows: notices.rows.map(noticeItem) },
       actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),
+      exchange,
     };
   });
   const aside = setAsideExports(deps.db, ATTENTION_LIMIT);
   const total =
     flows.reduce(
       (n, flow) =>
-        n + (flow.gate ? 1 : 0) + flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total,
+        n +
+        (flow.gate ? 1 : 0) +
+        flow.held.total +
+        flow.dead.total +
+        flow.rejected.total +
+        flow.rejectedFiles.total +
+        flow.pendingReports +
+        flow.documents.total +
+        exchangeProblemCount(flow.exchange),
       0,
     ) + aside.total;
   return {

@@ -1,15 +1,17 @@
 /**
  * `/flows/<flow>/exchange`: a flow's exchange with 1C (EnterpriseData through a folder), as the
- * store holds it: the codes and file names, what 1C declared and the version agreed, the last
- * message taken and what our reply acknowledges, when 1C last wrote, the requests still waiting,
- * and the last messages read with what each became.
+ * store holds it: the codes and file names (as 1C names its messages, and as our reply was
+ * written), what 1C declared and the version agreed, the last message taken and what our reply
+ * acknowledges, when 1C last wrote, the requests still waiting, what waits on a person
+ * (`exchange-problems.ts`), and the last messages read with what each became.
  */
 import type { FlowConfig } from '../../../config/flow-schema.js';
-import { replyName } from '../../../exchange/message-names.js';
-import { exchangeStateOf, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeState } from '../../../store/exchanges.js';
+import { replyName, replyTransliterated, transliterate } from '../../../exchange/message-names.js';
+import { exchangeStateOf, listExchangeMessageFiles, type ExchangeMessageKind, type ExchangeNameForm, type ExchangeState } from '../../../store/exchanges.js';
 import { countSubmissionsByState } from '../../../store/outbox.js';
 import type { ConsoleDeps } from '../deps.js';
 import { iso } from '../format.js';
+import { exchangeProblems, sharesNoVersion, type ExchangeProblems } from './exchange-problems.js';
 
 /** Messages listed on the page. */
 export const EXCHANGE_MESSAGES_SHOWN = 20;
@@ -17,9 +19,17 @@ export const EXCHANGE_MESSAGES_SHOWN = 20;
 export interface ExchangeSummary {
   node: string;
   peer: string;
-  /** The name 1C writes its messages under, and the name of our reply. */
+  /** The name 1C writes its messages under (as it named the last one), and the name of our reply (as last written, else as it will be). */
   peerMessageName: string;
   replyName: string;
+  /** Under which name 1C wrote its last message to us; null before any, or when the codes read the same either way. */
+  peerNameForm: ExchangeNameForm | null;
+  /** 1C names its messages otherwise than `transliterateFileNames` says (the reply follows 1C). */
+  namesDisagree: boolean;
+  /** Our settings, answering 1C's, are in the folder and no data message has been acknowledged yet: 1C's wizard may read them. */
+  settingsAnswered: boolean;
+  /** 1C's settings arrived and share no version with the flow (`exchange-problems.ts` says which). */
+  noCommonVersion: boolean;
   /** The version both sides read (settings), or the version of the last data message; null before the handshake. */
   agreedVersion: string | null;
   /** Settings received (the handshake is done). */
@@ -50,7 +60,7 @@ export interface ExchangeMessageItem {
   problems: number;
 }
 
-export interface ExchangeData {
+export interface ExchangeData extends ExchangeProblems {
   page: 'exchange';
   flow: string;
   exchange: ExchangeSummary;
@@ -71,12 +81,18 @@ const json = <T>(text: string | null): T | null => (text === null ? null : (JSON
 export function exchangeSummary(flow: FlowConfig, state: ExchangeState | undefined): ExchangeSummary | null {
   const exchange = flow.enterpriseData;
   if (!exchange) return null;
-  const peerMessageName = `Message_${exchange.peer}_${exchange.node}.xml`;
+  const peerNameForm = state?.peerNameForm ?? null;
+  const plainPeerName = `Message_${exchange.peer}_${exchange.node}.xml`;
+  const settingsAnswered = state?.replyFormat === 'settings' && state.replyDue === 0 && state.acknowledgedNo === 0;
   return {
     node: exchange.node,
     peer: exchange.peer,
-    peerMessageName,
-    replyName: replyName(exchange, exchange.transliterateFileNames),
+    peerMessageName: peerNameForm === 'transliterated' ? transliterate(plainPeerName) : plainPeerName,
+    replyName: state?.replyName ?? replyName(exchange, replyTransliterated(exchange.transliterateFileNames, peerNameForm)),
+    peerNameForm,
+    namesDisagree: peerNameForm !== null && (peerNameForm === 'transliterated') !== exchange.transliterateFileNames,
+    settingsAnswered,
+    noCommonVersion: sharesNoVersion(state),
     agreedVersion: state?.agreedVersion ?? null,
     settingsAt: iso(state?.settingsAt ?? null),
     lastTakenNo: state?.lastTakenNo ?? 0,
@@ -121,5 +137,6 @@ export function exchangeData(deps: ConsoleDeps, flowName: string): ExchangeData 
     waiting,
     problems: messages.reduce((sum, m) => sum + m.problems, 0),
     messages,
+    ...exchangeProblems(deps.db, flow, state)!,
   };
 }

@@ -1,5 +1,6 @@
 /** `/attention`: everything held, dead-lettered, rejected or paused, each with its reason and what to do. */
 import type { AttentionData, FlowAttention } from '../data/attention.js';
+import { exchangeProblemCount } from '../data/exchange-problems.js';
 import type { SubmissionItem } from '../data/shapes.js';
 import { formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
@@ -7,6 +8,7 @@ import { paths } from '../paths.js';
 import { Layout } from './layout.js';
 import { DataTable } from './data-table.js';
 import { exportErrorWords } from './error-words.js';
+import { ExchangeProblemList } from './exchange-problems.js';
 import { ActionLink, AuditTable, ErrorCell, ExternalIdCell, FileTable, hintFor, submissionErrorWords, Time } from './parts.js';
 import { NoticeTable } from './notices.js';
 import type { ViewContext } from './view-context.js';
@@ -46,9 +48,10 @@ export function AttentionPage(props: { ctx: ViewContext; data: AttentionData }) 
 function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
   const { ctx, flow } = props;
   const { t } = ctx;
+  const exchangeProblems = exchangeProblemCount(flow.exchange);
   const empty =
     !flow.gate &&
-    flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total === 0 &&
+    flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total + exchangeProblems === 0 &&
     flow.actions.length === 0;
   if (empty) return null;
   return (
@@ -63,6 +66,14 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
           </p>
           <p class="hint">{hintFor(t, flow.gate.mode === 'paused' ? 'PLATFORM_UNAUTHORIZED' : 'PLATFORM_UNAVAILABLE')}</p>
           {ctx.actionsOn ? <ActionLink href={paths.resumeFlow(flow.flow)} label={t('attention.resume')} /> : null}
+        </div>
+      ) : null}
+      {flow.exchange && exchangeProblems > 0 ? (
+        <div>
+          <h3>
+            <a href={paths.exchange(flow.flow)}>{t('attention.exchange')}</a>
+          </h3>
+          <ExchangeProblemList t={t} problems={flow.exchange} />
         </div>
       ) : null}
       {flow.documents.total > 0 ? (

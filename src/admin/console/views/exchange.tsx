@@ -3,6 +3,7 @@ import type { ExchangeData, ExchangeSummary } from '../data/exchange.js';
 import type { Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { DataTable } from './data-table.js';
+import { ExchangeProblemList } from './exchange-problems.js';
 import { Layout } from './layout.js';
 import { State, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
@@ -22,8 +23,18 @@ export function ExchangePage(props: { ctx: ViewContext; data: ExchangeData }) {
     <Layout ctx={ctx} title={t('exchange.title', { flow: data.flow })}>
       <h1>{t('exchange.title', { flow: data.flow })}</h1>
       <div id="exchange" data-live="">
-        {exchange.agreedVersion === null ? <p class="warn">{t('exchange.notAgreed')}</p> : null}
+        {exchange.agreedVersion === null && !exchange.noCommonVersion ? <p class="warn">{t('exchange.notAgreed')}</p> : null}
         {exchange.replyDue ? <p class="warn">{t('exchange.replyDue')}</p> : null}
+        {exchange.settingsAnswered ? <p class="ok-text">{t('exchange.settingsAnswered', { reply: exchange.replyName })}</p> : null}
+        {exchange.namesDisagree ? (
+          <p class="warn">{t(exchange.peerNameForm === 'transliterated' ? 'exchange.namesLatin' : 'exchange.namesPlain', { reply: exchange.replyName })}</p>
+        ) : null}
+        {data.versionProblem !== null || data.strayMessages.length > 0 ? (
+          <section>
+            <h2>{t('exchange.attention')}</h2>
+            <ExchangeProblemList t={t} problems={data} />
+          </section>
+        ) : null}
         <dl class="facts">
           <dt>{t('exchange.peer')}</dt>
           <dd>

@@ -31,7 +31,11 @@ export function NoticeTable(props: { t: Translate; flow: string; rows: readonly 
               </span>
             ),
         },
-        { head: 'col.whatToDo', cell: (row) => translateOr(t, `notice.hint.${row.kind}`, row.kind, { sentAs: row.platformId ?? row.externalId ?? '—' }), class: 'hint' },
+        {
+          head: 'col.whatToDo',
+          cell: (row) => translateOr(t, `notice.hint.${row.kind}`, row.kind, { sentAs: row.platformId ?? row.externalId ?? '—' }),
+          class: 'hint',
+        },
         { head: 'col.updated', cell: (row) => <Time at={row.updatedAt} /> },
         props.actionsOn && {
           head: 'col.action',

@@ -143,7 +143,9 @@ function FlowExchange(props: { t: Translate; flow: string; exchange: ExchangeSum
         <a href={paths.exchange(flow)}>{t('exchange.link')}</a>
       </dt>
       <dd>
-        {exchange.agreedVersion === null ? (
+        {exchange.noCommonVersion ? (
+          <span class="warn">{t('exchange.noVersionTitle')}</span>
+        ) : exchange.agreedVersion === null ? (
           <span class="warn">{t('exchange.notAgreed')}</span>
         ) : (
           <span>
