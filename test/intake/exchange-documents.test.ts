@@ -37,15 +37,13 @@ function sent(db: Db, number: string, platformId = 'PRC-REQ-000001'): void {
 }
 
 const rows = (f: IntakeFixture) =>
-  f
-    .submissions()
-    .map((s) => ({
-      id: s.dedupeKey,
-      number: s.documentNumber,
-      externalId: s.externalId,
-      state: s.state,
-      payload: JSON.parse(s.payload) as Record<string, unknown>,
-    }));
+  f.submissions().map((s) => ({
+    id: s.dedupeKey,
+    number: s.documentNumber,
+    externalId: s.externalId,
+    state: s.state,
+    payload: JSON.parse(s.payload) as Record<string, unknown>,
+  }));
 const notices = (f: IntakeFixture): DocumentNotice[] => openNoticesOfFlow(f.db, 'requests', 100).rows;
 /** The notes of the last message's report about its documents (not what the message itself was taken as). */
 const notesOf = async (f: IntakeFixture) =>
