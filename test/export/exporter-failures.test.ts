@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLogger, type Logger } from '../../src/log.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
 import { TEMP_NAME_EXTRA_BYTES } from '../../src/shared/write-file-atomic.js';
 import { assignExportFileName, countExports, deleteWrittenExportsOlderThan, enqueueExport, listNamedPendingExports } from '../../src/store/exports.js';
