@@ -1,7 +1,7 @@
 /**
  * The console in a real browser (Debian's Chromium through playwright-core) against a real daemon,
- * the in-process sandbox and real folders: what an operator sees and does. The screenshots it takes
- * are the manual's (docs/images/console-*.png, shown in docs/operations.md): `UPDATE_SCREENSHOTS=1 npx vitest run <this file>`.
+ * the in-process sandbox and real folders: what an operator sees and does. (The manual's pictures
+ * are `npm run screenshots`'s, from the demo.)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,18 +13,7 @@ import { recordBusyDay, type BusyDay } from '../../helpers/console/history-rows.
 import { collectErrors, withBrowser } from '../../helpers/console/with-browser.js';
 import { PASSWORD, withConsoleDaemon } from '../../helpers/console/with-console-daemon.js';
 
-const IMAGES = path.join(REPO, 'docs/images');
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
-
-/**
- * Every run takes the screenshots; `UPDATE_SCREENSHOTS=1` writes them over the manual's, so that a
- * plain `npm test` leaves the checkout as it was.
- */
-async function screenshot(page: Page, name: string): Promise<void> {
-  const image = await page.screenshot({ fullPage: true });
-  expect(image.length).toBeGreaterThan(1_000);
-  if (process.env.UPDATE_SCREENSHOTS) fs.writeFileSync(path.join(IMAGES, name), image);
-}
 
 async function signIn(page: Page, name: string, password: string): Promise<void> {
   await page.fill('input[name=name]', name);
@@ -68,7 +57,8 @@ async function deliverSample(
   }, 'three events applied');
 }
 
-describe('the console in Chromium', () => {
+// A browser and a daemon on a machine busy with the rest of the suite: a step may wait, never forever.
+describe('the console in Chromium', { timeout: 120_000 }, () => {
   it('shows a dropped file’s requests on / as they are delivered (live), and each request’s timeline', async () => {
     await withConsoleDaemon({}, async ({ url, inbox, daemon }) => {
       await withBrowser(async (open) => {
@@ -104,7 +94,6 @@ describe('the console in Chromium', () => {
         expect(timeline).toMatch(/Outcome: accepted PRC-REQ-\d+/);
         expect(timeline).toMatch(/Acknowledgement ack-ЗК-000102-\d+\.csv \(written\)/);
         await page.click('ol.timeline details summary');
-        await screenshot(page, 'console-request.png');
         expect(errors, errors.join('\n')).toEqual([]);
       });
     });
@@ -163,7 +152,6 @@ describe('the console in Chromium', () => {
         expect(await fill('#chart-flow-0-accepted rect.bg')).toBe('rgb(45, 164, 78)');
         expect(await fill('#chart-flow-0-dead rect.bg')).toBe('rgb(36, 41, 47)');
         expect(errors, errors.join('\n')).toEqual([]);
-        await screenshot(page, 'console-overview.png');
       });
     });
   });
@@ -181,7 +169,6 @@ describe('the console in Chromium', () => {
         expect(problems).toHaveLength(1);
         expect(problems[0]).toContain('COLUMN_MISSING');
         expect(problems[0]).toContain('Количество');
-        await screenshot(page, 'console-file.png');
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('a[href$="errors.csv"]')]);
         const csv = fs.readFileSync((await download.path())!, 'utf8');
         expect(csv.startsWith('\uFEFFrow;field;code;message;externalId')).toBe(true);
@@ -218,7 +205,6 @@ describe('the console in Chromium', () => {
         const { page } = await open();
         await page.goto(`${url}/attention`);
         expect(await page.textContent('main')).toContain('SUBMISSION_DEAD');
-        await screenshot(page, 'console-attention.png');
 
         daemon.sandbox!.setFaults({});
         await page.goto(`${url}${request('ЗК-000101')}`);
@@ -232,7 +218,6 @@ describe('the console in Chromium', () => {
         const timeline = await page.textContent('ol.timeline');
         expect(timeline).toContain('Анна: retry a request (done)');
         expect(timeline).toMatch(/Attempt 3: 201/);
-        await screenshot(page, 'console-retried.png');
         await page.goto(`${url}/audit`);
         expect(await page.textContent('table.audit')).toContain('Анна');
         // The other two stay dead: only the one asked for was retried.
@@ -285,7 +270,6 @@ describe('the console in Chromium', () => {
         const { page } = await open();
         await page.goto(`${url}/attention`);
         expect(new URL(page.url()).pathname).toBe('/login');
-        await screenshot(page, 'console-login.png');
         await signIn(page, 'Ivan', PASSWORD);
         expect(new URL(page.url()).pathname).toBe('/attention');
 
@@ -334,7 +318,6 @@ describe('the console in Chromium', () => {
             (n, label) => `${label}: ${n}`,
           ),
         );
-        await screenshot(page, 'console-overview-ru.png');
       });
     });
   });
