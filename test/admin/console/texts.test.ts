@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../../src/admin/console/i18n.js';
 import { textsEn } from '../../../src/admin/console/texts-en.js';
 import { errorWords, exportErrorWords, platformWords } from '../../../src/admin/console/views/error-words.js';
-import { problemMessage, stateWord } from '../../../src/admin/console/views/parts.js';
+import { fileHint, fileHints, problemMessage, problemWords, stateWord } from '../../../src/admin/console/views/parts.js';
 import { readableKey } from '../../../src/admin/console/views/requests.js';
 
 const ru = translator('ru');
@@ -71,6 +71,45 @@ describe('the catalogue of what problems and notes say', () => {
     expect(stateWord(ru, 'rejected', 'confirmation')).toBe('отклонено');
     expect(stateWord(ru, 'rejected')).toBe('отклонена');
     expect(stateWord(en, 'rejected', 'file')).toBe('rejected');
+  });
+});
+
+describe('a file refused whole, in Russian', () => {
+  it('keeps what the operator needs: both codes, the versions, the setting, the encoding advice', () => {
+    expect(ru.text({ key: 'nodeMismatchTo', params: { to: 'XX', node: 'ПК', setting: 'enterpriseData.node' } })).toBe(
+      'адресовано коду XX, а код этой программы — ПК (enterpriseData.node): проверьте коды, введённые в 1С, или укажите enterpriseData.node: XX и перезапустите службу',
+    );
+    expect(ru.text({ key: 'versionUnsupported', params: { version: '1.21', versions: '1.8, 1.11', setting: 'enterpriseData.versions' } })).toContain(
+      'EnterpriseData 1.21, которую этот поток не читает (он читает 1.8, 1.11; enterpriseData.versions)',
+    );
+    expect(ru.text({ key: 'zipNoPassword', params: { setting: 'enterpriseData.password' } })).toContain('укажите в enterpriseData.password пароль архивов 1С');
+    expect(ru.text({ key: 'utf16Excel' })).toContain('сохраните его в windows-1251 или UTF-8 (в Excel — «CSV UTF-8», а не «Текст в Юникоде»)');
+  });
+
+  it("quotes a parser's own words beside the sentence, never in it", () => {
+    expect(problemWords(ru, { code: 'XML_MALFORMED', text: { key: 'xmlMalformed', params: { line: 3, column: 5, said: 'unexpected close tag' } } })).toEqual({
+      text: 'не является правильным XML: строка 3, столбец 5',
+      quoted: 'unexpected close tag',
+    });
+  });
+
+  it.each([
+    ['EXCHANGE_NODE_MISMATCH', 'enterpriseData.peer и enterpriseData.node'],
+    ['EXCHANGE_VERSION_UNSUPPORTED', 'enterpriseData.versions'],
+    ['ARCHIVE_ENCRYPTED', 'enterpriseData.password'],
+    ['FILE_UNREADABLE', '«CSV UTF-8», а не «Текст в Юникоде»'],
+    ['COLUMN_MISSING', 'на странице маппинга'],
+    ['INN_INVALID', 'Исправьте данные в ERP'],
+  ])('says what to do by the code: %s', (code, words) => {
+    expect(fileHint(ru, code)).toContain(words);
+    expect(fileHint(ru, code)).not.toContain('systemctl reload');
+  });
+
+  it('gives a file each hint of its problems once', () => {
+    expect(fileHints(ru, [{ code: 'INN_INVALID' }, { code: 'FIELD_REQUIRED' }, { code: 'COLUMN_MISSING' }])).toEqual([
+      fileHint(ru, 'INN_INVALID'),
+      fileHint(ru, 'COLUMN_MISSING'),
+    ]);
   });
 });
 
