@@ -14,7 +14,7 @@ import { formatBytes } from '../format.js';
 import type { Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { AuditTable, hintFor, Json, ProblemTable } from './parts.js';
+import { AuditTable, hintFor, Json, ProblemMessage, ProblemTable } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 /** `upload`: the formats the flow reads (`uploadFormatsOf`), named on the upload's label and offered by its file picker. */
@@ -171,7 +171,15 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
               {mapping.problems.map((p) => (
                 <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} data-path={p.path} class={p.line !== null ? 'goto' : undefined}>
                   <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
-                  <td class="message">{p.message}</td>
+                  <td class="message">
+                    {p.text ? (
+                      <ProblemMessage t={t} problem={{ code: mapping.code, text: p.text }} />
+                    ) : (
+                      <>
+                        {t.code(mapping.code)} <q class="said">{p.message}</q>
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
