@@ -5,7 +5,9 @@
  */
 import type { z } from 'zod';
 import { exportFormatSchema } from './export-format-schema.js';
-import { configError, dottedPath, parseYamlBytes, readYamlFile, type ConfigProblem } from './load-config.js';
+import { configError, mappingNamedAt, namedAtText, parseYamlSource, readYamlSource, type ConfigProblem, type YamlSource } from './load-config.js';
+import { issueProblems } from './key-problems.js';
+import { ConnectorError, isConnectorError } from '../errors.js';
 import {
   confirmationsMappingSchema,
   defaultAcknowledgements,
@@ -13,6 +15,7 @@ import {
   toConfirmationsSpec,
   toRequestsSpec,
   MAPPING_KIND,
+  FIELD_SOURCES,
   type FieldSpec,
   type MappingKind,
   type MappingSpec,
@@ -21,16 +24,33 @@ import { checkDateFormat } from './date-format.js';
 import { columnsOf, formatOfSpec, usesColumns, usesPaths } from './mapping-sources.js';
 import { TABLE_FORMATS } from './mapping-schema.js';
 import { parseXmlPath, type XmlPathRole } from './xml-path.js';
-import { issueText } from './issue-text.js';
-import { knownKeysAt } from './key-problems.js';
-import { nearestKey } from './nearest-key.js';
-import type { MessageText } from '../errors.js';
 import { applyPreset } from './presets/index.js';
 
-/** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
+/**
+ * Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the
+ * file and keys, each unknown key with its line, column and the nearest known key.
+ */
 export function loadMappingSpec(file: string): MappingSpec {
-  const raw = readYamlFile(file, 'mapping');
-  return parseMappingSpec(raw, file);
+  const source = readYamlSource(file, 'mapping');
+  return parseMappingSpec(source.data, file, source);
+}
+
+/**
+ * The mapping of a flow (or of the export section) of a loaded config: a file that cannot be read
+ * also names the key and the line of the config that point to it.
+ */
+export function loadMappingOf(holder: { mapping: string }): MappingSpec {
+  try {
+    return loadMappingSpec(holder.mapping);
+  } catch (error) {
+    if (!isConnectorError(error, 'CONFIG_NOT_FOUND')) throw error;
+    const at = mappingNamedAt(holder);
+    throw new ConnectorError('CONFIG_NOT_FOUND', `${error.message}${namedAtText(at)}`, {
+      cause: error,
+      details: { ...error.details, ...(at === undefined ? {} : { namedBy: at }) },
+      ...(error.text === undefined ? {} : { text: error.text }),
+    });
+  }
 }
 
 /**
@@ -39,11 +59,12 @@ export function loadMappingSpec(file: string): MappingSpec {
  * `file` names it in messages. Throws `MAPPING_INVALID`.
  */
 export function parseMappingText(text: string, file: string): MappingSpec {
-  return parseMappingSpec(parseYamlBytes(Buffer.from(text, 'utf8'), file, 'mapping'), file);
+  const source = parseYamlSource(Buffer.from(text, 'utf8'), file, 'mapping');
+  return parseMappingSpec(source.data, file, source);
 }
 
-/** Validate already-parsed mapping data (tests and `check` use it too). */
-export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
+/** Validate already-parsed mapping data (tests and `check` use it too); `source` gives the keys' places. */
+export function parseMappingSpec(raw: unknown, file: string, source?: YamlSource): MappingSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw configError(file, [{ path: '', message: 'must be a YAML mapping (key: value pairs)', text: { key: 'notAMapping' } }], 'MAPPING_INVALID');
   }
@@ -63,7 +84,7 @@ export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
     );
   }
   const problems: ConfigProblem[] = [];
-  const spec = kind === MAPPING_KIND.requests ? parseRequests(record, file, problems) : parseConfirmations(record, file, problems);
+  const spec = kind === MAPPING_KIND.requests ? parseRequests(record, file, problems, source) : parseConfirmations(record, file, problems, source);
   if (spec) problems.push(...crossCheck(spec));
   if (problems.length > 0 || !spec) throw configError(file, problems, 'MAPPING_INVALID');
   return spec;
@@ -77,23 +98,23 @@ function detectKind(raw: Record<string, unknown>): MappingKind | undefined {
   return undefined;
 }
 
-function parseRequests(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+function parseRequests(raw: Record<string, unknown>, file: string, problems: ConfigProblem[], source?: YamlSource): MappingSpec | undefined {
   const parsed = requestsMappingSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues, '', requestsMappingSchema));
+    problems.push(...fieldProblems(parsed.error.issues, { schema: requestsMappingSchema, data: raw, source }));
     return undefined;
   }
-  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems, source);
   return ack && toRequestsSpec(file, parsed.data, ack);
 }
 
-function parseConfirmations(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+function parseConfirmations(raw: Record<string, unknown>, file: string, problems: ConfigProblem[], source?: YamlSource): MappingSpec | undefined {
   const parsed = confirmationsMappingSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues, '', confirmationsMappingSchema));
+    problems.push(...fieldProblems(parsed.error.issues, { schema: confirmationsMappingSchema, data: raw, source }));
     return undefined;
   }
-  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems, source);
   return ack && toConfirmationsSpec(file, parsed.data, ack);
 }
 
@@ -101,38 +122,31 @@ function parseAcknowledgements(
   section: unknown,
   raw: Parameters<typeof defaultAcknowledgements>[0],
   problems: ConfigProblem[],
+  source?: YamlSource,
 ): z.infer<typeof exportFormatSchema> | undefined {
-  const parsed = exportFormatSchema.safeParse(section ?? defaultAcknowledgements(raw));
+  const data = section ?? defaultAcknowledgements(raw);
+  const parsed = exportFormatSchema.safeParse(data);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues, 'acknowledgements', exportFormatSchema));
+    problems.push(...issueProblems(parsed.error.issues, { schema: exportFormatSchema, data, source, at: ['acknowledgements'] }));
     return undefined;
   }
   return parsed.data;
 }
 
 /**
- * zod issues as `key: message`, one problem per unknown key (`items.quantity.integr: unknown key`),
- * each with its console text; given the `schema`, an unknown key's text names the known key nearest
- * to it (`integer`).
+ * A mapping's issues as `issueProblems` words them (each unknown key with its place and the
+ * nearest known key), less a field's "needs exactly one of column, path, …" when a misspelt key of
+ * that very field is one of those sources (`colum`): the typo is the one mistake, and says it.
  */
-export function mappingProblems(issues: readonly z.core.$ZodIssue[], prefix = '', schema?: z.core.$ZodType): ConfigProblem[] {
-  const out: ConfigProblem[] = [];
-  const at = (parts: readonly PropertyKey[]) => [prefix, dottedPath(parts)].filter((s) => s !== '').join('.');
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      const known = schema === undefined ? [] : knownKeysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        const near = nearestKey(key, known);
-        const text: MessageText = near === undefined ? { key: 'unknownKey' } : { key: 'unknownKeyNear', params: { suggestion: near } };
-        out.push({ path: at([...issue.path, key]), message: 'unknown key', text });
-      }
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push({ path: at(issue.path), message: 'is required', text: { key: 'keyRequired' } });
-    } else {
-      out.push({ path: at(issue.path), message: issue.message, text: issueText(issue) });
-    }
-  }
-  return out;
+function fieldProblems(issues: readonly z.core.$ZodIssue[], context: Parameters<typeof issueProblems>[1]): ConfigProblem[] {
+  const problems = issueProblems(issues, context);
+  const misspeltSource = new Set(
+    problems.flatMap((p) => {
+      const near = p.text?.key === 'unknownKeyNear' ? p.text.params?.suggestion : undefined;
+      return typeof near === 'string' && (FIELD_SOURCES as readonly string[]).includes(near) ? [p.path.slice(0, p.path.lastIndexOf('.'))] : [];
+    }),
+  );
+  return problems.filter((p) => !(p.message.startsWith('needs exactly one of') && misspeltSource.has(p.path)));
 }
 
 /** Checks zod cannot express per field: sources that fit the format, date formats, XML paths, grouping. */

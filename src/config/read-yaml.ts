@@ -177,13 +177,24 @@ function keyPlaceIn(doc: Document.Parsed, lineCounter: LineCounter, path: readon
   return { line, column: col };
 }
 
+/** Why a file could not be opened, in words: a missing file and missing rights said plainly, anything else with the system's message. */
+function cannotOpen(what: string, file: string, error: unknown): { message: string; text: MessageText } {
+  const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  if (errno === 'ENOENT') return { message: `The ${what} file ${file} does not exist (ENOENT)`, text: { key: 'fileNotFound', params: { file } } };
+  if (errno === 'EACCES') {
+    return { message: `The ${what} file ${file} cannot be read: the service user has no right to it (EACCES)`, text: { key: 'fileNoAccess', params: { file } } };
+  }
+  return { message: `Cannot read the ${what} file ${file}: ${(error as Error).message}`, text: { key: 'fileCannotOpen', params: { file, errno } } };
+}
+
 /** The bytes of a regular file of at most MAX_YAML_BYTES, opened without blocking (a FIFO would). */
 function readSmallFile(file: string, what: string, invalid: (message: string, text: MessageText) => ConnectorError): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
-    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+    const { message, text } = cannotOpen(what, file, error);
+    throw new ConnectorError('CONFIG_NOT_FOUND', message, { cause: error, text, details: { file, errno: (error as NodeJS.ErrnoException).code } });
   }
   try {
     const stat = fs.fstatSync(fd);
@@ -209,7 +220,8 @@ function readSmallFile(file: string, what: string, invalid: (message: string, te
     return buffer.subarray(0, length);
   } catch (error) {
     if (error instanceof ConnectorError) throw error;
-    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+    const { message, text } = cannotOpen(what, file, error);
+    throw new ConnectorError('CONFIG_NOT_FOUND', message, { cause: error, text, details: { file, errno: (error as NodeJS.ErrnoException).code } });
   } finally {
     fs.closeSync(fd);
   }

@@ -323,6 +323,7 @@ export const en = {
   'mapping.invalid': 'The mapping does not load:',
   'mapping.where': 'Where',
   'mapping.lineColumn': 'line {line}, column {column}',
+  'mapping.wholeFile': 'the whole file',
   'mapping.counts': '{sample}: {submissions} built, {problems} problems.',
   'mapping.stopped': 'The preview stopped early: {reason}',
   'mapping.problems': 'Problems',

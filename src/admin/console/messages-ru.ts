@@ -324,6 +324,7 @@ export const ru: Messages = {
   'mapping.invalid': 'Маппинг не загружается:',
   'mapping.where': 'Где',
   'mapping.lineColumn': 'строка {line}, столбец {column}',
+  'mapping.wholeFile': 'весь файл',
   'mapping.counts': '{sample}: собрано {submissions}, проблем {problems}.',
   'mapping.stopped': 'Проверка остановлена: {reason}',
   'mapping.problems': 'Проблемы',

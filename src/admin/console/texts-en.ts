@@ -279,7 +279,6 @@ export const textsEn = {
   fileNotFound: 'file {file} does not exist',
   fileNoAccess: 'file {file} cannot be read: the service user has no right to it',
   fileCannotOpen: 'file {file} cannot be opened ({errno})',
-  namedBy: 'file {file} does not exist (named by {key}, line {line} of {config})',
 } as const satisfies Record<string, Entry>;
 
 export type TextKey = keyof typeof textsEn;

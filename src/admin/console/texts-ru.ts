@@ -326,5 +326,4 @@ export const textsRu: Texts = {
   fileNotFound: 'файла {file} нет',
   fileNoAccess: 'файл {file} не читается: у пользователя службы нет на него прав',
   fileCannotOpen: 'файл {file} не открывается ({errno})',
-  namedBy: 'файла {file} нет (его называет {key}, строка {line} файла {config})',
 };

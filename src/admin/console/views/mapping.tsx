@@ -170,7 +170,12 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             <tbody>
               {mapping.problems.map((p) => (
                 <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} data-path={p.path} class={p.line !== null ? 'goto' : undefined}>
-                  <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
+                  <td>
+                    {p.path ? <code>{p.path}</code> : null}
+                    {p.path && p.line !== null ? ' ' : null}
+                    {p.line !== null ? <span class="place">{t('mapping.lineColumn', { line: p.line, column: p.column })}</span> : null}
+                    {!p.path && p.line === null ? t('mapping.wholeFile') : null}
+                  </td>
                   <td class="message">
                     {p.text ? (
                       <ProblemMessage t={t} problem={{ code: mapping.code, text: p.text }} />
