@@ -182,7 +182,10 @@ function cannotOpen(what: string, file: string, error: unknown): { message: stri
   const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
   if (errno === 'ENOENT') return { message: `The ${what} file ${file} does not exist (ENOENT)`, text: { key: 'fileNotFound', params: { file } } };
   if (errno === 'EACCES') {
-    return { message: `The ${what} file ${file} cannot be read: the service user has no right to it (EACCES)`, text: { key: 'fileNoAccess', params: { file } } };
+    return {
+      message: `The ${what} file ${file} cannot be read: the service user has no right to it (EACCES)`,
+      text: { key: 'fileNoAccess', params: { file } },
+    };
   }
   return { message: `Cannot read the ${what} file ${file}: ${(error as Error).message}`, text: { key: 'fileCannotOpen', params: { file, errno } } };
 }

@@ -74,7 +74,9 @@ describe('an unknown key in the config', () => {
     const text = replaceNth(DEMO, 'stableForMs: 500', 'stableFor: 500', 1);
     const { line, column } = placeOf(text, 'stableFor: 500');
     const { message, problems } = await refusal(text);
-    expect(problems).toEqual([{ path: 'flows[1].intake.stableFor', message: 'unknown key; did you mean stableForMs?', text: near('stableForMs'), line, column }]);
+    expect(problems).toEqual([
+      { path: 'flows[1].intake.stableFor', message: 'unknown key; did you mean stableForMs?', text: near('stableForMs'), line, column },
+    ]);
     expect(message).toContain(`flows[1].intake.stableFor (line ${line}, column ${column}): unknown key; did you mean stableForMs?`);
   });
 
@@ -101,7 +103,9 @@ describe('an unknown key in the config', () => {
 
   it('a wrong value keeps the schema’s words, without a place (it is not about a key)', async () => {
     const { problems } = await refusal(DEMO.replace('  - name: requests\n    kind: requests', '  - name: requests\n    kind: orders'));
-    expect(problems).toEqual([{ path: 'flows[0].kind', message: expect.stringContaining('requests'), text: { key: 'oneOf', params: { values: 'requests, confirmations' } } }]);
+    expect(problems).toEqual([
+      { path: 'flows[0].kind', message: expect.stringContaining('requests'), text: { key: 'oneOf', params: { values: 'requests, confirmations' } } },
+    ]);
   });
 });
 
@@ -115,7 +119,9 @@ describe('an unknown key in a mapping file (the same machinery, with the mapping
       const parsed = requestsMappingSchema.safeParse(source.data);
       expect(parsed.success).toBe(false);
       const problems = issueProblems(parsed.error!.issues, { schema: requestsMappingSchema, data: source.data, source });
-      expect(problems).toEqual([{ path: 'request.externalld', message: 'unknown key; did you mean externalId?', text: near('externalId'), ...placeOf(text, 'externalld') }]);
+      expect(problems).toEqual([
+        { path: 'request.externalld', message: 'unknown key; did you mean externalId?', text: near('externalId'), ...placeOf(text, 'externalld') },
+      ]);
     });
   });
 
@@ -127,7 +133,9 @@ describe('an unknown key in a mapping file (the same machinery, with the mapping
       const section = source.data.acknowledgements;
       const parsed = exportFormatSchema.safeParse(section);
       const problems = issueProblems(parsed.error!.issues, { schema: exportFormatSchema, data: section, source, at: ['acknowledgements'] });
-      expect(problems).toEqual([{ path: 'acknowledgements.fileNme', message: 'unknown key; did you mean fileName?', text: near('fileName'), line: 5, column: 3 }]);
+      expect(problems).toEqual([
+        { path: 'acknowledgements.fileNme', message: 'unknown key; did you mean fileName?', text: near('fileName'), line: 5, column: 3 },
+      ]);
     });
   });
 });

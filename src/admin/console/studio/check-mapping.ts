@@ -48,7 +48,9 @@ export function checkMappingText(text: string, flow: FlowConfig, label = editorL
       ok: false,
       code: 'MAPPING_INVALID',
       message: `${label} is invalid:\n  kind: ${message}`,
-      problems: [{ path: 'kind', message, line: null, column: null, text: { key: 'kindMismatch', params: { flow: flow.name, kind: flow.kind, actual: spec.kind } } }],
+      problems: [
+        { path: 'kind', message, line: null, column: null, text: { key: 'kindMismatch', params: { flow: flow.name, kind: flow.kind, actual: spec.kind } } },
+      ],
     };
   }
   return { ok: true, spec };
