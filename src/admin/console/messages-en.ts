@@ -243,7 +243,7 @@ export const en = {
   'events.title': 'Webhook events',
   'order.title': 'Order {id}',
   'order.notFound': 'Nothing in the store names order {id}.',
-  'order.status': 'Status: {status}',
+  'order.statusLabel': 'Status:',
   'order.noStatus': 'No event has set a status yet.',
   'order.submissions': 'Confirmations sent for it',
   'order.body': 'Body',
@@ -406,6 +406,19 @@ export const en = {
   'hint.WORKBOOK_LIMIT_EXCEEDED': 'Save the workbook again from Excel; if it is genuinely that large, raise xlsx.maxUncompressedBytes on the mapping page.',
   'hint.COLUMN_MISSING':
     'Correct the column on the mapping page (saving reloads the mappings) and take the file again, or export the file again with that column.',
+  // An order's status as the platform sends it (a status the catalogue does not know is shown as sent), and the exporter's channels.
+  'orderStatus.created': 'created',
+  'orderStatus.confirmed': 'confirmed',
+  'orderStatus.shipped': 'shipped',
+  'orderStatus.delivered': 'delivered',
+  'orderStatus.cancelled': 'cancelled',
+  'channel.ack': 'acknowledgements of {flow}',
+  'channel.status': 'order statuses',
+  // A count of files in a state («отклонено: 6»: a number of files agrees in the neuter), and an attempt to be repeated.
+  'state.files.rejected': 'rejected',
+  'state.files.archived': 'archived',
+  'state.files.processing': 'processing',
+  'state.retry': 'to retry',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -175,7 +175,7 @@ export const ru: Messages = {
   'col.code': 'Код',
   'col.message': 'Сообщение',
   'col.value': 'Значение',
-  'col.column': 'Колонка',
+  'col.column': 'Столбец',
   'col.size': 'Размер',
   'col.requests': 'Заявок',
   'col.problems': 'Ошибок',
@@ -243,7 +243,7 @@ export const ru: Messages = {
   'events.title': 'События вебхуков',
   'order.title': 'Заказ {id}',
   'order.notFound': 'В хранилище нет ничего о заказе {id}.',
-  'order.status': 'Статус: {status}',
+  'order.statusLabel': 'Статус:',
   'order.noStatus': 'Ни одно событие ещё не задало статус.',
   'order.submissions': 'Отправленные подтверждения',
   'order.body': 'Тело',
@@ -314,9 +314,9 @@ export const ru: Messages = {
   'mapping.signInToSave': 'Войти, чтобы сохранять',
   'mapping.signInAgain': 'сеанс закончился: войдите снова (в другой вкладке, чтобы не потерять текст ниже) и сохраните ещё раз',
   'mapping.how':
-    'Проверка идёт по мере набора (без JavaScript — кнопка «Проверить»). «Предложить» заменяет текст маппингом, предложенным по образцу. «Сохранить» проверяет YAML, как check, сохраняет прежний файл как <файл>.<дата-время>.bak и перечитывает маппинги, как systemctl reload.',
-  'mapping.suggestion': 'Что нашёл suggest',
-  'mapping.suggestNeedsSample': 'выберите образец из архива или загрузите его: suggest читает образец',
+    'Проверка идёт по мере набора (без JavaScript — кнопка «Проверить»). «Предложить» заменяет текст маппингом, предложенным по образцу. «Сохранить» проверяет YAML так же, как команда проверки конфигурации, сохраняет прежний файл как <файл>.<дата-время>.bak и перечитывает маппинги, как systemctl reload.',
+  'mapping.suggestion': 'Что найдено в образце',
+  'mapping.suggestNeedsSample': 'выберите образец из архива или загрузите его: предложение строится по образцу',
   'mapping.saves': 'Сохранения этого маппинга',
   'mapping.previewTitle': 'Проверка',
   'mapping.sampleError': 'Образец не подходит: {message}',
@@ -406,4 +406,17 @@ export const ru: Messages = {
     'Сохраните книгу заново из Excel; если она действительно такая большая, увеличьте xlsx.maxUncompressedBytes на странице маппинга.',
   'hint.COLUMN_MISSING':
     'Исправьте столбец на странице маппинга (сохранение перечитывает маппинги) и возьмите файл снова или выгрузите файл снова с этим столбцом.',
+  // Статус заказа, как его присылает платформа (незнакомый каталогу показывается как прислан), и каналы выгрузки.
+  'orderStatus.created': 'создан',
+  'orderStatus.confirmed': 'подтверждён',
+  'orderStatus.shipped': 'отгружен',
+  'orderStatus.delivered': 'доставлен',
+  'orderStatus.cancelled': 'отменён',
+  'channel.ack': 'квитанции потока {flow}',
+  'channel.status': 'статусы заказов',
+  // Число файлов в состоянии («отклонено: 6»: с числом — средний род) и попытка, которую повторят.
+  'state.files.rejected': 'отклонено',
+  'state.files.archived': 'в архиве',
+  'state.files.processing': 'обрабатывается',
+  'state.retry': 'будет повторена',
 };

@@ -178,3 +178,28 @@ describe('the Idempotency-Key on a request page', () => {
     expect(readableKey('bad%E0%A4%A')).toBe('bad%E0%A4%A');
   });
 });
+
+/** The placeholders an entry names, in all its forms. */
+function placeholdersOf(entry: unknown): string[] {
+  return [...new Set([...JSON.stringify(entry).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))].sort();
+}
+
+describe('every problem and note keeps its parameters in every language', () => {
+  const withParams = Object.entries(textsEn).filter(([, entry]) => placeholdersOf(entry).length > 0);
+
+  it('has entries with parameters to check', () => {
+    expect(withParams.length).toBeGreaterThan(50);
+  });
+
+  it.each(withParams.map(([key]) => key))('%s', (key) => {
+    const names = placeholdersOf(textsEn[key as keyof typeof textsEn]);
+    // A value no entry could write by itself, one per parameter; `n` walks Russian's plural forms.
+    for (const n of names.includes('n') ? [1, 3, 5, 21] : [undefined]) {
+      const params = Object.fromEntries(names.map((name, i) => [name, name === 'n' ? n! : `«p${i}-${name}»`]));
+      for (const t of [en, ru]) {
+        const words = t.text({ key, params });
+        for (const [name, value] of Object.entries(params)) expect(words, `${t.language} ${key} {${name}} (n=${n})`).toContain(String(value));
+      }
+    }
+  });
+});

@@ -13,6 +13,19 @@ export function Time(props: { at: string | null | undefined }) {
   return props.at ? <time datetime={props.at}>{formatTime(props.at)}</time> : <span>—</span>;
 }
 
+/** An order's status from the platform, in words; one the catalogue does not know, as the platform sent it (data). */
+export function OrderStatus(props: { t: Translate; status: string | null | undefined }) {
+  if (!props.status) return <>—</>;
+  const word = translateOr(props.t, `orderStatus.${props.status}`, '');
+  return word !== '' ? <>{word}</> : <code>{props.status}</code>;
+}
+
+/** An export channel in words: a flow's acknowledgements (`ack:<flow>`), the order statuses (`status`); another as it is named. */
+export function channelWord(t: Translate, channel: string): string {
+  const [kind = channel, flow = ''] = channel.split(':');
+  return translateOr(t, `channel.${kind}`, channel, { flow });
+}
+
 /**
  * A state's badge, worded for what is in that state: Russian agrees the word with its noun (a
  * request is «отклонена», a file «отклонён», a confirmation «отклонено»).
@@ -247,6 +260,11 @@ export function ProblemMessage(props: { t: Translate; problem: { code: string; t
   );
 }
 
+/** An INN is read and searched whole: it never wraps mid-number (`code.inn`). */
+function isInnField(field: string | null): boolean {
+  return field !== null && /(^|\.)inn$/.test(field);
+}
+
 /** Problems by row (and cell), request, field (and the column, for a preview), code, message and the cell's value. */
 export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]; withColumn?: boolean }) {
   const { t } = props;
@@ -275,7 +293,7 @@ export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]
         props.withColumn && { head: 'col.column', cell: (p) => p.column ?? '—' },
         { head: 'col.code', cell: (p) => <code title={fileHint(t, p.code)}>{p.code}</code> },
         { head: 'col.message', cell: (p) => <ProblemMessage t={t} problem={p} />, class: 'message' },
-        { head: 'col.value', cell: (p) => (p.value !== null ? <code>{p.value}</code> : '—') },
+        { head: 'col.value', cell: (p) => (p.value !== null ? <code class={isInnField(p.field) ? 'inn' : undefined}>{p.value}</code> : '—') },
       ]}
     />
   );
