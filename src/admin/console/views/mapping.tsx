@@ -11,7 +11,7 @@ import type { StudioData } from '../studio/studio-data.js';
 import type { UploadFormats } from '../studio/upload-formats.js';
 import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
 import { formatBytes } from '../format.js';
-import type { Translate } from '../i18n.js';
+import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
 import { AuditTable, hintFor, Json, ProblemMessage, ProblemTable } from './parts.js';
@@ -153,7 +153,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
       ) : null}
       {mapping.ok ? (
         <p class="ok-text" id="mapping-state">
-          {t('mapping.loads', { kind: data.kind, format: mapping.format ?? '—' })}
+          {t('mapping.loads', { kind: translateOr(t, `kind.${data.kind}`, data.kind), format: mapping.format?.toUpperCase() ?? '—' })}
         </p>
       ) : (
         <div id="mapping-state">

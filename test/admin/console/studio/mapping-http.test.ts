@@ -510,7 +510,7 @@ describe('saving a mapping', () => {
       expect(again.headers.location).toMatch(/^\/mapping\?flow=requests&done=\d+$/);
       const shown = await send(`${c.url}${again.headers.location}`, { headers: { cookie: session.cookie } });
       expect(shown.body).toMatch(
-        /save a mapping: done\. saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}(-\d+)?\.bak\); mappings reloaded/,
+        /Save a mapping: done\. Saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}(-\d+)?\.bak\); mappings reloaded/,
       );
       expect(fs.readFileSync(mapping, 'utf8')).toBe(MAPPING);
     });
