@@ -106,22 +106,38 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * What a problem, a note or an error says, as a key of the console's catalogue and its parameters:
+ * the console words it in its own language from these (`admin/console/texts-*.ts`), while `message`
+ * keeps the English sentence the report files, the log and the CLI carry. Parameters are values of
+ * the data (a column's name, a date, a count, a config key), never words of ours.
+ */
+export interface MessageText {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
 export interface ConnectorErrorOptions {
   cause?: unknown;
   /** Structured context for logs and reports: file, row, field, externalId, eventId, … */
   details?: Record<string, unknown>;
+  /** The message as a catalogue key and parameters, for the console (a reader's refusal, a decision's). */
+  text?: MessageText;
 }
 
 /** The connector's one error type. `code` is stable; `message` says what failed and where. */
 export class ConnectorError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
+  /** What the console says instead of `message`, in its language; undefined: the code's meaning. */
+  readonly text: MessageText | undefined;
 
   constructor(code: ErrorCode, message: string, options: ConnectorErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ConnectorError';
     this.code = code;
     this.details = options.details ?? {};
+    this.text = options.text;
   }
 }
 

@@ -3,7 +3,7 @@
  * key path; where the key is written in the file it names the line and column too, so that
  * `check` prints `platform.sourceSytem (line 9, column 3): unknown key; did you mean sourceSystem?`.
  */
-import { ConnectorError } from '../errors.js';
+import { ConnectorError, type MessageText } from '../errors.js';
 
 export interface ConfigProblem {
   /** Dotted key path (`flows[0].inbox`); empty for the whole file. */
@@ -17,6 +17,8 @@ export interface ConfigProblem {
    */
   line?: number;
   column?: number;
+  /** The message as the console words it (`issue-text.ts`); `message` stays the English of `check` and the log. */
+  text?: MessageText;
 }
 
 export type ConfigErrorCode = 'CONFIG_INVALID' | 'MAPPING_INVALID' | 'SECRET_UNAVAILABLE';

@@ -16,6 +16,7 @@
  * is refused, as is an `xlsx:` section beside another format.
  */
 import { z } from 'zod';
+import { issueWithText } from './issue-text.js';
 
 /** Placeholders a file name template may use. */
 export const FILE_NAME_PLACEHOLDERS = ['timestamp', 'date', 'seq', 'id', 'eventId', 'orderId', 'externalId', 'flow'] as const;
@@ -43,7 +44,13 @@ const fileNameSchema = z
   .superRefine((template, ctx) => {
     for (const match of template.matchAll(/\{([^}]*)\}/g)) {
       if (!(FILE_NAME_PLACEHOLDERS as readonly string[]).includes(match[1]!)) {
-        ctx.addIssue({ code: 'custom', message: `unknown placeholder {${match[1]}}; use ${FILE_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}` });
+        const placeholders = FILE_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
+        ctx.addIssue(
+          issueWithText(`unknown placeholder {${match[1]}}; use ${placeholders}`, {
+            key: 'unknownPlaceholder',
+            params: { placeholder: `{${match[1]}}`, placeholders },
+          }),
+        );
       }
     }
   });
@@ -129,7 +136,8 @@ export const exportFormatSchema = z
     for (const section of ['csv', 'json', 'xlsx'] as const) {
       if (format[section] === undefined || format.format === section || (format.format !== 'xlsx' && section !== 'xlsx')) continue;
       const message = `is for format ${section} (${SECTION_KEYS[section]}), and this file is ${format.format}: remove it (its own section is ${format.format}: ${SECTION_KEYS[format.format]})`;
-      ctx.addIssue({ code: 'custom', path: [section], message });
+      const params = { section, keys: SECTION_KEYS[section], format: format.format, own: SECTION_KEYS[format.format] };
+      ctx.addIssue(issueWithText(message, { key: 'sectionOfOtherFormat', params }, [section]));
     }
   })
   .transform(({ csv, json, xlsx, ...rest }) => ({

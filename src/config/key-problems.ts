@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { dottedPath, type ConfigProblem } from './config-problem.js';
+import { issueText } from './issue-text.js';
 import { nearestKey } from './nearest-key.js';
 import type { YamlSource } from './read-yaml.js';
 
@@ -40,13 +41,22 @@ export function issueProblems(issues: readonly z.core.$ZodIssue[], context: Issu
       for (const { key, near } of keys) {
         const path = [...at, ...issue.path, key];
         const place = context.source?.keyPlace(path);
-        problems.push({ path: dottedPath(path), message: near === undefined ? 'unknown key' : `unknown key; did you mean ${near}?`, ...place });
+        problems.push({
+          path: dottedPath(path),
+          message: near === undefined ? 'unknown key' : `unknown key; did you mean ${near}?`,
+          text: near === undefined ? { key: 'unknownKey' } : { key: 'unknownKeyNear', params: { suggestion: near } },
+          ...place,
+        });
       }
       continue;
     }
     const missing = issue.code === 'invalid_type' && isMissing(context.data, issue.path);
     if (missing && hidden.has(dottedPath(issue.path))) continue;
-    problems.push({ path: dottedPath([...at, ...issue.path]), message: missing ? 'is required' : issue.message });
+    problems.push({
+      path: dottedPath([...at, ...issue.path]),
+      message: missing ? 'is required' : issue.message,
+      text: missing ? { key: 'keyRequired' } : issueText(issue),
+    });
   }
   return problems;
 }

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { registerSecret } from '../log.js';
 import { configError, dottedPath, type ConfigProblem } from './config-problem.js';
 import { issueProblems } from './key-problems.js';
-import { readYamlSource } from './read-yaml.js';
+import { readYamlSource, type YamlSource } from './read-yaml.js';
 import { configSchema, type Config } from './schema.js';
 
 // What other modules have always imported from here.
@@ -54,7 +54,37 @@ export function loadConfig(file: string, env: Env): Config {
   registerSecret(config.webhook?.tls?.key);
   registerSecret(config.sandbox.supplierToken);
   registerSecret(config.console.password);
+  recordFilePlaces(config, file, source);
   return deepFreeze(config);
+}
+
+/** Where a config names a file it points to: the key, and its line and column in the config file. */
+export interface NamedAt {
+  /** The key as `check` names it: `flows[1].mapping`. */
+  key: string;
+  configFile: string;
+  line?: number | undefined;
+  column?: number | undefined;
+}
+
+/** The flows' and the export's file keys, by the object that holds them (a loaded config is never copied, only frozen). */
+const filePlaces = new WeakMap<object, NamedAt>();
+
+function recordFilePlaces(config: Config, file: string, source: YamlSource): void {
+  const place = (path: PropertyKey[]): NamedAt => ({ key: dottedPath(path), configFile: file, ...source.keyPlace(path) });
+  config.flows.forEach((flow, index) => filePlaces.set(flow, place(['flows', index, 'mapping'])));
+  if (config.export) filePlaces.set(config.export, place(['export', 'mapping']));
+}
+
+/** Where the config names `holder`'s mapping file (a flow, or the export section), if it came from a file. */
+export function mappingNamedAt(holder: object): NamedAt | undefined {
+  return filePlaces.get(holder);
+}
+
+/** ` (named by flows[1].mapping, line 7 of connector.yaml)`, or nothing. */
+export function namedAtText(at: NamedAt | undefined): string {
+  if (at === undefined) return '';
+  return ` (named by ${at.key}${at.line === undefined ? '' : `, line ${at.line}`} of ${at.configFile})`;
 }
 
 /** zod's issues as they are, each at its path (`issueProblems` words them for a person, with places). */

@@ -5,7 +5,9 @@
  */
 import type { z } from 'zod';
 import { exportFormatSchema } from './export-format-schema.js';
-import { configError, dottedPath, parseYamlBytes, readYamlFile, type ConfigProblem } from './load-config.js';
+import { configError, mappingNamedAt, namedAtText, parseYamlSource, readYamlSource, type ConfigProblem, type YamlSource } from './load-config.js';
+import { issueProblems } from './key-problems.js';
+import { ConnectorError, isConnectorError } from '../errors.js';
 import {
   confirmationsMappingSchema,
   defaultAcknowledgements,
@@ -13,6 +15,7 @@ import {
   toConfirmationsSpec,
   toRequestsSpec,
   MAPPING_KIND,
+  FIELD_SOURCES,
   type FieldSpec,
   type MappingKind,
   type MappingSpec,
@@ -23,10 +26,31 @@ import { TABLE_FORMATS } from './mapping-schema.js';
 import { parseXmlPath, type XmlPathRole } from './xml-path.js';
 import { applyPreset } from './presets/index.js';
 
-/** Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the file and keys. */
+/**
+ * Read and validate a mapping file. Throws `MAPPING_INVALID` (or `CONFIG_NOT_FOUND`) naming the
+ * file and keys, each unknown key with its line, column and the nearest known key.
+ */
 export function loadMappingSpec(file: string): MappingSpec {
-  const raw = readYamlFile(file, 'mapping');
-  return parseMappingSpec(raw, file);
+  const source = readYamlSource(file, 'mapping');
+  return parseMappingSpec(source.data, file, source);
+}
+
+/**
+ * The mapping of a flow (or of the export section) of a loaded config: a file that cannot be read
+ * also names the key and the line of the config that point to it.
+ */
+export function loadMappingOf(holder: { mapping: string }): MappingSpec {
+  try {
+    return loadMappingSpec(holder.mapping);
+  } catch (error) {
+    if (!isConnectorError(error, 'CONFIG_NOT_FOUND')) throw error;
+    const at = mappingNamedAt(holder);
+    throw new ConnectorError('CONFIG_NOT_FOUND', `${error.message}${namedAtText(at)}`, {
+      cause: error,
+      details: { ...error.details, ...(at === undefined ? {} : { namedBy: at }) },
+      ...(error.text === undefined ? {} : { text: error.text }),
+    });
+  }
 }
 
 /**
@@ -35,13 +59,14 @@ export function loadMappingSpec(file: string): MappingSpec {
  * `file` names it in messages. Throws `MAPPING_INVALID`.
  */
 export function parseMappingText(text: string, file: string): MappingSpec {
-  return parseMappingSpec(parseYamlBytes(Buffer.from(text, 'utf8'), file, 'mapping'), file);
+  const source = parseYamlSource(Buffer.from(text, 'utf8'), file, 'mapping');
+  return parseMappingSpec(source.data, file, source);
 }
 
-/** Validate already-parsed mapping data (tests and `check` use it too). */
-export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
+/** Validate already-parsed mapping data (tests and `check` use it too); `source` gives the keys' places. */
+export function parseMappingSpec(raw: unknown, file: string, source?: YamlSource): MappingSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw configError(file, [{ path: '', message: 'must be a YAML mapping (key: value pairs)' }], 'MAPPING_INVALID');
+    throw configError(file, [{ path: '', message: 'must be a YAML mapping (key: value pairs)', text: { key: 'notAMapping' } }], 'MAPPING_INVALID');
   }
   const record = applyPreset(raw as Record<string, unknown>);
   const kind = detectKind(record);
@@ -52,13 +77,14 @@ export function parseMappingSpec(raw: unknown, file: string): MappingSpec {
         {
           path: 'kind',
           message: 'cannot tell the kind: add `kind: requests` or `kind: confirmations`, a `request:` section or `orderId:` and `confirmation:`',
+          text: { key: 'kindUnknown' },
         },
       ],
       'MAPPING_INVALID',
     );
   }
   const problems: ConfigProblem[] = [];
-  const spec = kind === MAPPING_KIND.requests ? parseRequests(record, file, problems) : parseConfirmations(record, file, problems);
+  const spec = kind === MAPPING_KIND.requests ? parseRequests(record, file, problems, source) : parseConfirmations(record, file, problems, source);
   if (spec) problems.push(...crossCheck(spec));
   if (problems.length > 0 || !spec) throw configError(file, problems, 'MAPPING_INVALID');
   return spec;
@@ -72,23 +98,23 @@ function detectKind(raw: Record<string, unknown>): MappingKind | undefined {
   return undefined;
 }
 
-function parseRequests(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+function parseRequests(raw: Record<string, unknown>, file: string, problems: ConfigProblem[], source?: YamlSource): MappingSpec | undefined {
   const parsed = requestsMappingSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues));
+    problems.push(...fieldProblems(parsed.error.issues, { schema: requestsMappingSchema, data: raw, source }));
     return undefined;
   }
-  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems, source);
   return ack && toRequestsSpec(file, parsed.data, ack);
 }
 
-function parseConfirmations(raw: Record<string, unknown>, file: string, problems: ConfigProblem[]): MappingSpec | undefined {
+function parseConfirmations(raw: Record<string, unknown>, file: string, problems: ConfigProblem[], source?: YamlSource): MappingSpec | undefined {
   const parsed = confirmationsMappingSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues));
+    problems.push(...fieldProblems(parsed.error.issues, { schema: confirmationsMappingSchema, data: raw, source }));
     return undefined;
   }
-  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems);
+  const ack = parseAcknowledgements(parsed.data.acknowledgements, parsed.data, problems, source);
   return ack && toConfirmationsSpec(file, parsed.data, ack);
 }
 
@@ -96,29 +122,31 @@ function parseAcknowledgements(
   section: unknown,
   raw: Parameters<typeof defaultAcknowledgements>[0],
   problems: ConfigProblem[],
+  source?: YamlSource,
 ): z.infer<typeof exportFormatSchema> | undefined {
-  const parsed = exportFormatSchema.safeParse(section ?? defaultAcknowledgements(raw));
+  const data = section ?? defaultAcknowledgements(raw);
+  const parsed = exportFormatSchema.safeParse(data);
   if (!parsed.success) {
-    problems.push(...mappingProblems(parsed.error.issues, 'acknowledgements'));
+    problems.push(...issueProblems(parsed.error.issues, { schema: exportFormatSchema, data, source, at: ['acknowledgements'] }));
     return undefined;
   }
   return parsed.data;
 }
 
-/** zod issues as `key: message`, one problem per unknown key (`items.quantity.integr: unknown key`). */
-export function mappingProblems(issues: readonly z.core.$ZodIssue[], prefix = ''): ConfigProblem[] {
-  const out: ConfigProblem[] = [];
-  const at = (parts: readonly PropertyKey[]) => [prefix, dottedPath(parts)].filter((s) => s !== '').join('.');
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: at([...issue.path, key]), message: 'unknown key' });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push({ path: at(issue.path), message: 'is required' });
-    } else {
-      out.push({ path: at(issue.path), message: issue.message });
-    }
-  }
-  return out;
+/**
+ * A mapping's issues as `issueProblems` words them (each unknown key with its place and the
+ * nearest known key), less a field's "needs exactly one of column, path, …" when a misspelt key of
+ * that very field is one of those sources (`colum`): the typo is the one mistake, and says it.
+ */
+function fieldProblems(issues: readonly z.core.$ZodIssue[], context: Parameters<typeof issueProblems>[1]): ConfigProblem[] {
+  const problems = issueProblems(issues, context);
+  const misspeltSource = new Set(
+    problems.flatMap((p) => {
+      const near = p.text?.key === 'unknownKeyNear' ? p.text.params?.suggestion : undefined;
+      return typeof near === 'string' && (FIELD_SOURCES as readonly string[]).includes(near) ? [p.path.slice(0, p.path.lastIndexOf('.'))] : [];
+    }),
+  );
+  return problems.filter((p) => !(p.message.startsWith('needs exactly one of') && misspeltSource.has(p.path)));
 }
 
 /** Checks zod cannot express per field: sources that fit the format, date formats, XML paths, grouping. */
@@ -137,63 +165,89 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
   const format = formatOfSpec(spec);
   const table = format !== undefined && TABLE_FORMATS.has(format);
   const tree = format !== undefined && !table;
-  const name = format?.toUpperCase();
+  const name = format?.toUpperCase() ?? '';
+  const readsColumns = (path: string): ConfigProblem => ({
+    path,
+    message: `a ${name} mapping reads columns: use column`,
+    text: { key: 'readsColumnsUseColumn', params: { format: name } },
+  });
+  const readsPaths = (path: string): ConfigProblem => ({
+    path,
+    message: `a ${name} mapping reads paths: use path`,
+    text: { key: 'readsPathsUsePath', params: { format: name } },
+  });
+  const onlyXml = (path: string): ConfigProblem => ({ path, message: 'only applies to XML', text: { key: 'onlyXml' } });
+  const onlyTables = (path: string): ConfigProblem => ({ path, message: 'only applies to tables (CSV, XLSX)', text: { key: 'onlyTables' } });
   const checkXmlPath = (key: string, path: string, role: XmlPathRole = 'field') => {
     const parsed = parseXmlPath(path, role);
-    if (typeof parsed === 'string') problems.push({ path: key, message: parsed });
+    if (typeof parsed === 'string') problems.push({ path: key, message: parsed, text: { key: 'xmlPathInvalid', params: { path, said: parsed } } });
   };
   for (const [key, field] of all) {
     if (field.date !== undefined) {
       const reason = checkDateFormat(field.date);
-      if (reason) problems.push({ path: `${key}.date`, message: reason });
+      if (reason) problems.push({ path: `${key}.date`, ...reason });
     }
-    if (field.counter !== undefined && key !== 'items.lineId') problems.push({ path: `${key}.counter`, message: 'only items.lineId can be a counter' });
-    if (table && field.path !== undefined) problems.push({ path: `${key}.path`, message: `a ${name} mapping reads columns: use column` });
-    if (tree && field.column !== undefined) problems.push({ path: `${key}.column`, message: `a ${name} mapping reads paths: use path` });
+    if (field.counter !== undefined && key !== 'items.lineId')
+      problems.push({ path: `${key}.counter`, message: 'only items.lineId can be a counter', text: { key: 'counterOnlyLineId' } });
+    if (table && field.path !== undefined) problems.push(readsColumns(`${key}.path`));
+    if (tree && field.column !== undefined) problems.push(readsPaths(`${key}.column`));
     if (format === 'xml' && field.path !== undefined) checkXmlPath(`${key}.path`, field.path);
     if (format === 'xml' && field.template !== undefined) {
       for (const match of field.template.matchAll(/\{([^{}]+)\}/g)) checkXmlPath(`${key}.template`, match[1]!);
     }
     field.parts?.forEach((part, index) => {
       const at = `${key}.parts.${index}`;
-      if (table && part.path !== undefined) problems.push({ path: `${at}.path`, message: `a ${name} mapping reads columns: use column` });
-      if (tree && part.column !== undefined) problems.push({ path: `${at}.column`, message: `a ${name} mapping reads paths: use path` });
+      if (table && part.path !== undefined) problems.push(readsColumns(`${at}.path`));
+      if (tree && part.column !== undefined) problems.push(readsPaths(`${at}.column`));
       if (format === 'xml' && part.path !== undefined) checkXmlPath(`${at}.path`, part.path);
       if (format === 'xml' && part.unlessSameAs !== undefined) checkXmlPath(`${at}.unlessSameAs`, part.unlessSameAs);
     });
-    if (field.latest && format !== undefined && format !== 'xml') problems.push({ path: `${key}.latest`, message: 'only applies to XML' });
+    if (field.latest && format !== undefined && format !== 'xml') problems.push(onlyXml(`${key}.latest`));
   }
   if (spec.kind === 'requests' && spec.withdrawals !== undefined) {
     if (format === 'xml') checkXmlPath('withdrawals.record', spec.withdrawals.record, 'record');
-    else if (format !== undefined) problems.push({ path: 'withdrawals', message: 'only applies to XML' });
-    if (spec.document === undefined)
-      problems.push({ path: 'withdrawals', message: 'needs document.id: a withdrawal names the document it withdraws by its identity' });
+    else if (format !== undefined) problems.push(onlyXml('withdrawals'));
+    if (spec.document === undefined) {
+      problems.push({
+        path: 'withdrawals',
+        message: 'needs document.id: a withdrawal names the document it withdraws by its identity',
+        text: { key: 'withdrawalsNeedDocument' },
+      });
+    }
   }
-  if (format === undefined && usesColumns(spec) && usesPaths(spec)) problems.push({ path: 'format', message: 'mixes column and path sources: set format' });
+  if (format === undefined && usesColumns(spec) && usesPaths(spec)) {
+    problems.push({ path: 'format', message: 'mixes column and path sources: set format', text: { key: 'mixedSources' } });
+  }
   if (tree) {
-    if (spec.groupBy !== undefined) problems.push({ path: 'groupBy', message: 'only applies to tables (CSV, XLSX)' });
-    if (spec.fillDown !== false) problems.push({ path: 'fillDown', message: 'only applies to tables (CSV, XLSX)' });
+    if (spec.groupBy !== undefined) problems.push(onlyTables('groupBy'));
+    if (spec.fillDown !== false) problems.push(onlyTables('fillDown'));
   }
   if (format === 'xml') {
-    if (spec.record === undefined) problems.push({ path: 'record', message: 'is required for XML: the element path of one request, from the root' });
-    else checkXmlPath('record', spec.record, 'record');
-    if (spec.lines === undefined) problems.push({ path: 'lines', message: 'is required for XML: the path of the lines inside the record' });
-    else spec.lines.forEach((lines, index) => checkXmlPath(spec.lines!.length === 1 ? 'lines' : `lines.${index}`, lines, 'lines'));
+    if (spec.record === undefined) {
+      problems.push({ path: 'record', message: 'is required for XML: the element path of one request, from the root', text: { key: 'recordRequiredXml' } });
+    } else checkXmlPath('record', spec.record, 'record');
+    if (spec.lines === undefined) {
+      problems.push({ path: 'lines', message: 'is required for XML: the path of the lines inside the record', text: { key: 'linesRequiredXml' } });
+    } else spec.lines.forEach((lines, index) => checkXmlPath(spec.lines!.length === 1 ? 'lines' : `lines.${index}`, lines, 'lines'));
   } else if (format !== undefined) {
-    if (spec.record !== undefined) problems.push({ path: 'record', message: 'only applies to XML' });
-    if (spec.lines !== undefined) problems.push({ path: 'lines', message: 'only applies to XML' });
+    if (spec.record !== undefined) problems.push(onlyXml('record'));
+    if (spec.lines !== undefined) problems.push(onlyXml('lines'));
   }
   if (table || (format === undefined && usesColumns(spec))) {
     const keyField = spec.kind === 'requests' ? spec.header.externalId : spec.orderId;
     if (spec.groupBy === undefined && keyField?.column === undefined) {
-      problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column' });
+      problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column', text: { key: 'groupByRequired' } });
     }
     if (Array.isArray(spec.fillDown)) {
       // Fill-down is for what a grouped report writes once per request: the group and the request's columns.
       const requestLevel = new Set(columnsOf(spec).flatMap(({ column, key }) => (key.startsWith('items.') ? [] : [column])));
       spec.fillDown.forEach((column, index) => {
         if (!requestLevel.has(column)) {
-          problems.push({ path: `fillDown.${index}`, message: `"${column}" is not the group column or a request-level column this mapping reads` });
+          problems.push({
+            path: `fillDown.${index}`,
+            message: `"${column}" is not the group column or a request-level column this mapping reads`,
+            text: { key: 'fillDownColumn', params: { column } },
+          });
         }
       });
     }

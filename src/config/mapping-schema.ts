@@ -19,6 +19,7 @@
  * are closed lists, so a typo in a key is reported at start, not discovered in a payload.
  */
 import { z } from 'zod';
+import { issueWithText } from './issue-text.js';
 import { exportFormatSchema, type ExportFormat } from './export-format-schema.js';
 
 export const MAPPING_KIND = { requests: 'requests', confirmations: 'confirmations' } as const;
@@ -40,7 +41,7 @@ const partSpecSchema = z
     unlessSameAs: z.string().min(1).optional(),
   })
   .superRefine((part, ctx) => {
-    if ((part.column === undefined) === (part.path === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'needs exactly one of column or path' });
+    if ((part.column === undefined) === (part.path === undefined)) ctx.addIssue(issueWithText('needs exactly one of column or path', { key: 'partOneSource' }));
   });
 export type PartSpec = z.infer<typeof partSpecSchema>;
 
@@ -101,21 +102,24 @@ export const fieldSpecSchema = z
   .superRefine((field, ctx) => {
     const sources = FIELD_SOURCES.filter((k) => field[k] !== undefined);
     if (sources.length !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: `needs exactly one of column, path, const, template, parts or counter (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
-      });
+      ctx.addIssue(
+        issueWithText(
+          `needs exactly one of column, path, const, template, parts or counter (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+          sources.length === 0 ? { key: 'fieldNoSource' } : { key: 'fieldSources', params: { has: sources.join(', ') } },
+        ),
+      );
     }
     if (field.latest && (field.date === undefined || field.path === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['latest'], message: 'picks the latest of the dates a path reaches: it needs path and date' });
+      ctx.addIssue(issueWithText('picks the latest of the dates a path reaches: it needs path and date', { key: 'latestNeeds' }, ['latest']));
     }
-    if (field.upper && field.lower) ctx.addIssue({ code: 'custom', path: ['lower'], message: 'cannot be combined with upper' });
+    if (field.upper && field.lower) ctx.addIssue(issueWithText('cannot be combined with upper', { key: 'lowerWithUpper' }, ['lower']));
     if (field.fromAddress !== undefined && (field.number || field.integer || field.date !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['fromAddress'], message: 'reads text out of an address: it cannot be combined with number, integer or date' });
+      ctx.addIssue(
+        issueWithText('reads text out of an address: it cannot be combined with number, integer or date', { key: 'fromAddressAlone' }, ['fromAddress']),
+      );
     }
     if (field.date !== undefined && (field.number || field.integer)) {
-      ctx.addIssue({ code: 'custom', path: ['date'], message: 'cannot be combined with number or integer' });
+      ctx.addIssue(issueWithText('cannot be combined with number or integer', { key: 'dateWithNumber' }, ['date']));
     }
   });
 export type FieldSpec = z.infer<typeof fieldSpecSchema>;

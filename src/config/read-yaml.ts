@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import YAML, { LineCounter, Parser, isMap, isNode, isScalar, isSeq, type CST, type Document, type Scalar } from 'yaml';
-import { ConnectorError } from '../errors.js';
+import { ConnectorError, type MessageText } from '../errors.js';
 import { configError, type ConfigProblem } from './config-problem.js';
 
 /** A line and column of a file, 1-based. */
@@ -41,6 +41,29 @@ export const MAX_YAML_DEPTH = 64;
 const MAX_LISTED_ERRORS = 10;
 
 /**
+ * The yaml package's errors a person makes, by its code, as the console's catalogue says them
+ * (the editor marks them with the same keys); any other is `yamlSyntax`, quoting the parser.
+ */
+export const YAML_ERROR_KEYS: Readonly<Record<string, string>> = {
+  BLOCK_AS_IMPLICIT_KEY: 'yamlNestedOnOneLine',
+  MULTILINE_IMPLICIT_KEY: 'yamlKeyOnOneLine',
+  TAB_AS_INDENT: 'yamlTabIndent',
+  DUPLICATE_KEY: 'yamlDuplicateKey',
+  BAD_INDENT: 'yamlBadIndent',
+  BAD_DQ_ESCAPE: 'yamlBadEscape',
+  UNEXPECTED_TOKEN: 'yamlUnexpected',
+  MISSING_CHAR: 'yamlNotClosed',
+};
+
+/** The console's text of one of the yaml package's errors (`said`: its first line, without the place it names). */
+export function yamlErrorText(error: { code: string; message: string }): MessageText {
+  const key = YAML_ERROR_KEYS[error.code];
+  if (key !== undefined) return { key };
+  const said = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
+  return { key: 'yamlSyntax', params: { said } };
+}
+
+/**
  * Parse a YAML file into a plain mapping. `CONFIG_NOT_FOUND` when it cannot be opened; otherwise
  * anything that keeps it from being a readable YAML mapping (a folder, a FIFO, too large, a NUL
  * byte, invalid UTF-8, a YAML error, an alias bomb, a cycle, a list or scalar at the top) is
@@ -53,7 +76,7 @@ export function readYamlFile(file: string, what: string): Record<string, unknown
 
 /** `readYamlFile` with the places of the file's keys, for messages that point into it. */
 export function readYamlSource(file: string, what: string): YamlSource {
-  const invalid = (message: string): ConnectorError => configError(file, [{ path: '', message }], codeFor(what));
+  const invalid = (message: string, text: MessageText): ConnectorError => configError(file, [{ path: '', message, text }], codeFor(what));
   return parseYamlSource(readSmallFile(file, what, invalid), file, what);
 }
 
@@ -69,20 +92,26 @@ export function parseYamlBytes(bytes: Buffer, file: string, what: string): Recor
 /** `parseYamlBytes` with the places of the text's keys. */
 export function parseYamlSource(bytes: Buffer, file: string, what: string): YamlSource {
   const code = codeFor(what);
-  const invalid = (message: string): ConnectorError => configError(file, [{ path: '', message }], code);
-  if (bytes.length > MAX_YAML_BYTES) throw invalid(`is ${bytes.length} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`);
+  const invalid = (message: string, text: MessageText): ConnectorError => configError(file, [{ path: '', message, text }], code);
+  if (bytes.length > MAX_YAML_BYTES) {
+    throw invalid(`is ${bytes.length} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`, {
+      key: 'yamlTooLarge',
+      params: { size: bytes.length, max: MAX_YAML_BYTES },
+    });
+  }
   const nul = bytes.indexOf(0);
-  if (nul !== -1) throw invalid(`contains a NUL byte at offset ${nul}: not a text file`);
+  if (nul !== -1) throw invalid(`contains a NUL byte at offset ${nul}: not a text file`, { key: 'yamlNul', params: { offset: nul } });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalid('is not valid UTF-8 text');
+    throw invalid('is not valid UTF-8 text', { key: 'yamlNotUtf8' });
   }
   const deep = tooDeepAt(text);
   if (deep !== undefined) {
     const { line, col } = lineAndColumn(text, deep);
-    throw configError(file, [{ path: '', message: `nests deeper than ${MAX_YAML_DEPTH} levels at line ${line}, column ${col}`, line, column: col }], code);
+    const message = `nests deeper than ${MAX_YAML_DEPTH} levels at line ${line}, column ${col}`;
+    throw configError(file, [{ path: '', message, line, column: col, text: { key: 'yamlTooDeep', params: { max: MAX_YAML_DEPTH } } }], code);
   }
   let data: unknown;
   const lineCounter = new LineCounter();
@@ -94,9 +123,13 @@ export function parseYamlSource(bytes: Buffer, file: string, what: string): Yaml
         path: '',
         // The first line says what and where (`… at line 3, column 1:`); the rest is a drawing of the line.
         message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, ''),
+        text: yamlErrorText(e),
         ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
       }));
-      if (doc.errors.length > MAX_LISTED_ERRORS) problems.push({ path: '', message: `… and ${doc.errors.length - MAX_LISTED_ERRORS} more YAML errors` });
+      if (doc.errors.length > MAX_LISTED_ERRORS) {
+        const n = doc.errors.length - MAX_LISTED_ERRORS;
+        problems.push({ path: '', message: `… and ${n} more YAML errors`, text: { key: 'yamlMoreErrors', params: { n } } });
+      }
       throw configError(file, problems, code);
     }
     // maxAliasCount (the yaml package's default, said out loud) stops a "billion laughs" file,
@@ -104,12 +137,13 @@ export function parseYamlSource(bytes: Buffer, file: string, what: string): Yaml
     data = doc.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (error) {
     if (error instanceof ConnectorError) throw error;
-    throw invalid(`cannot be read as YAML: ${(error as Error).message ?? String(error)}`);
+    const said = (error as Error).message ?? String(error);
+    throw invalid(`cannot be read as YAML: ${said}`, { key: 'yamlUnreadable', params: { said } });
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('must be a YAML mapping (key: value pairs)');
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('must be a YAML mapping (key: value pairs)', { key: 'notAMapping' });
   const shape = cycleOrDepth(data);
-  if (shape === 'cycle') throw invalid('an alias refers to a node that contains it (a cycle)');
-  if (shape === 'deep') throw invalid(`nests deeper than ${MAX_YAML_DEPTH} levels (through aliases)`);
+  if (shape === 'cycle') throw invalid('an alias refers to a node that contains it (a cycle)', { key: 'yamlAliasCycle' });
+  if (shape === 'deep') throw invalid(`nests deeper than ${MAX_YAML_DEPTH} levels (through aliases)`, { key: 'yamlTooDeep', params: { max: MAX_YAML_DEPTH } });
   return { data: data as Record<string, unknown>, keyPlace: (path) => keyPlaceIn(doc, lineCounter, path) };
 }
 
@@ -143,19 +177,38 @@ function keyPlaceIn(doc: Document.Parsed, lineCounter: LineCounter, path: readon
   return { line, column: col };
 }
 
+/** Why a file could not be opened, in words: a missing file and missing rights said plainly, anything else with the system's message. */
+function cannotOpen(what: string, file: string, error: unknown): { message: string; text: MessageText } {
+  const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  if (errno === 'ENOENT') return { message: `The ${what} file ${file} does not exist (ENOENT)`, text: { key: 'fileNotFound', params: { file } } };
+  if (errno === 'EACCES') {
+    return {
+      message: `The ${what} file ${file} cannot be read: the service user has no right to it (EACCES)`,
+      text: { key: 'fileNoAccess', params: { file } },
+    };
+  }
+  return { message: `Cannot read the ${what} file ${file}: ${(error as Error).message}`, text: { key: 'fileCannotOpen', params: { file, errno } } };
+}
+
 /** The bytes of a regular file of at most MAX_YAML_BYTES, opened without blocking (a FIFO would). */
-function readSmallFile(file: string, what: string, invalid: (message: string) => ConnectorError): Buffer {
+function readSmallFile(file: string, what: string, invalid: (message: string, text: MessageText) => ConnectorError): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
-    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+    const { message, text } = cannotOpen(what, file, error);
+    throw new ConnectorError('CONFIG_NOT_FOUND', message, { cause: error, text, details: { file, errno: (error as NodeJS.ErrnoException).code } });
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw invalid('is a directory, not a file');
-    if (!stat.isFile()) throw invalid('is not a regular file');
-    if (stat.size > MAX_YAML_BYTES) throw invalid(`is ${stat.size} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`);
+    if (stat.isDirectory()) throw invalid('is a directory, not a file', { key: 'notRegularFile' });
+    if (!stat.isFile()) throw invalid('is not a regular file', { key: 'notRegularFile' });
+    if (stat.size > MAX_YAML_BYTES) {
+      throw invalid(`is ${stat.size} bytes, more than the ${MAX_YAML_BYTES} a ${what} file may have`, {
+        key: 'yamlTooLarge',
+        params: { size: stat.size, max: MAX_YAML_BYTES },
+      });
+    }
     // Read one byte past the limit: the file may have grown since fstat.
     const buffer = Buffer.alloc(MAX_YAML_BYTES + 1);
     let length = 0;
@@ -164,11 +217,14 @@ function readSmallFile(file: string, what: string, invalid: (message: string) =>
       if (read === 0) break;
       length += read;
     }
-    if (length > MAX_YAML_BYTES) throw invalid(`is more than the ${MAX_YAML_BYTES} bytes a ${what} file may have`);
+    if (length > MAX_YAML_BYTES) {
+      throw invalid(`is more than the ${MAX_YAML_BYTES} bytes a ${what} file may have`, { key: 'yamlTooLarge', params: { size: length, max: MAX_YAML_BYTES } });
+    }
     return buffer.subarray(0, length);
   } catch (error) {
     if (error instanceof ConnectorError) throw error;
-    throw new ConnectorError('CONFIG_NOT_FOUND', `Cannot read the ${what} file ${file}: ${(error as Error).message}`, { cause: error });
+    const { message, text } = cannotOpen(what, file, error);
+    throw new ConnectorError('CONFIG_NOT_FOUND', message, { cause: error, text, details: { file, errno: (error as NodeJS.ErrnoException).code } });
   } finally {
     fs.closeSync(fd);
   }

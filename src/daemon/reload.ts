@@ -10,7 +10,7 @@
  */
 import type { ExportFormat } from '../config/export-format-schema.js';
 import { flowMappingProblem } from '../config/flow-mapping-checks.js';
-import { loadMappingSpec } from '../config/load-mapping.js';
+import { loadMappingOf } from '../config/load-mapping.js';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { tlsMaterialProblem, type TlsMaterial } from '../config/webhook-schema.js';
@@ -53,7 +53,7 @@ export function readFlowMappings(flows: readonly FlowConfig[]): { ok: true; mapp
   const errors: string[] = [];
   for (const flow of flows) {
     try {
-      const spec = loadMappingSpec(flow.mapping);
+      const spec = loadMappingOf(flow);
       const problem = flowMappingProblem(flow, spec);
       if (problem !== undefined) errors.push(`flow ${flow.name}: ${problem}`);
       mappings.set(flow.name, spec);

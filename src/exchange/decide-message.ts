@@ -12,7 +12,7 @@
  * - any other data message is taken, and acknowledged once it is recorded. One numbered 0 (or not
  *   at all) is taken without changing what is acknowledged, as 1C takes such a message of ours.
  */
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode, MessageText } from '../errors.js';
 import { formatOf, type MessageHeader } from '../mapping/readers/enterprisedata-header.js';
 import { highestCommonVersion } from './versions.js';
 import type { ExchangeCodes } from './message-names.js';
@@ -24,7 +24,7 @@ export interface ExchangeMemory {
 }
 
 export type MessageDecision =
-  | { kind: 'refuse'; code: ErrorCode; reason: string }
+  | { kind: 'refuse'; code: ErrorCode; reason: string; text: MessageText }
   | { kind: 'settings'; agreedVersion: string | null }
   | { kind: 'stale'; messageNo: number; lastTakenNo: number }
   | { kind: 'data'; version: string; messageNo: number | null };
@@ -35,6 +35,7 @@ export function decideMessage(header: MessageHeader, codes: ExchangeCodes, versi
       kind: 'refuse',
       code: 'EXCHANGE_NODE_MISMATCH',
       reason: `is addressed to "${header.to ?? ''}", not to this program's code "${codes.node}" (enterpriseData.node): check the codes entered in 1C`,
+      text: { key: 'nodeMismatchTo', params: { to: header.to ?? '—', node: codes.node, setting: 'enterpriseData.node' } },
     };
   }
   if (header.from !== codes.peer && header.newFrom !== codes.peer) {
@@ -42,11 +43,18 @@ export function decideMessage(header: MessageHeader, codes: ExchangeCodes, versi
       kind: 'refuse',
       code: 'EXCHANGE_NODE_MISMATCH',
       reason: `was written by "${header.from}", not by 1C's code "${codes.peer}" (enterpriseData.peer): check the codes entered in 1C`,
+      text: { key: 'nodeMismatchFrom', params: { from: header.from, peer: codes.peer, setting: 'enterpriseData.peer' } },
     };
   }
   const format = formatOf(header.format);
   if (format.kind === 'other') {
-    return { kind: 'refuse', code: 'EXCHANGE_MESSAGE_INVALID', reason: `is in the format "${format.uri.slice(0, 120)}", not EnterpriseData` };
+    const shown = format.uri.slice(0, 120);
+    return {
+      kind: 'refuse',
+      code: 'EXCHANGE_MESSAGE_INVALID',
+      reason: `is in the format "${shown}", not EnterpriseData`,
+      text: { key: 'messageFormat', params: { format: shown } },
+    };
   }
   if (format.kind === 'settings') return { kind: 'settings', agreedVersion: highestCommonVersion(versions, header.availableVersions) };
   if (!versions.includes(format.version)) {
@@ -54,6 +62,7 @@ export function decideMessage(header: MessageHeader, codes: ExchangeCodes, versi
       kind: 'refuse',
       code: 'EXCHANGE_VERSION_UNSUPPORTED',
       reason: `is in EnterpriseData ${format.version}, which this flow does not read (it reads ${versions.join(', ')}): run 1C's synchronization setup again so that it agrees a version with this program`,
+      text: { key: 'versionUnsupported', params: { version: format.version, versions: versions.join(', '), setting: 'enterpriseData.versions' } },
     };
   }
   const messageNo = header.messageNo === null || header.messageNo === 0 ? null : header.messageNo;

@@ -69,7 +69,7 @@ export async function* catchMapperFailure(items: AsyncIterable<MappedItem>, file
     yield* items;
   } catch (error) {
     if (isConnectorError(error)) {
-      yield { kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${fileLabel}: ${describeError(error)}` } };
+      yield { kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${fileLabel}: ${describeError(error)}`, text: error.text } };
       return;
     }
     onFault?.(error);

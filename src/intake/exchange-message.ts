@@ -61,7 +61,10 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
   } catch (error) {
     if (!isConnectorError(error)) throw error;
     log.warn({ code: error.code, err: error }, `exchange message could not be read: ${describeError(error)}`);
-    items = oneItem({ kind: 'problem', problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, ...placeOf(error.details) } });
+    items = oneItem({
+      kind: 'problem',
+      problem: { row: null, field: null, code: error.code, message: `${name} ${error.message}`, text: error.text, ...placeOf(error.details) },
+    });
   }
   // Under which name 1C wrote: it names our reply, since 1C looks only for names of the form it writes.
   const nameForm = namesDependOnTransliteration(exchange) ? peerNameForm(name, exchange) : null;
@@ -144,7 +147,10 @@ function itemsOf(
   const exchange = ctx.flow.enterpriseData!;
   switch (decision.kind) {
     case 'refuse':
-      return oneItem({ kind: 'problem', problem: { row: null, field: null, code: decision.code, message: `${input.name} ${decision.reason}` } });
+      return oneItem({
+        kind: 'problem',
+        problem: { row: null, field: null, code: decision.code, message: `${input.name} ${decision.reason}`, text: decision.text },
+      });
     case 'settings':
       notes.push({
         row: null,

@@ -6,6 +6,7 @@
  * completes it on restart from the row alone.
  */
 import type { FileHandle } from 'node:fs/promises';
+import type { MessageText } from '../shared/types.js';
 import { countReadAttempt, uncountReadAttempt, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { processExchangeMessage } from './exchange-message.js';
@@ -64,7 +65,8 @@ export async function rejectClaimedUnread(
   ctx: IntakeContext,
   row: FileRecord,
   message: string,
-  code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED' = 'FILE_NOT_REGULAR',
+  code: 'FILE_NOT_REGULAR' | 'FILE_UNREADABLE' | 'FILE_CHANGED',
+  text: MessageText,
 ): Promise<RecordFileResult> {
-  return recordAndMove(ctx, row, oneItem({ kind: 'problem', problem: { row: null, field: null, code, message } }));
+  return recordAndMove(ctx, row, oneItem({ kind: 'problem', problem: { row: null, field: null, code, message, text } }));
 }

@@ -121,6 +121,7 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRecord, filePath: s
       row,
       `${row.originalName}: the daemon stopped (crashed or was killed) while reading this file ${row.readAttempts} times; it was not read again. Check the log of those runs, then retake it`,
       'FILE_UNREADABLE',
+      { key: 'readAttemptsSpent', params: { n: row.readAttempts } },
     );
     return;
   }
@@ -131,7 +132,9 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRecord, filePath: s
       { fileId: row.id, code: 'FILE_NOT_REGULAR', entry: opened.what },
       'recovery: the entry in processing/ is not a regular file; rejected unread',
     );
-    await rejectClaimedUnread(ctx, row, `${row.originalName}: what is in processing/ under its name is ${opened.what}; it was not read`);
+    await rejectClaimedUnread(ctx, row, `${row.originalName}: what is in processing/ under its name is ${opened.what}; it was not read`, 'FILE_NOT_REGULAR', {
+      key: 'notRegularFile',
+    });
     return;
   }
   try {
@@ -149,6 +152,7 @@ async function reprocessClaimed(ctx: IntakeContext, row: FileRecord, filePath: s
         row,
         `${row.originalName}: what is in processing/ under its name is not the content that was claimed (its SHA-256 differs); it was not read`,
         'FILE_CHANGED',
+        { key: 'claimedContentChanged' },
       );
       return;
     }

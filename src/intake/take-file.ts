@@ -203,6 +203,8 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
       ctx,
       row,
       `${candidate.name} was replaced while it was being taken (what reached processing/ is not the file that was checked); it was not read`,
+      'FILE_NOT_REGULAR',
+      { key: 'replacedWhileTaken' },
     );
     return 'rejected';
   }

@@ -34,8 +34,11 @@ function completeUtf8Length(buf: Buffer): number {
   return len;
 }
 
-function invalidBytes(encoding: string, detail: string): ConnectorError {
-  return new ConnectorError('FILE_UNREADABLE', `is not valid ${encoding}: ${detail}`);
+function invalidBytes(encoding: string, byte: number, cut = false): ConnectorError {
+  const detail = cut ? `the file ends inside a character at byte ${byte}` : `invalid byte sequence at byte ${byte}`;
+  return new ConnectorError('FILE_UNREADABLE', `is not valid ${encoding}: ${detail}`, {
+    text: { key: cut ? 'encodingCut' : 'encodingInvalid', params: { encoding, byte } },
+  });
 }
 
 /** Decide the encoding of a file's first bytes (without its BOM) for `auto`. */
@@ -91,7 +94,7 @@ export class DecodeStream extends Transform {
       if (!this.started) this.begin(true);
       if (this.pending) return callback(this.pending);
       if (this.encoding === 'utf-8') {
-        if (this.carry && this.carry.length > 0) throw invalidBytes('UTF-8', `the file ends inside a character at byte ${this.offset}`);
+        if (this.carry && this.carry.length > 0) throw invalidBytes('UTF-8', this.offset, true);
       } else if (this.decoder) {
         const rest = this.decoder.end();
         if (rest) this.push(Buffer.from(rest, 'utf8'));
@@ -127,7 +130,7 @@ export class DecodeStream extends Transform {
     if (!isUtf8(body)) {
       const at = firstInvalidUtf8(body);
       if (at > 0) this.push(body.subarray(0, at));
-      this.pending = invalidBytes('UTF-8', `invalid byte sequence at byte ${this.offset + at}`);
+      this.pending = invalidBytes('UTF-8', this.offset + at);
       return;
     }
     this.offset += complete;
@@ -153,7 +156,7 @@ export function decodeBuffer(buf: Buffer, encoding: InputEncoding): string {
   const whole = utf8OfWhole(buf, encoding);
   if (whole !== undefined) return typeof whole === 'string' ? whole : whole.toString('utf8');
   const body = withoutBom(buf);
-  throw invalidBytes('UTF-8', `invalid byte sequence at byte ${firstInvalidUtf8(body) + buf.length - body.length}`);
+  throw invalidBytes('UTF-8', firstInvalidUtf8(body) + buf.length - body.length);
 }
 
 /** `buf` without the UTF-8 BOM it may start with. */

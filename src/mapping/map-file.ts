@@ -20,7 +20,7 @@ import { mapTable } from './map-table.js';
 import { mapTree } from './map-tree.js';
 import { makeProblem } from './problems.js';
 import { READERS, type InputFormat } from './readers/index.js';
-import { describeContainer, sniffContainer } from './readers/sniff.js';
+import { describeContainer, sniffContainer, type Container } from './readers/sniff.js';
 import type { MappedItem } from './types.js';
 
 /** What `mapFile` reads: a path (opened by `mapFile` itself, the same careful way) or an opened file. */
@@ -92,13 +92,16 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
         throw new ConnectorError(
           'FILE_FORMAT_UNSUPPORTED',
           `is ${describeContainer(container)}, not ${format.toUpperCase()} as this flow's mapping reads: save the export as ${format.toUpperCase()}, or give the flow a mapping with format: xlsx`,
+          { text: { key: CONTAINER_KEYS[container], params: { format: format.toUpperCase() } } },
         );
       }
     }
     const expected = formatOfSpec(spec);
     if (expected !== undefined && TABLE_FORMATS.has(expected) !== (reader.shape === 'table')) {
       const reads = reader.shape === 'table' ? 'paths of a tree (JSON, XML)' : 'columns of a table (CSV, XLSX)';
-      throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`);
+      throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is ${format.toUpperCase()} by its name, but this flow's mapping reads ${reads}`, {
+        text: { key: reader.shape === 'table' ? 'readsTree' : 'readsTable', params: { format: format.toUpperCase() } },
+      });
     }
     const readOptions = { signal: options.signal, archivePassword: options.archivePassword, wholeUpTo: options.wholeUpTo, bytes };
     if (reader.shape === 'table') yield* mapTable(reader.open(handle, spec, readOptions), spec, ctx, options.signal);
@@ -112,11 +115,14 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
       yield readerFault(ctx.fileLabel, error);
       return;
     }
-    yield fileProblem(ctx.fileLabel, error.code, error.message, error.details);
+    yield fileProblem(ctx.fileLabel, error);
   } finally {
     await opened?.close();
   }
 }
+
+/** What the console says of a file in a container its flow's mapping does not read (`texts-*.ts`). */
+const CONTAINER_KEYS: Readonly<Record<Container, string>> = { zip: 'containerZip', cfb: 'containerCfb', mxl: 'containerMxl' };
 
 /** The file-level problem of a fault of the connector's own, saying to report it. */
 export function readerFault(fileLabel: string, error: unknown): MappedItem {
@@ -125,12 +131,14 @@ export function readerFault(fileLabel: string, error: unknown): MappedItem {
 }
 
 /**
- * A file-level problem; a reader's error may say where it stopped (`details`: an XML fault's `line`
- * and `column`, a sheet's `cell`). Its message already words the place, so the fields are set on
- * the problem for reports and the console, not put into the message again.
+ * A file-level problem from a reader's refusal, with what the console says of it (`error.text`); the
+ * error may say where it stopped (`details`: an XML fault's `line` and `column`, a sheet's `cell`).
+ * Its message already words the place, so the fields are set on the problem for reports and the
+ * console, not put into the message again.
  */
-function fileProblem(fileLabel: string, code: Parameters<typeof makeProblem>[1]['code'], reason: string, details: Record<string, unknown> = {}): MappedItem {
-  const problem = makeProblem(fileLabel, { row: null, field: null, code, reason });
+function fileProblem(fileLabel: string, error: ConnectorError): MappedItem {
+  const { details } = error;
+  const problem = makeProblem(fileLabel, { row: null, field: null, code: error.code, reason: error.message, text: error.text });
   if (typeof details.line === 'number') problem.line = details.line;
   if (typeof details.column === 'number') problem.column = details.column;
   if (typeof details.cell === 'string') problem.cell = details.cell;

@@ -56,7 +56,7 @@ export async function* mapTable(input: TableInput, spec: MappingSpec, ctx: Build
       input,
       columnsOf(spec).map(({ column }) => column),
     );
-    if (found === undefined) throw new ConnectorError('FILE_UNREADABLE', 'has no header row');
+    if (found === undefined) throw new ConnectorError('FILE_UNREADABLE', 'has no header row', { text: { key: 'noHeader' } });
     const missing = columnsOf(spec).filter(({ column }) => found.indexOf(column) === -1);
     if (missing.length > 0) {
       for (const { column, key } of dedupeColumns(missing)) {

@@ -3,12 +3,12 @@
  * mappings, and never touch the store or the folders.
  */
 import path from 'node:path';
-import { configError, loadConfig, readYamlSource, type Env } from '../config/load-config.js';
+import { configError, loadConfig, mappingNamedAt, namedAtText, readYamlSource, type Env } from '../config/load-config.js';
 import { exportFormatSchema } from '../config/export-format-schema.js';
 import { flowMappingProblem, flowMappingWarnings } from '../config/flow-mapping-checks.js';
 import { flowIntakeSchema } from '../config/flow-schema.js';
 import { issueProblems } from '../config/key-problems.js';
-import { loadMappingSpec } from '../config/load-mapping.js';
+import { loadMappingOf, loadMappingSpec } from '../config/load-mapping.js';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
@@ -66,7 +66,7 @@ function previewMapping(options: PreviewCommandOptions, env: Env): { spec: Mappi
   const config = loadConfig(options.config, env);
   let flow = chooseFlow(config, options.flow);
   if (options.mapping !== undefined) flow = { ...flow, mapping: path.resolve(options.mapping) };
-  const spec = loadMappingSpec(flow.mapping);
+  const spec = loadMappingOf(flow);
   if (options.mapping !== undefined) {
     const problem = flowMappingProblem(flow, spec);
     if (problem !== undefined) throw new ConnectorError('MAPPING_INVALID', `flow ${flow.name}: ${problem}`);
@@ -96,7 +96,7 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
   const errors: string[] = [];
   config.flows.forEach((flow, index) => {
     try {
-      const spec = loadMappingSpec(flow.mapping);
+      const spec = loadMappingOf(flow);
       const problem = flowMappingProblem(flow, spec);
       if (problem !== undefined) errors.push(`flows[${index}] (${flow.name}): ${problem}`);
     } catch (error) {
@@ -115,7 +115,8 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
       }
     } catch (error) {
       if (!isConnectorError(error)) throw error;
-      errors.push(`export.mapping: ${error.code}: ${error.message}`);
+      const named = isConnectorError(error, 'CONFIG_NOT_FOUND') ? namedAtText(mappingNamedAt(config.export)) : '';
+      errors.push(`export.mapping: ${error.code}: ${error.message}${named}`);
     }
   }
   return errors;
@@ -125,7 +126,7 @@ export function checkConfigFiles(configFile: string, env: Env): string[] {
 export function checkMappingWarnings(configFile: string, env: Env): string[] {
   return loadConfig(configFile, env).flows.flatMap((flow) => {
     try {
-      return flowMappingWarnings(flow, loadMappingSpec(flow.mapping));
+      return flowMappingWarnings(flow, loadMappingOf(flow));
     } catch {
       return [];
     }

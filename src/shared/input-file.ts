@@ -72,18 +72,26 @@ export async function openRegularFile(filePath: string, metadata: MetadataCalls 
   }
 }
 
+/**
+ * A system error reading an input file (`EIO`, `EACCES`), as the file's `FILE_UNREADABLE`: the
+ * error's code is data, and the console words the rest.
+ */
+export function cannotReadFile(error: unknown): ConnectorError {
+  const errno = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${errno}`, { cause: error, text: { key: 'cannotRead', params: { errno } } });
+}
+
 /** `openRegularFile` for `mapFile` and `preview`: anything but a regular file is a `ConnectorError`. */
 export async function openInputFile(filePath: string): Promise<fs.FileHandle> {
   let opened: OpenResult;
   try {
     opened = await openRegularFile(filePath);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+    throw cannotReadFile(error);
   }
   if (opened.ok) return opened.handle;
-  if (opened.reason === 'missing') throw new ConnectorError('FILE_UNREADABLE', 'cannot be read: ENOENT');
-  throw new ConnectorError('FILE_NOT_REGULAR', `is ${opened.what}; it was not read`);
+  if (opened.reason === 'missing') throw cannotReadFile(Object.assign(new Error('ENOENT'), { code: 'ENOENT' }));
+  throw new ConnectorError('FILE_NOT_REGULAR', `is ${opened.what}; it was not read`, { text: { key: 'notRegularFile' } });
 }
 
 /** Default size of one read. */

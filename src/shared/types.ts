@@ -3,7 +3,10 @@
  * here, below the stages and the store, so that neither `store/` nor a stage has to import another
  * stage to name them.
  */
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode, MessageText } from '../errors.js';
+
+/** Where a problem's or a note's console text is defined (`errors.ts`, beside the code it goes with). */
+export type { MessageText };
 
 /**
  * Resolves once every commit made before the call is on disk (the store's group commit,
@@ -18,17 +21,6 @@ export const alreadyDurable: WaitDurable = () => Promise.resolve();
 /** Current time in epoch milliseconds; times are stored as integers so that they sort and compare cheaply. */
 export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
-
-/**
- * What a problem or a note says, as a key of the console's catalogue and its parameters: the
- * console words it in its own language from these (`admin/console/texts.ts`), while `message`
- * keeps the English sentence the report files and the log carry. Parameters are values of the
- * data (a column's name, a date, a count), never words of ours.
- */
-export interface MessageText {
-  key: string;
-  params?: Record<string, string | number>;
-}
 
 /** A document's identity in its source system and what the buyer sees of it (`document:` of a mapping). */
 export interface DocumentRef {

@@ -50,13 +50,18 @@ export function searchFilesByName(db: Db, flow: string, q: string, limit: number
   ) as FileListItem[];
 }
 
+/** A rejected file, with the code of the first problem its report lists (file-level problems come first). */
+export interface RejectedFileItem extends FileListItem {
+  problemCode: string | null;
+}
+
 /** Rejected files of a flow, newest first, and how many there are in all. */
-export function rejectedFilesOfFlow(db: Db, flow: string, limit: number): { total: number; rows: FileListItem[] } {
+export function rejectedFilesOfFlow(db: Db, flow: string, limit: number): { total: number; rows: RejectedFileItem[] } {
   const total = (statement(db, "SELECT count(*) AS n FROM files WHERE flow = ? AND state = 'rejected'").get(flow) as { n: number }).n;
-  const rows = statement(db, `SELECT ${ITEM_COLUMNS} FROM files WHERE flow = ? AND state = 'rejected' ORDER BY id DESC LIMIT ?`).all(
-    flow,
-    limit,
-  ) as FileListItem[];
+  const rows = statement(
+    db,
+    `SELECT ${ITEM_COLUMNS}, json_extract(report, '$.problems[0].code') AS problemCode FROM files WHERE flow = ? AND state = 'rejected' ORDER BY id DESC LIMIT ?`,
+  ).all(flow, limit) as RejectedFileItem[];
   return { total, rows };
 }
 

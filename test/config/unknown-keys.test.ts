@@ -37,6 +37,9 @@ function placeOf(text: string, word: string, nth = 0): { line: number; column: n
   return { line: before.split('\n').length, column: at - before.lastIndexOf('\n') };
 }
 
+/** The console's text of an unknown key with a suggestion. */
+const near = (suggestion: string) => ({ key: 'unknownKeyNear', params: { suggestion } });
+
 /** What `loadConfig` refuses `text` with: the message and the problems. */
 function refusal(text: string): Promise<{ message: string; problems: ConfigProblem[] }> {
   return withTempDir((dir) => {
@@ -57,21 +60,23 @@ describe('an unknown key in the config', () => {
     const text = DEMO.replace('  sourceSystem: erp-demo', '  sourceSytem: erp-demo');
     const { line, column } = placeOf(text, 'sourceSytem');
     const { message, problems } = await refusal(text);
-    expect(problems).toEqual([{ path: 'platform.sourceSytem', message: 'unknown key; did you mean sourceSystem?', line, column }]);
+    expect(problems).toEqual([{ path: 'platform.sourceSytem', message: 'unknown key; did you mean sourceSystem?', text: near('sourceSystem'), line, column }]);
     expect(message).toContain(`  platform.sourceSytem (line ${line}, column ${column}): unknown key; did you mean sourceSystem?`);
     expect(message).not.toMatch(/platform\.sourceSystem\b/);
   });
 
   it('the required key really missing, with no typo to explain it, is required', async () => {
     const { problems } = await refusal(DEMO.replace('  sourceSystem: erp-demo\n', ''));
-    expect(problems).toEqual([{ path: 'platform.sourceSystem', message: 'is required' }]);
+    expect(problems).toEqual([{ path: 'platform.sourceSystem', message: 'is required', text: { key: 'keyRequired' } }]);
   });
 
   it('a key in a list item (flows[1].intake.stableFor): its own line and column, the key meant', async () => {
     const text = replaceNth(DEMO, 'stableForMs: 500', 'stableFor: 500', 1);
     const { line, column } = placeOf(text, 'stableFor: 500');
     const { message, problems } = await refusal(text);
-    expect(problems).toEqual([{ path: 'flows[1].intake.stableFor', message: 'unknown key; did you mean stableForMs?', line, column }]);
+    expect(problems).toEqual([
+      { path: 'flows[1].intake.stableFor', message: 'unknown key; did you mean stableForMs?', text: near('stableForMs'), line, column },
+    ]);
     expect(message).toContain(`flows[1].intake.stableFor (line ${line}, column ${column}): unknown key; did you mean stableForMs?`);
   });
 
@@ -81,8 +86,8 @@ describe('an unknown key in the config', () => {
     expect(problems).toHaveLength(2);
     expect(problems).toEqual(
       expect.arrayContaining([
-        { path: 'colour', message: 'unknown key', ...placeOf(text, 'colour') },
-        { path: 'platform.Token', message: 'unknown key; did you mean token?', ...placeOf(text, 'Token') },
+        { path: 'colour', message: 'unknown key', text: { key: 'unknownKey' }, ...placeOf(text, 'colour') },
+        { path: 'platform.Token', message: 'unknown key; did you mean token?', text: near('token'), ...placeOf(text, 'Token') },
       ]),
     );
   });
@@ -93,12 +98,14 @@ describe('an unknown key in the config', () => {
       'platform: { baseUrl: $1, tokn: $2, sourceSystem: $3 }\n',
     );
     const { problems } = await refusal(text);
-    expect(problems).toEqual([{ path: 'platform.tokn', message: 'unknown key; did you mean token?', ...placeOf(text, 'tokn') }]);
+    expect(problems).toEqual([{ path: 'platform.tokn', message: 'unknown key; did you mean token?', text: near('token'), ...placeOf(text, 'tokn') }]);
   });
 
   it('a wrong value keeps the schema’s words, without a place (it is not about a key)', async () => {
     const { problems } = await refusal(DEMO.replace('  - name: requests\n    kind: requests', '  - name: requests\n    kind: orders'));
-    expect(problems).toEqual([{ path: 'flows[0].kind', message: expect.stringContaining('requests') }]);
+    expect(problems).toEqual([
+      { path: 'flows[0].kind', message: expect.stringContaining('requests'), text: { key: 'oneOf', params: { values: 'requests, confirmations' } } },
+    ]);
   });
 });
 
@@ -112,7 +119,9 @@ describe('an unknown key in a mapping file (the same machinery, with the mapping
       const parsed = requestsMappingSchema.safeParse(source.data);
       expect(parsed.success).toBe(false);
       const problems = issueProblems(parsed.error!.issues, { schema: requestsMappingSchema, data: source.data, source });
-      expect(problems).toEqual([{ path: 'request.externalld', message: 'unknown key; did you mean externalId?', ...placeOf(text, 'externalld') }]);
+      expect(problems).toEqual([
+        { path: 'request.externalld', message: 'unknown key; did you mean externalId?', text: near('externalId'), ...placeOf(text, 'externalld') },
+      ]);
     });
   });
 
@@ -124,7 +133,9 @@ describe('an unknown key in a mapping file (the same machinery, with the mapping
       const section = source.data.acknowledgements;
       const parsed = exportFormatSchema.safeParse(section);
       const problems = issueProblems(parsed.error!.issues, { schema: exportFormatSchema, data: section, source, at: ['acknowledgements'] });
-      expect(problems).toEqual([{ path: 'acknowledgements.fileNme', message: 'unknown key; did you mean fileName?', line: 5, column: 3 }]);
+      expect(problems).toEqual([
+        { path: 'acknowledgements.fileNme', message: 'unknown key; did you mean fileName?', text: near('fileName'), line: 5, column: 3 },
+      ]);
     });
   });
 });

@@ -61,6 +61,26 @@ function recordingTargets() {
 }
 
 describe('reading what a reload may change', () => {
+  it('names a missing mapping file by its path and the config line that names it, at the start and on a reload', async () => {
+    await withTempDir((dir) => {
+      const { mapping, config, file, reloadConfig } = setUp(dir);
+      fs.rmSync(mapping);
+      const line =
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes(`mapping: ${mapping}`)) + 1;
+      expect(line).toBeGreaterThan(0);
+      for (const read of [readReloadables(config), rereadReloadables(config, reloadConfig)]) {
+        expect(read.ok).toBe(false);
+        if (read.ok) return;
+        expect(read.errors).toEqual([
+          `flow requests: The mapping file ${mapping} does not exist (ENOENT) (named by flows[0].mapping, line ${line} of ${file})`,
+        ]);
+      }
+    });
+  });
+
   it('gives every mapping and its acknowledgement format when all are valid', async () => {
     await withTempDir((dir) => {
       const { config, reloadConfig } = setUp(dir);

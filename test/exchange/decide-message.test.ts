@@ -100,12 +100,29 @@ describe('decideMessage', () => {
   });
 
   it.each([
-    [header({ to: 'БП' }), 'is addressed to "БП", not to this program\'s code "ПК" (enterpriseData.node)'],
-    [header({ from: 'БП' }), 'was written by "БП", not by 1C\'s code "УТ" (enterpriseData.peer)'],
-    [header({ format: `${ED}/1.21` }), 'is in EnterpriseData 1.21, which this flow does not read (it reads 1.6, 1.8, 1.10, 1.11)'],
-    [header({ format: 'urn:1C.ru:commerceml_2 urn:more' }), 'is in the format "urn:1C.ru:commerceml_2", not EnterpriseData'],
-  ])('a refusal says why: %#', (message, reason) => {
+    [
+      header({ to: 'БП' }),
+      'is addressed to "БП", not to this program\'s code "ПК" (enterpriseData.node)',
+      { key: 'nodeMismatchTo', params: { to: 'БП', node: 'ПК', setting: 'enterpriseData.node' } },
+    ],
+    [
+      header({ from: 'БП' }),
+      'was written by "БП", not by 1C\'s code "УТ" (enterpriseData.peer)',
+      { key: 'nodeMismatchFrom', params: { from: 'БП', peer: 'УТ', setting: 'enterpriseData.peer' } },
+    ],
+    [
+      header({ format: `${ED}/1.21` }),
+      'is in EnterpriseData 1.21, which this flow does not read (it reads 1.6, 1.8, 1.10, 1.11)',
+      { key: 'versionUnsupported', params: { version: '1.21', versions: '1.6, 1.8, 1.10, 1.11', setting: 'enterpriseData.versions' } },
+    ],
+    [
+      header({ format: 'urn:1C.ru:commerceml_2 urn:more' }),
+      'is in the format "urn:1C.ru:commerceml_2", not EnterpriseData',
+      { key: 'messageFormat', params: { format: 'urn:1C.ru:commerceml_2' } },
+    ],
+  ])('a refusal says why, and keeps the codes and versions for the console: %#', (message, reason, text) => {
     const decision = decideMessage(message, CODES, VERSIONS, { lastTakenNo: 0 });
     expect(decision.kind === 'refuse' ? decision.reason : '').toContain(reason);
+    expect(decision.kind === 'refuse' ? decision.text : null).toEqual(text);
   });
 });

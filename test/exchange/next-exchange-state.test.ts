@@ -65,7 +65,12 @@ describe('nextExchangeState: refused messages change only when 1C last wrote', (
   it.each<[string, MessageHeader | null, MessageDecision | null, boolean]>([
     ['a message whose header could not be read', null, null, false],
     ['a header read but not decided', header(), null, false],
-    ['a refused message', header({ to: 'БП' }), { kind: 'refuse', code: 'EXCHANGE_NODE_MISMATCH', reason: 'is addressed to "БП"' }, true],
+    [
+      'a refused message',
+      header({ to: 'БП' }),
+      { kind: 'refuse', code: 'EXCHANGE_NODE_MISMATCH', reason: 'is addressed to "БП"', text: { key: 'nodeMismatchTo' } },
+      true,
+    ],
     ['a data message whose file was rejected', header(), data(6), false],
     ['an unnumbered data message whose file was rejected', header({ messageNo: 0 }), data(null), false],
   ])('%s', (_what, message, decision, archived) => {

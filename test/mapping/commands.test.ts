@@ -20,6 +20,12 @@ function writeConfig(dir: string, flows: { name: string; kind: string; mapping: 
   return file;
 }
 
+/** The 1-based line and column where `text` first holds `word`. */
+function lineAndColumnOf(text: string, word: string): { line: number; column: number } {
+  const before = text.slice(0, text.indexOf(word));
+  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+}
+
 describe('preview command', () => {
   it('--json prints exactly one object with requests and problems; exit 1 when there are problems', async () => {
     await withTempDir(async (dir) => {
@@ -90,11 +96,25 @@ describe('preview --mapping', () => {
     });
   });
 
-  it('a mapping file with a mistake is MAPPING_INVALID naming it', async () => {
+  it('a mapping file with a mistake is MAPPING_INVALID naming it, a typo with its line, column and the key meant', async () => {
     await withTempDir(async (dir) => {
       const broken = path.join(dir, 'broken.yaml');
-      fs.writeFileSync(broken, fs.readFileSync(mapping, 'utf8').replace('integer: true', 'integr: true'));
-      await expect(runPreviewCommand(sample, { mapping: broken }, {}, NOW)).rejects.toMatchObject({ code: 'MAPPING_INVALID' });
+      const text = fs.readFileSync(mapping, 'utf8').replace('integer: true', 'integr: true');
+      fs.writeFileSync(broken, text);
+      const { line, column } = lineAndColumnOf(text, 'integr:');
+      const refused = runPreviewCommand(sample, { mapping: broken }, {}, NOW);
+      await expect(refused).rejects.toMatchObject({ code: 'MAPPING_INVALID' });
+      await expect(refused).rejects.toThrow(`items.quantity.integr (line ${line}, column ${column}): unknown key; did you mean integer?`);
+    });
+  });
+
+  it("with --config: a flow's mapping file that is missing is named with the config line that names it", async () => {
+    await withTempDir(async (dir) => {
+      const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping: `${dir}/gone.yaml` }]);
+      const { line } = lineAndColumnOf(fs.readFileSync(config, 'utf8'), `mapping: ${dir}/gone.yaml`);
+      const refused = runPreviewCommand(sample, { config }, {}, NOW);
+      await expect(refused).rejects.toMatchObject({ code: 'CONFIG_NOT_FOUND' });
+      await expect(refused).rejects.toThrow(`The mapping file ${dir}/gone.yaml does not exist (ENOENT) (named by flows[0].mapping, line ${line} of ${config})`);
     });
   });
 
@@ -148,9 +168,15 @@ describe('check command', () => {
         throw new Error(`config itself should load: ${(error as Error).message}`);
       }
       expect(errors).toHaveLength(4);
-      expect(errors[0]).toMatch(/^flows\[0\] \(broken\): MAPPING_INVALID: .*broken\.yaml is invalid:\n {2}items\.quantity\.integr: unknown key/);
+      const typo = lineAndColumnOf(fs.readFileSync(broken, 'utf8'), 'integr:');
+      expect(errors[0]).toMatch(/^flows\[0\] \(broken\): MAPPING_INVALID: .*broken\.yaml is invalid:\n/);
+      expect(errors[0]).toContain(`  items.quantity.integr (line ${typo.line}, column ${typo.column}): unknown key; did you mean integer?`);
+      expect(errors[0]).not.toContain('needs exactly one of');
       expect(errors[1]).toBe(`flows[1] (mismatch): kind is requests but ${mappings}/supplier-confirmations.yaml is a confirmations mapping`);
-      expect(errors[2]).toMatch(/^flows\[2\] \(missing\): CONFIG_NOT_FOUND: /);
+      const named = lineAndColumnOf(fs.readFileSync(config, 'utf8'), `mapping: ${dir}/nope.yaml`);
+      expect(errors[2]).toBe(
+        `flows[2] (missing): CONFIG_NOT_FOUND: The mapping file ${dir}/nope.yaml does not exist (ENOENT) (named by flows[2].mapping, line ${named.line} of ${config})`,
+      );
       expect(errors[3]).toMatch(/^export\.mapping: MAPPING_INVALID: .*\n {2}format: /);
       expect(() => runCheckCommand(config, {})).toThrow(expect.objectContaining({ code: 'MAPPING_INVALID' }));
     });

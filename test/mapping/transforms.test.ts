@@ -66,7 +66,8 @@ describe('dates', () => {
   });
 
   it('refuses formats without day, month and year', () => {
-    expect(checkDateFormat('DD.MM')).toMatch(/needs the tokens/);
+    expect(checkDateFormat('DD.MM')?.message).toMatch(/needs the tokens/);
+    expect(checkDateFormat('DD.MM')?.text).toEqual({ key: 'dateTokens', params: { format: 'DD.MM' } });
     expect(checkDateFormat('DD.MM.YYYY')).toBeUndefined();
   });
 });

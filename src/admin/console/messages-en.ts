@@ -243,7 +243,7 @@ export const en = {
   'events.title': 'Webhook events',
   'order.title': 'Order {id}',
   'order.notFound': 'Nothing in the store names order {id}.',
-  'order.status': 'Status: {status}',
+  'order.statusLabel': 'Status:',
   'order.noStatus': 'No event has set a status yet.',
   'order.submissions': 'Confirmations sent for it',
   'order.body': 'Body',
@@ -260,7 +260,7 @@ export const en = {
   'confirm.retry-submission': 'Put request {target} of flow {flow} back into the outbox: it is sent again now, with its original Idempotency-Key and payload.',
   'confirm.retry-dead': 'Put all {n} dead letters of flow {flow} back into the outbox: they are sent again now, each with its original Idempotency-Key.',
   'confirm.retake-file':
-    'Move file {target} ({name}) of flow {flow} from rejected/ back into the inbox: the intake takes it again with the current mapping. Fix the mapping first (then systemctl reload).',
+    'Move file {target} ({name}) of flow {flow} from rejected/ back into the inbox: the intake takes it again with the current mapping and settings. First fix what the file’s problems name (the mapping on the mapping page, the config and a restart).',
   'confirm.resume-flow': 'Flow {flow} is {mode}. Send one probe now instead of waiting: if the platform accepts it, the flow sends freely again.',
   'flash.done': '{action}: {result}. {detail}',
   'login.title': 'Sign in',
@@ -291,7 +291,8 @@ export const en = {
     'Let the service write the mapping folder (ReadWritePaths= in a drop-in, write access for the service user), or copy the YAML into the file yourself and run systemctl reload.',
   'hint.READER_FAULT':
     'A bug of the connector, not a problem of the file: report it with the file and the log lines around it; the file can be taken again once a fixed version runs.',
-  'hint.file': 'Fix the data in the ERP and export again, or fix the mapping (systemctl reload) and take the file again.',
+  'hint.file':
+    'Fix the data in the ERP and export it again; if the mapping reads it wrongly, correct it on the mapping page (saving reloads it) and take the file again.',
   'hint.generic': 'Read the message; the troubleshooting table (docs/troubleshooting.md) explains the code.',
   'mapping.title': 'Mapping of flow {flow}',
   'mapping.flow': 'Flow',
@@ -322,6 +323,7 @@ export const en = {
   'mapping.invalid': 'The mapping does not load:',
   'mapping.where': 'Where',
   'mapping.lineColumn': 'line {line}, column {column}',
+  'mapping.wholeFile': 'the whole file',
   'mapping.counts': '{sample}: {submissions} built, {problems} problems.',
   'mapping.stopped': 'The preview stopped early: {reason}',
   'mapping.problems': 'Problems',
@@ -375,6 +377,48 @@ export const en = {
   'notice.resolution.operator': 'Marked handled',
   'action.resolve-notice': 'mark a document notice handled',
   'confirm.resolve-notice': 'Mark the notice about document {number} of flow {flow} handled: it leaves the attention page (the store keeps it).',
+  // What to do about a file's problem, by its code (`fileHint`): codes → the config and a restart,
+  // an archive's password → enterpriseData.password and a restart, an encoding → how to save,
+  // the mapping → the mapping page; the data → the ERP.
+  'hint.EXCHANGE_NODE_MISMATCH':
+    "1C and this program disagree on the exchange's codes: correct them in 1C's synchronization settings, or set enterpriseData.peer and enterpriseData.node to the codes the message names and restart the service (systemctl restart procurement-connector). Nothing was acknowledged: 1C sends its changes again.",
+  'hint.EXCHANGE_VERSION_UNSUPPORTED':
+    "Add the version to enterpriseData.versions and restart the service (systemctl restart procurement-connector), or run 1C's synchronization setup again so that it agrees a version this flow reads. Nothing was acknowledged: 1C sends its changes again.",
+  'hint.EXCHANGE_MESSAGE_INVALID':
+    "The file is named as 1C's message but is none: find out what wrote it into the exchange folder. Nothing was acknowledged: 1C sends its changes again.",
+  'hint.ARCHIVE_ENCRYPTED':
+    "Set enterpriseData.password to 1C's archive password (a systemd credential) and restart the service (systemctl restart procurement-connector), then take the file again. Nothing was acknowledged: 1C sends its changes again.",
+  'hint.ARCHIVE_LIMIT_EXCEEDED':
+    'If the message is genuinely that large, raise xml.maxUncompressedBytes on the mapping page and take the file again; otherwise find out what wrote it.',
+  'hint.FILE_UNREADABLE':
+    'Save the file again: as CSV in windows-1251 or UTF-8 (Excel: «CSV UTF-8», not «Unicode Text»), or export it again if it was cut short; then put it into the inbox.',
+  'hint.FILE_FORMAT_UNSUPPORTED':
+    "Save the file in the format the message names and put it into the inbox again, or give the flow a mapping of the file's format on the mapping page.",
+  'hint.FILE_CHANGED': 'Export the file again once the ERP has finished writing it; nothing of it was submitted.',
+  'hint.FILE_NOT_REGULAR': 'Put a regular file into the inbox (not a link, a folder or a device).',
+  'hint.XML_ENCODING_MISMATCH':
+    'Save the file in the encoding its declaration names (UTF-8 or windows-1251), or set xml.encoding on the mapping page; then take the file again.',
+  'hint.XML_MALFORMED': 'The file is broken or cut short at the line named: export it again.',
+  'hint.XML_DTD_REFUSED': 'Export the file without a DOCTYPE declaration.',
+  'hint.XML_LIMIT_EXCEEDED':
+    'If the file is genuinely that large, raise the xml limit named on the mapping page and take the file again; otherwise find out what wrote it.',
+  'hint.WORKBOOK_ENCRYPTED': 'Open the workbook in Excel, save it without a password to open, and put it into the inbox again.',
+  'hint.WORKBOOK_LIMIT_EXCEEDED': 'Save the workbook again from Excel; if it is genuinely that large, raise xlsx.maxUncompressedBytes on the mapping page.',
+  'hint.COLUMN_MISSING':
+    'Correct the column on the mapping page (saving reloads the mappings) and take the file again, or export the file again with that column.',
+  // An order's status as the platform sends it (a status the catalogue does not know is shown as sent), and the exporter's channels.
+  'orderStatus.created': 'created',
+  'orderStatus.confirmed': 'confirmed',
+  'orderStatus.shipped': 'shipped',
+  'orderStatus.delivered': 'delivered',
+  'orderStatus.cancelled': 'cancelled',
+  'channel.ack': 'acknowledgements of {flow}',
+  'channel.status': 'order statuses',
+  // A count of files in a state («отклонено: 6»: a number of files agrees in the neuter), and an attempt to be repeated.
+  'state.files.rejected': 'rejected',
+  'state.files.archived': 'archived',
+  'state.files.processing': 'processing',
+  'state.retry': 'to retry',
 } as const;
 
 export type MessageKey = keyof typeof en;

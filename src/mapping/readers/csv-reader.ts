@@ -12,7 +12,7 @@ import { parse as parseWhole } from 'csv-parse/sync';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import type { CsvOptions } from '../../config/mapping-schema.js';
 import { DecodeStream, utf8OfWhole } from '../decode.js';
-import { readFully, readStreamOf } from '../../shared/input-file.js';
+import { cannotReadFile, readFully, readStreamOf } from '../../shared/input-file.js';
 import type { TableReader, TableRow } from './types.js';
 import { UTF16_HEAD_BYTES, utf16Refusal } from './utf16.js';
 
@@ -33,8 +33,6 @@ const CSV_READ_BYTES = 16 * 1024;
 export const SMALL_CSV_BYTES = 64 * 1024;
 
 /** What a UTF-16 CSV is to be saved as instead: Excel's "Unicode Text" is the usual way to get one. */
-const UTF16_ADVICE = '(from Excel: "CSV UTF-8", not "Unicode Text")';
-
 export const csvReader: TableReader = {
   shape: 'table',
   open: (handle, spec, options) => ({
@@ -62,7 +60,7 @@ async function* readCsvRows(
     const given = bytes !== undefined && bytes.length <= wholeUpTo ? bytes : undefined;
     const head = given ?? Buffer.allocUnsafe(Math.max(wholeUpTo + 1, UTF16_HEAD_BYTES));
     const length = given?.length ?? (await readFully(handle, head, 0, head.length, 0));
-    const refusal = utf16Refusal(head.subarray(0, Math.min(length, UTF16_HEAD_BYTES)), UTF16_ADVICE);
+    const refusal = utf16Refusal(head.subarray(0, Math.min(length, UTF16_HEAD_BYTES)), true);
     if (refusal) throw refusal;
     if (length <= wholeUpTo) whole = utf8OfWhole(head.subarray(0, length), options.encoding);
   } catch (error) {
@@ -172,9 +170,16 @@ function toFileError(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (isConnectorError(error)) return error;
   if (error instanceof CsvError) {
-    const detail = error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'the file ends inside a quoted field (truncated?)' : error.message;
-    return new ConnectorError('FILE_UNREADABLE', `is not readable CSV: ${detail}`, { cause: error });
+    if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
+      return new ConnectorError('FILE_UNREADABLE', 'is not readable CSV: the file ends inside a quoted field (truncated?)', {
+        cause: error,
+        text: { key: 'csvQuoteNotClosed' },
+      });
+    }
+    return new ConnectorError('FILE_UNREADABLE', `is not readable CSV: ${error.message}`, {
+      cause: error,
+      text: { key: 'csvInvalid', params: { said: error.message } },
+    });
   }
-  const code = (error as NodeJS.ErrnoException).code;
-  return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
+  return cannotReadFile(error);
 }

@@ -9,7 +9,7 @@
  * by the flow's mapping.
  */
 import type { XmlOptions } from '../../config/mapping-schema.js';
-import { ConnectorError, isConnectorError } from '../../errors.js';
+import { ConnectorError, isConnectorError, type MessageText } from '../../errors.js';
 import { readXmlRecords, type XmlNode } from './xml-reader.js';
 
 export const ENTERPRISEDATA_NAMESPACE = 'http://v8.1c.ru/edi/edi_stnd/EnterpriseData';
@@ -66,7 +66,7 @@ const MAX_HEADER_BYTES = 4 * 1024 * 1024;
 /** A message number as 1C writes it (xs:integer, counting up from 1). */
 const NUMBER = /^\d{1,15}$/;
 
-const invalid = (reason: string): ConnectorError => new ConnectorError('EXCHANGE_MESSAGE_INVALID', reason);
+const invalid = (reason: string, text: MessageText): ConnectorError => new ConnectorError('EXCHANGE_MESSAGE_INVALID', reason, { text });
 
 /**
  * The header of the message whose bytes `chunks` are; reading stops at the header's end. Throws
@@ -81,10 +81,11 @@ export async function readMessageHeader(chunks: AsyncIterable<Buffer>, xml: XmlO
     }
   } catch (error) {
     const root = isConnectorError(error) ? error.details.rootElement : undefined;
-    if (typeof root === 'string') throw invalid(`is not an exchange message of 1C: its root element is <${root}>, not <Message>`);
+    if (typeof root === 'string')
+      throw invalid(`is not an exchange message of 1C: its root element is <${root}>, not <Message>`, { key: 'messageRoot', params: { root } });
     throw error;
   }
-  throw invalid('is not an exchange message of 1C: it has no Message/Header element');
+  throw invalid('is not an exchange message of 1C: it has no Message/Header element', { key: 'messageNoHeader' });
 }
 
 const childrenNamed = (node: XmlNode, name: string): XmlNode[] => node.children.filter((child) => child.name === name);
@@ -97,18 +98,21 @@ const textOf = (node: XmlNode | undefined): string | null => {
 function numberOf(confirmation: XmlNode, name: string): number | null {
   const text = textOf(childNamed(confirmation, name));
   if (text === null) return null;
-  if (!NUMBER.test(text)) throw invalid(`has Confirmation/${name} "${text.slice(0, 40)}", which is not a message number`);
+  if (!NUMBER.test(text)) {
+    const value = text.slice(0, 40);
+    throw invalid(`has Confirmation/${name} "${value}", which is not a message number`, { key: 'messageNumber', params: { element: name, value } });
+  }
   return Number(text);
 }
 
 /** The header element's fields, checked. */
 export function parseHeader(header: XmlNode): MessageHeader {
   const format = textOf(childNamed(header, 'Format'));
-  if (format === null) throw invalid('has no Header/Format: it is not an exchange message of 1C');
+  if (format === null) throw invalid('has no Header/Format: it is not an exchange message of 1C', { key: 'messageNoFormat' });
   const confirmation = childNamed(header, 'Confirmation');
-  if (confirmation === undefined) throw invalid('has no Header/Confirmation (the codes and numbers of the exchange)');
+  if (confirmation === undefined) throw invalid('has no Header/Confirmation (the codes and numbers of the exchange)', { key: 'messageNoConfirmation' });
   const from = textOf(childNamed(confirmation, 'From'));
-  if (from === null) throw invalid('has no Confirmation/From (the code of the program that wrote it)');
+  if (from === null) throw invalid('has no Confirmation/From (the code of the program that wrote it)', { key: 'messageNoFrom' });
   const types = childNamed(header, 'AvailableObjectTypes');
   return {
     format,

@@ -11,7 +11,7 @@ import type { JsonOptions, MappingSpec } from '../../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import type { SourceGetter } from '../compile-field.js';
 import { DecodeStream, decodeBuffer } from '../decode.js';
-import { readChunks, readStreamOf } from '../../shared/input-file.js';
+import { cannotReadFile, readChunks, readStreamOf } from '../../shared/input-file.js';
 import type { TreeInput, TreeReader, TreeRecord } from './types.js';
 import { UTF16_HEAD_BYTES, refuseUtf16, utf16Refusal } from './utf16.js';
 
@@ -69,7 +69,9 @@ export function jsonPathGetter(path: string): SourceGetter<unknown> {
 export const MAX_JSON_BYTES = 50 * 1024 * 1024;
 
 function tooLarge(size: number): ConnectorError {
-  return new ConnectorError('FILE_UNREADABLE', `is ${size} bytes; JSON files over ${MAX_JSON_BYTES} bytes are not read (use NDJSON)`);
+  return new ConnectorError('FILE_UNREADABLE', `is ${size} bytes; JSON files over ${MAX_JSON_BYTES} bytes are not read (use NDJSON)`, {
+    text: { key: 'jsonTooLarge', params: { size, max: MAX_JSON_BYTES } },
+  });
 }
 
 /** The records of a JSON file (from byte 0 of `handle`, which the caller closes), in order. Throws `FILE_UNREADABLE`. */
@@ -89,7 +91,7 @@ export async function readJsonRecords(handle: FileHandle, options: JsonOptions, 
     bytes = Buffer.concat(chunks, size);
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
-    throw isConnectorError(error) ? error : unreadable(error);
+    throw isConnectorError(error) ? error : cannotReadFile(error);
   }
   const utf16 = utf16Refusal(bytes.subarray(0, UTF16_HEAD_BYTES));
   if (utf16) throw utf16;
@@ -98,13 +100,16 @@ export async function readJsonRecords(handle: FileHandle, options: JsonOptions, 
   try {
     root = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ConnectorError('FILE_UNREADABLE', `is not valid JSON: ${(error as Error).message}`, { cause: error });
+    const said = (error as Error).message;
+    throw new ConnectorError('FILE_UNREADABLE', `is not valid JSON: ${said}`, { cause: error, text: { key: 'jsonInvalid', params: { said } } });
   }
   const at = options.path === undefined ? root : jsonPathGetter(options.path)(root);
   if (Array.isArray(at)) return at;
   if (at !== null && typeof at === 'object') return [at];
   const where = options.path === undefined ? 'the file' : `"${options.path}"`;
-  throw new ConnectorError('FILE_UNREADABLE', `holds no request object or array at ${where}`);
+  throw new ConnectorError('FILE_UNREADABLE', `holds no request object or array at ${where}`, {
+    text: { key: 'jsonNoRecords', params: { path: options.path ?? '—' } },
+  });
 }
 
 /** The records of an NDJSON file (from byte 0 of `handle`), one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
@@ -112,7 +117,7 @@ export async function* readNdjsonRecords(handle: FileHandle, options: JsonOption
   try {
     await refuseUtf16(handle);
   } catch (error) {
-    throw isConnectorError(error) ? error : unreadable(error);
+    throw isConnectorError(error) ? error : cannotReadFile(error);
   }
   const source = readStreamOf(handle, signal);
   const decode = new DecodeStream(options.encoding);
@@ -129,7 +134,11 @@ export async function* readNdjsonRecords(handle: FileHandle, options: JsonOption
       try {
         yield JSON.parse(line) as unknown;
       } catch (error) {
-        throw new ConnectorError('FILE_UNREADABLE', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`, { cause: error });
+        const said = (error as Error).message;
+        throw new ConnectorError('FILE_UNREADABLE', `line ${lineNumber} is not valid JSON: ${said}`, {
+          cause: error,
+          text: { key: 'ndjsonLineInvalid', params: { line: lineNumber, said } },
+        });
       }
     }
     // readline ends quietly when its input is destroyed; the decode error is kept here.
@@ -137,14 +146,9 @@ export async function* readNdjsonRecords(handle: FileHandle, options: JsonOption
     if (failure) throw failure;
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
-    throw isConnectorError(error) ? error : unreadable(error);
+    throw isConnectorError(error) ? error : cannotReadFile(error);
   } finally {
     lines.close();
     source.destroy();
   }
-}
-
-function unreadable(error: unknown): ConnectorError {
-  const code = (error as NodeJS.ErrnoException).code;
-  return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code ?? (error as Error).message}`, { cause: error });
 }

@@ -47,20 +47,25 @@ const SAID: Readonly<Record<Utf16Evidence, string>> = {
   zeros: 'no byte order mark, but a zero byte beside each digit and Latin letter',
 };
 
+/** What to save a UTF-16 file as from Excel, whose "Unicode Text" is the usual source of one (CSV). */
+export const EXCEL_ADVICE = '(from Excel: "CSV UTF-8", not "Unicode Text")';
+
 /**
  * The refusal of a file whose first bytes are `head`, or undefined when it is not UTF-16.
- * `advice` follows the message (`(from Excel: "CSV UTF-8", not "Unicode Text")`).
+ * `excel`: the advice for Excel follows (`EXCEL_ADVICE`), as for a CSV file.
  */
-export function utf16Refusal(head: Buffer, advice = ''): ConnectorError | undefined {
+export function utf16Refusal(head: Buffer, excel = false): ConnectorError | undefined {
   const evidence = utf16Evidence(head);
   if (evidence === undefined) return undefined;
-  return new ConnectorError('FILE_UNREADABLE', `is UTF-16 (${SAID[evidence]}): save it as windows-1251 or UTF-8${advice === '' ? '' : ` ${advice}`}`);
+  return new ConnectorError('FILE_UNREADABLE', `is UTF-16 (${SAID[evidence]}): save it as windows-1251 or UTF-8${excel ? ` ${EXCEL_ADVICE}` : ''}`, {
+    text: { key: excel ? 'utf16Excel' : 'utf16' },
+  });
 }
 
 /** Throws `FILE_UNREADABLE` when the file `handle` holds (read at byte 0) is UTF-16. */
-export async function refuseUtf16(handle: FileHandle, advice = ''): Promise<void> {
+export async function refuseUtf16(handle: FileHandle, excel = false): Promise<void> {
   const head = Buffer.alloc(UTF16_HEAD_BYTES);
   const bytesRead = await readFully(handle, head, 0, head.length, 0);
-  const refusal = utf16Refusal(head.subarray(0, bytesRead), advice);
+  const refusal = utf16Refusal(head.subarray(0, bytesRead), excel);
   if (refusal) throw refusal;
 }

@@ -91,7 +91,9 @@ async function* workbookRows(
     const sheet = chooseSheet(parts.sheets, options.sheet);
     chosen(sheet);
     if (sheet.part === undefined || !archive.has(sheet.part)) {
-      throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: the part of sheet "${sheet.name}" is missing`);
+      throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: the part of sheet "${sheet.name}" is missing`, {
+        text: { key: 'workbookNoPart', params: { part: sheet.part ?? `"${sheet.name}"` } },
+      });
     }
     const { merges } = await readSheetOutline(archive, sheet.part, signal);
     const styles = parts.styles !== undefined && archive.has(parts.styles) ? await readCellStyles(archive, parts.styles, signal) : NO_STYLES;

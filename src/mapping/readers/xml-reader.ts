@@ -11,7 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec, XmlOptions } from '../../config/mapping-schema.js';
 import { parseXmlPath, type XmlPath, type XmlPathRole, type XmlStep } from '../../config/xml-path.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
-import { readChunks } from '../../shared/input-file.js';
+import { cannotReadFile, readChunks } from '../../shared/input-file.js';
 import type { SourceGetter } from '../compile-field.js';
 import type { ReadOptions, TreeReader, TreeRecord } from './types.js';
 import { sniffContainer } from './sniff.js';
@@ -104,7 +104,7 @@ export async function* readXmlRecords(chunks: AsyncIterable<Buffer>, spec: XmlRe
     const code = (error as NodeJS.ErrnoException).code;
     // A read error (EIO, …) is the file's; anything else is a fault of ours, left for mapFile to report.
     if (isConnectorError(error) || typeof code !== 'string') throw error;
-    throw new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
+    throw cannotReadFile(error);
   }
 }
 
@@ -128,10 +128,8 @@ function withdrawalsOf(records: XmlPath, withdrawals: XmlPath): { both: XmlPath;
   const lastName = (steps: readonly XmlStep[]) => (steps.at(-1) as XmlStep & { kind: 'element' }).name;
   const names = new Set(withdrawals.alternatives.map(lastName));
   if (records.alternatives.some((steps) => names.has(lastName(steps)))) {
-    throw new ConnectorError(
-      'MAPPING_INVALID',
-      `cannot be read with this mapping: withdrawals.record "${withdrawals.text}" ends in the same element as record:`,
-    );
+    const said = `withdrawals.record "${withdrawals.text}" ends in the same element as record:`;
+    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: ${said}`, { text: { key: 'mappingCannotRead', params: { said } } });
   }
   return {
     both: { text: `${records.text} | ${withdrawals.text}`, alternatives: [...records.alternatives, ...withdrawals.alternatives] },
@@ -153,9 +151,13 @@ export function xmlPathAllGetter(ref: string): (node: unknown) => string[] {
 
 /** The loader checked every path; one that fails here came from a spec built another way. */
 function parsePath(text: string | undefined, role: XmlPathRole): XmlPath {
-  if (text === undefined) throw new ConnectorError('MAPPING_INVALID', `cannot be read: an XML mapping needs ${role}:`);
+  const refused = (said: string) =>
+    new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: ${said}`, { text: { key: 'mappingCannotRead', params: { said } } });
+  if (text === undefined) {
+    const said = `an XML mapping needs ${role}:`;
+    throw new ConnectorError('MAPPING_INVALID', `cannot be read: ${said}`, { text: { key: 'mappingCannotRead', params: { said } } });
+  }
   const parsed = parseXmlPath(text, role);
-  if (typeof parsed === 'string')
-    throw new ConnectorError('MAPPING_INVALID', `cannot be read with this mapping: ${role === 'field' ? 'the path' : `${role}:`} "${text}" ${parsed}`);
+  if (typeof parsed === 'string') throw refused(`${role === 'field' ? 'the path' : `${role}:`} "${text}" ${parsed}`);
   return parsed;
 }

@@ -183,7 +183,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
         await signIn(page, 'Ivan', PASSWORD);
         expect(await page.textContent('main')).toContain('from rejected/ back into the inbox');
         await page.click('button:has-text("Confirm")');
-        expect(await page.textContent('.flash')).toMatch(/take a file again: done\. moved back into the inbox as requests-0613\.csv/);
+        expect(await page.textContent('.flash')).toMatch(/Take a file again: done\. Moved back into the inbox as requests-0613\.csv/);
         await waitUntil(() => daemon.sandbox!.requests().length === 3, 'the file’s three requests accepted');
         await page.reload();
         expect(await page.textContent('dl.facts')).toContain('archived');
@@ -213,7 +213,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
         await signIn(page, 'Анна', PASSWORD);
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000101'));
-        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission requeued with its Idempotency-Key');
+        expect(await page.textContent('.flash')).toContain('Retry a request: done. 1 submission requeued with its Idempotency-Key');
         await waitUntil(async () => (await page.textContent('.story .badge')) === 'accepted', 'the live state accepted', 20_000);
         const timeline = await page.textContent('ol.timeline');
         expect(timeline).toContain('Анна: retry a request (done)');
@@ -251,7 +251,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
         await signIn(page, 'Олег', PASSWORD);
         await page.click('button:has-text("Confirm")');
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000103'));
-        expect(await page.textContent('.flash')).toContain('retry a request: done. 1 submission requeued with its Idempotency-Key');
+        expect(await page.textContent('.flash')).toContain('Retry a request: done. 1 submission requeued with its Idempotency-Key');
         await waitUntil(() => daemon.sandbox!.requests().length === 1, 'the retried request accepted', 20_000);
         // No script refreshes the page: a reload shows the new state (once the 201 is recorded,
         // a moment after the request reached the platform).

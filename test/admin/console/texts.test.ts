@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../../src/admin/console/i18n.js';
 import { textsEn } from '../../../src/admin/console/texts-en.js';
 import { errorWords, exportErrorWords, platformWords } from '../../../src/admin/console/views/error-words.js';
-import { problemMessage, stateWord } from '../../../src/admin/console/views/parts.js';
+import { fileHint, fileHints, problemMessage, problemWords, stateWord } from '../../../src/admin/console/views/parts.js';
 import { readableKey } from '../../../src/admin/console/views/requests.js';
 
 const ru = translator('ru');
@@ -26,11 +26,14 @@ function keysUsedInSource(): Set<string> {
       else if (/\.tsx?$/.test(entry.name)) {
         const source = fs.readFileSync(file, 'utf8');
         for (const match of source.matchAll(/\btext:\s*\{\s*key:\s*'([A-Za-z]+)'/g)) keys.add(match[1]!);
-        for (const match of source.matchAll(/\bkey:\s*'([A-Za-z]+)'\s*(?:,\s*params|\})/g)) keys.add(match[1]!);
+        for (const match of source.matchAll(/\bkey:\s*'([A-Za-z]+)'\s*(?:,\s*params|\})/g)) {
+          // In config/ a `{ column, key: 'groupBy' }` is a mapping key, not a text: there a text's key opens its object.
+          if (!dir.startsWith('src/config') || /\{\s*$/.test(source.slice(0, match.index))) keys.add(match[1]!);
+        }
       }
     }
   };
-  for (const dir of ['src/mapping', 'src/intake', 'src/admin/console/views']) walk(dir);
+  for (const dir of ['src/mapping', 'src/intake', 'src/admin/console/views', 'src/admin/console/studio', 'src/config']) walk(dir);
   return keys;
 }
 
@@ -71,6 +74,45 @@ describe('the catalogue of what problems and notes say', () => {
     expect(stateWord(ru, 'rejected', 'confirmation')).toBe('отклонено');
     expect(stateWord(ru, 'rejected')).toBe('отклонена');
     expect(stateWord(en, 'rejected', 'file')).toBe('rejected');
+  });
+});
+
+describe('a file refused whole, in Russian', () => {
+  it('keeps what the operator needs: both codes, the versions, the setting, the encoding advice', () => {
+    expect(ru.text({ key: 'nodeMismatchTo', params: { to: 'XX', node: 'ПК', setting: 'enterpriseData.node' } })).toBe(
+      'адресовано коду XX, а код этой программы — ПК (enterpriseData.node): проверьте коды, введённые в 1С, или укажите enterpriseData.node: XX и перезапустите службу',
+    );
+    expect(ru.text({ key: 'versionUnsupported', params: { version: '1.21', versions: '1.8, 1.11', setting: 'enterpriseData.versions' } })).toContain(
+      'EnterpriseData 1.21, которую этот поток не читает (он читает 1.8, 1.11; enterpriseData.versions)',
+    );
+    expect(ru.text({ key: 'zipNoPassword', params: { setting: 'enterpriseData.password' } })).toContain('укажите в enterpriseData.password пароль архивов 1С');
+    expect(ru.text({ key: 'utf16Excel' })).toContain('сохраните его в windows-1251 или UTF-8 (в Excel — «CSV UTF-8», а не «Текст в Юникоде»)');
+  });
+
+  it("quotes a parser's own words beside the sentence, never in it", () => {
+    expect(problemWords(ru, { code: 'XML_MALFORMED', text: { key: 'xmlMalformed', params: { line: 3, column: 5, said: 'unexpected close tag' } } })).toEqual({
+      text: 'не является правильным XML: строка 3, столбец 5',
+      quoted: 'unexpected close tag',
+    });
+  });
+
+  it.each([
+    ['EXCHANGE_NODE_MISMATCH', 'enterpriseData.peer и enterpriseData.node'],
+    ['EXCHANGE_VERSION_UNSUPPORTED', 'enterpriseData.versions'],
+    ['ARCHIVE_ENCRYPTED', 'enterpriseData.password'],
+    ['FILE_UNREADABLE', '«CSV UTF-8», а не «Текст в Юникоде»'],
+    ['COLUMN_MISSING', 'на странице маппинга'],
+    ['INN_INVALID', 'Исправьте данные в ERP'],
+  ])('says what to do by the code: %s', (code, words) => {
+    expect(fileHint(ru, code)).toContain(words);
+    expect(fileHint(ru, code)).not.toContain('systemctl reload');
+  });
+
+  it('gives a file each hint of its problems once', () => {
+    expect(fileHints(ru, [{ code: 'INN_INVALID' }, { code: 'FIELD_REQUIRED' }, { code: 'COLUMN_MISSING' }])).toEqual([
+      fileHint(ru, 'INN_INVALID'),
+      fileHint(ru, 'COLUMN_MISSING'),
+    ]);
   });
 });
 
@@ -134,5 +176,30 @@ describe('the Idempotency-Key on a request page', () => {
     expect(readableKey('erp1c:%D0%97%D0%9A-000101')).toBe('erp1c:ЗК-000101');
     expect(readableKey('erp1c:R-1')).toBe('erp1c:R-1');
     expect(readableKey('bad%E0%A4%A')).toBe('bad%E0%A4%A');
+  });
+});
+
+/** The placeholders an entry names, in all its forms. */
+function placeholdersOf(entry: unknown): string[] {
+  return [...new Set([...JSON.stringify(entry).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))].sort();
+}
+
+describe('every problem and note keeps its parameters in every language', () => {
+  const withParams = Object.entries(textsEn).filter(([, entry]) => placeholdersOf(entry).length > 0);
+
+  it('has entries with parameters to check', () => {
+    expect(withParams.length).toBeGreaterThan(50);
+  });
+
+  it.each(withParams.map(([key]) => key))('%s', (key) => {
+    const names = placeholdersOf(textsEn[key as keyof typeof textsEn]);
+    // A value no entry could write by itself, one per parameter; `n` walks Russian's plural forms.
+    for (const n of names.includes('n') ? [1, 3, 5, 21] : [undefined]) {
+      const params = Object.fromEntries(names.map((name, i) => [name, name === 'n' ? n! : `«p${i}-${name}»`]));
+      for (const t of [en, ru]) {
+        const words = t.text({ key, params });
+        for (const [name, value] of Object.entries(params)) expect(words, `${t.language} ${key} {${name}} (n=${n})`).toContain(String(value));
+      }
+    }
   });
 });

@@ -33,7 +33,8 @@ export interface FlowAttention {
   held: Listed<SubmissionItem>;
   dead: Listed<SubmissionItem>;
   rejected: Listed<SubmissionItem>;
-  rejectedFiles: Listed<FileItem>;
+  /** With the code of each file's first problem, which says what to do about it. */
+  rejectedFiles: Listed<FileItem & { problemCode: string | null }>;
   /** Files whose error report is not on disk yet (REPORT_WRITE_FAILED, retried at each scan). */
   pendingReports: number;
   /** Documents changed or withdrawn after they were sent, or kept back by a problem, newest first. */
@@ -69,7 +70,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       held: listed('held'),
       dead: listed('dead'),
       rejected: listed('rejected'),
-      rejectedFiles: { total: files.total, rows: files.rows.map(fileItem) },
+      rejectedFiles: { total: files.total, rows: files.rows.map((row) => ({ ...fileItem(row), problemCode: row.problemCode })) },
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
       documents: { total: notices.total, rows: notices.rows.map(noticeItem) },
       actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),

@@ -9,14 +9,17 @@ import type { ConfigProblem } from '../../../config/load-config.js';
 import { parseMappingText } from '../../../config/load-mapping.js';
 import type { FieldSpec, MappingSpec } from '../../../config/mapping-schema.js';
 import type { ConnectorError } from '../../../errors.js';
-import { describeError, isConnectorError } from '../../../errors.js';
+import { describeError, isConnectorError, type MessageText } from '../../../errors.js';
 
 /** One thing wrong with the YAML: a key path (`items.quantity.integr`) or a line and column (a syntax error). */
 export interface YamlProblem {
   path: string;
+  /** The English of `check` and the log. */
   message: string;
   line: number | null;
   column: number | null;
+  /** The message as the page words it (`config/issue-text.ts`); null for a bare error, shown by its code. */
+  text: MessageText | null;
 }
 
 export type MappingCheck = { ok: true; spec: MappingSpec } | { ok: false; code: 'MAPPING_INVALID'; message: string; problems: YamlProblem[] };
@@ -45,7 +48,9 @@ export function checkMappingText(text: string, flow: FlowConfig, label = editorL
       ok: false,
       code: 'MAPPING_INVALID',
       message: `${label} is invalid:\n  kind: ${message}`,
-      problems: [{ path: 'kind', message, line: null, column: null }],
+      problems: [
+        { path: 'kind', message, line: null, column: null, text: { key: 'kindMismatch', params: { flow: flow.name, kind: flow.kind, actual: spec.kind } } },
+      ],
     };
   }
   return { ok: true, spec };
@@ -53,9 +58,9 @@ export function checkMappingText(text: string, flow: FlowConfig, label = editorL
 
 function invalid(error: ConnectorError): MappingCheck {
   const listed = Array.isArray(error.details.problems) ? (error.details.problems as ConfigProblem[]) : [];
-  const problems = listed.map((p) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null }));
+  const problems = listed.map((p): YamlProblem => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null, text: p.text ?? null }));
   // A mapping error always lists its problems; a bare message is kept whole rather than lost.
-  if (problems.length === 0) problems.push({ path: '', message: describeError(error), line: null, column: null });
+  if (problems.length === 0) problems.push({ path: '', message: describeError(error), line: null, column: null, text: null });
   return { ok: false, code: 'MAPPING_INVALID', message: error.message, problems };
 }
 

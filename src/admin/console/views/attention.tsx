@@ -93,8 +93,7 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
       {flow.rejectedFiles.total > 0 ? (
         <div>
           <h3>{t('attention.rejectedFiles')}</h3>
-          <p class="hint">{t('hint.file')}</p>
-          <FileTable t={t} flow={flow.flow} rows={flow.rejectedFiles.rows} />
+          <FileTable t={t} flow={flow.flow} rows={flow.rejectedFiles.rows} withHint />
           <More t={t} shown={flow.rejectedFiles.rows.length} total={flow.rejectedFiles.total} />
         </div>
       ) : null}

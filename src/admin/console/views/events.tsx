@@ -5,7 +5,7 @@ import type { Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { DataTable } from './data-table.js';
 import { Layout } from './layout.js';
-import { AuditTable, Json, SubmissionTable, Time } from './parts.js';
+import { AuditTable, Json, OrderStatus, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 function EventTable(props: { t: Translate; rows: readonly (EventItem & { body?: unknown })[]; withBody?: boolean }) {
@@ -32,8 +32,8 @@ function EventTable(props: { t: Translate; rows: readonly (EventItem & { body?: 
         },
         { head: 'col.type', cell: (event) => event.eventType },
         { head: 'col.order', cell: (event) => (event.orderId ? <a href={paths.order(event.orderId)}>{event.orderId}</a> : '—') },
-        { head: 'col.status', cell: (event) => event.status ?? '—' },
-        { head: 'col.eventDate', cell: (event) => event.eventDate },
+        { head: 'col.status', cell: (event) => <OrderStatus t={t} status={event.status} /> },
+        { head: 'col.eventDate', cell: (event) => <Time at={event.eventDate} /> },
         { head: 'col.applied', cell: (event) => (event.applied ? '✓' : '') },
       ]}
     />
@@ -61,7 +61,15 @@ export function OrderPage(props: { ctx: ViewContext; data: OrderData }) {
     <Layout ctx={ctx} title={t('order.title', { id: data.orderId })}>
       <h1>{t('order.title', { id: data.orderId })}</h1>
       <div id="order" data-live="">
-        <p>{data.status ? t('order.status', { status: data.status.status }) : t('order.noStatus')}</p>
+        <p>
+          {data.status ? (
+            <>
+              {t('order.statusLabel')} <OrderStatus t={t} status={data.status.status} />
+            </>
+          ) : (
+            t('order.noStatus')
+          )}
+        </p>
         <EventTable t={t} rows={data.events} withBody />
       </div>
       {data.submissions.length > 0 ? (

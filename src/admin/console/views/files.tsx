@@ -3,7 +3,7 @@ import type { FileData, FilesData } from '../data/files.js';
 import { formatBytes } from '../format.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, AuditTable, FileTable, ProblemTable, State, SubmissionTable, Time } from './parts.js';
+import { ActionLink, AuditTable, fileHints, FileTable, ProblemTable, State, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const FILE_STATES = ['processing', 'archived', 'rejected'] as const;
@@ -76,7 +76,7 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
           </p>
         ) : null}
         {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}
-        {file.state === 'rejected' ? <p class="hint">{t('hint.file')}</p> : null}
+        {file.state === 'rejected' ? fileHints(t, data.problems).map((hint) => <p class="hint">{hint}</p>) : null}
       </section>
       {data.notes.length > 0 ? (
         <section>

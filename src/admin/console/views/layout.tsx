@@ -54,9 +54,9 @@ export function Layout(props: { ctx: ViewContext; title: string; script?: string
           {ctx.flash ? (
             <p class={`flash r-${ctx.flash.result}`} role="status">
               {t('flash.done', {
-                action: translateOr(t, `action.${ctx.flash.action}`, ctx.flash.action),
+                action: sentenceCase(translateOr(t, `action.${ctx.flash.action}`, ctx.flash.action)),
                 result: translateOr(t, `result.${ctx.flash.result}`, ctx.flash.result),
-                detail: ctx.flash.detail ?? '',
+                detail: sentenceCase(ctx.flash.detail ?? ''),
               })}
             </p>
           ) : null}
@@ -65,4 +65,14 @@ export function Layout(props: { ctx: ViewContext; title: string; script?: string
       </body>
     </html>
   );
+}
+
+/**
+ * A flash is sentences (`Повторная отправка заявки: выполнено. Ничего не было отклонено`): each
+ * starts with a capital, unless it starts with a name that is data (a file, a path).
+ */
+export function sentenceCase(text: string): string {
+  const first = /^\S+/.exec(text)?.[0] ?? '';
+  if (!/^\p{Ll}/u.test(first) || /[./\\]/.test(first)) return text;
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }

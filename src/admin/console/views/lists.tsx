@@ -54,7 +54,7 @@ export function AllFilesPage(props: { ctx: ViewContext; data: AllFilesData }) {
         </a>
         {FILE_STATES.map((state) => (
           <a class={data.state === state ? 'current' : ''} href={paths.allFiles(state)}>
-            <State t={t} state={state} />
+            <State t={t} state={state} of="file" />
           </a>
         ))}
       </p>
@@ -106,7 +106,7 @@ function FlowFileTable(props: { t: Translate; rows: readonly FileItem[] }) {
       columns={[
         { head: 'col.flow', cell: (file) => <a href={paths.files(file.flow)}>{file.flow}</a>, class: 'flow' },
         { head: 'col.file', cell: (file) => <a href={paths.file(file.flow, file.id)}>{file.originalName}</a> },
-        { head: 'col.state', cell: (file) => <State t={t} state={file.state} /> },
+        { head: 'col.state', cell: (file) => <State t={t} state={file.state} of="file" /> },
         { head: 'col.requests', cell: (file) => file.requestCount, class: 'num' },
         { head: 'col.problems', cell: (file) => file.problemCount, class: 'num' },
         { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },

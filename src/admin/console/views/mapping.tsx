@@ -11,10 +11,10 @@ import type { StudioData } from '../studio/studio-data.js';
 import type { UploadFormats } from '../studio/upload-formats.js';
 import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
 import { formatBytes } from '../format.js';
-import type { Translate } from '../i18n.js';
+import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { AuditTable, hintFor, Json, ProblemTable } from './parts.js';
+import { AuditTable, hintFor, Json, ProblemMessage, ProblemTable } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 /** `upload`: the formats the flow reads (`uploadFormatsOf`), named on the upload's label and offered by its file picker. */
@@ -153,7 +153,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
       ) : null}
       {mapping.ok ? (
         <p class="ok-text" id="mapping-state">
-          {t('mapping.loads', { kind: data.kind, format: mapping.format ?? '—' })}
+          {t('mapping.loads', { kind: translateOr(t, `kind.${data.kind}`, data.kind), format: mapping.format?.toUpperCase() ?? '—' })}
         </p>
       ) : (
         <div id="mapping-state">
@@ -170,8 +170,21 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             <tbody>
               {mapping.problems.map((p) => (
                 <tr data-line={p.line ?? undefined} data-column={p.column ?? undefined} data-path={p.path} class={p.line !== null ? 'goto' : undefined}>
-                  <td>{p.line !== null ? t('mapping.lineColumn', { line: p.line, column: p.column }) : <code>{p.path || '(file)'}</code>}</td>
-                  <td class="message">{p.message}</td>
+                  <td>
+                    {p.path ? <code>{p.path}</code> : null}
+                    {p.path && p.line !== null ? ' ' : null}
+                    {p.line !== null ? <span class="place">{t('mapping.lineColumn', { line: p.line, column: p.column })}</span> : null}
+                    {!p.path && p.line === null ? t('mapping.wholeFile') : null}
+                  </td>
+                  <td class="message">
+                    {p.text ? (
+                      <ProblemMessage t={t} problem={{ code: mapping.code, text: p.text }} />
+                    ) : (
+                      <>
+                        {t.code(mapping.code)} <q class="said">{p.message}</q>
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,7 @@ import type { NoticeChangeItem, NoticeItem } from '../data/notices.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { DataTable } from './data-table.js';
-import { ActionLink, State, Time } from './parts.js';
+import { ActionLink, ProblemMessage, State, Time } from './parts.js';
 
 export function NoticeTable(props: { t: Translate; flow: string; rows: readonly NoticeItem[]; actionsOn: boolean }) {
   const { t } = props;
@@ -63,7 +63,7 @@ function NoticeWhat(props: { t: Translate; notice: NoticeItem }) {
         <ul class="changes">
           {notice.problems.map((problem) => (
             <li>
-              <code>{problem.code}</code> {problem.field ?? ''} {problem.text ? t.text(problem.text) : problem.message}
+              <code>{problem.code}</code> {problem.field ? <code>{problem.field}</code> : null} <ProblemMessage t={t} problem={problem} />
             </li>
           ))}
         </ul>

@@ -9,7 +9,7 @@ import { HourlyChart, type SeriesLook } from './chart.js';
 import { DataTable } from './data-table.js';
 import { acknowledgement } from './exchange.js';
 import { Layout } from './layout.js';
-import { ErrorCell, State, Time, submissionErrorWords } from './parts.js';
+import { channelWord, ErrorCell, OrderStatus, State, stateWord, Time, submissionErrorWords } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const SUBMISSION_STATES = ['pending', 'in_flight', 'accepted', 'rejected', 'held', 'dead'] as const;
@@ -127,7 +127,7 @@ function FilesToday(props: { t: Translate; flow: FlowOverview }) {
         ? '0'
         : Object.entries(flow.filesToday).map(([state, n]) => (
             <a class="count" href={paths.files(flow.name, state)}>
-              {`${translateOr(t, `state.${state}`, state)}: ${n}`}
+              {`${translateOr(t, `state.files.${state}`, stateWord(t, state, 'file'))}: ${n}`}
             </a>
           ))}
     </dd>
@@ -197,7 +197,7 @@ function WebhookCard(props: { t: Translate; webhook: OverviewData['webhook'] }) 
               <span>
                 {webhook.lastEvent.eventId}{' '}
                 {webhook.lastEvent.orderId ? <a href={paths.order(webhook.lastEvent.orderId)}>{webhook.lastEvent.orderId}</a> : null}{' '}
-                {webhook.lastEvent.status ?? ''} <Time at={webhook.lastEvent.receivedAt} />
+                {webhook.lastEvent.status ? <OrderStatus t={t} status={webhook.lastEvent.status} /> : null} <Time at={webhook.lastEvent.receivedAt} />
               </span>
             ) : (
               '—'
@@ -243,7 +243,7 @@ function ExporterCard(props: { ctx: ViewContext; exporter: OverviewData['exporte
         t={t}
         rows={exporter.channels}
         columns={[
-          { head: 'overview.channel', cell: (channel) => channel.channel },
+          { head: 'overview.channel', cell: (channel) => channelWord(t, channel.channel) },
           {
             head: 'overview.pending',
             class: 'num',

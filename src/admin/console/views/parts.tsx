@@ -13,6 +13,19 @@ export function Time(props: { at: string | null | undefined }) {
   return props.at ? <time datetime={props.at}>{formatTime(props.at)}</time> : <span>—</span>;
 }
 
+/** An order's status from the platform, in words; one the catalogue does not know, as the platform sent it (data). */
+export function OrderStatus(props: { t: Translate; status: string | null | undefined }) {
+  if (!props.status) return <>—</>;
+  const word = translateOr(props.t, `orderStatus.${props.status}`, '');
+  return word !== '' ? <>{word}</> : <code>{props.status}</code>;
+}
+
+/** An export channel in words: a flow's acknowledgements (`ack:<flow>`), the order statuses (`status`); another as it is named. */
+export function channelWord(t: Translate, channel: string): string {
+  const [kind = channel, flow = ''] = channel.split(':');
+  return translateOr(t, `channel.${kind}`, channel, { flow });
+}
+
 /**
  * A state's badge, worded for what is in that state: Russian agrees the word with its noun (a
  * request is «отклонена», a file «отклонён», a confirmation «отклонено»).
@@ -92,7 +105,8 @@ export function submissionErrorWords(
   return errorWords(t, { code: row.errorCode, status: row.lastStatus, answer: parseJson(row.result), attempts: row.attempts, message: row.message });
 }
 
-export function FileTable(props: { t: Translate; flow: string; rows: readonly FileItem[] }) {
+/** `withHint`: a column of what to do about each file, from the code of its first problem (the attention page's rejected files). */
+export function FileTable(props: { t: Translate; flow: string; rows: readonly (FileItem & { problemCode?: string | null })[]; withHint?: boolean }) {
   const { t } = props;
   return (
     <DataTable
@@ -104,6 +118,7 @@ export function FileTable(props: { t: Translate; flow: string; rows: readonly Fi
         { head: 'col.requests', cell: (file) => file.requestCount, class: 'num' },
         { head: 'col.problems', cell: (file) => file.problemCount, class: 'num' },
         { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },
+        props.withHint && { head: 'col.whatToDo', cell: (file) => fileHint(t, file.problemCode), class: 'hint' },
         { head: 'col.taken', cell: (file) => <Time at={file.claimedAt} /> },
       ]}
     />
@@ -162,6 +177,21 @@ export function hintFor(t: Translate, code: string | null | undefined, kind?: 'r
   return kind === 'confirmation' ? translateOr(t, `hint.confirmation.${code ?? ''}`, generic) : generic;
 }
 
+/**
+ * What to do about a problem of a file, by its code: each code that a person fixes somewhere else
+ * than in the data has its own hint (the config and a restart for the exchange's codes and
+ * password, how to save for an encoding, the mapping page for a column); the rest are the data's,
+ * fixed in the ERP (`hint.file`).
+ */
+export function fileHint(t: Translate, code: string | null | undefined): string {
+  return translateOr(t, `hint.${code ?? ''}`, t('hint.file'));
+}
+
+/** The hints of a file's problems, each once, in the order of the problems. */
+export function fileHints(t: Translate, problems: readonly { code: string }[]): string[] {
+  return [...new Set(problems.map((problem) => fileHint(t, problem.code)))];
+}
+
 /** JSON for people: indented, in a <pre> (escaped by JSX like everything else). */
 export function Json(props: { value: unknown }) {
   return <pre class="json">{JSON.stringify(props.value, null, 2)}</pre>;
@@ -196,9 +226,43 @@ export function placeOf(t: Translate, problem: Pick<ProblemLine, 'cell' | 'line'
   return t('mapping.lineColumn', { line: problem.line, column: problem.lineColumn ?? '—' });
 }
 
-/** What is wrong, in the console's language: the problem's own text, else what its code means. */
+/**
+ * What is wrong, in the console's language: the problem's own text, else what its code means; and
+ * the words of a parser or of the system it carries (`said`: `Unexpected token } in JSON at
+ * position 7`), quoted as data after it, never translated.
+ */
+export function problemWords(t: Translate, problem: { code: string; text?: MessageText | null | undefined }): ErrorWords {
+  const said = problem.text?.params?.said;
+  return {
+    text: (problem.text ? t.text(problem.text) : undefined) ?? t.code(problem.code),
+    quoted: typeof said === 'string' && said !== '' ? said : null,
+  };
+}
+
+/** `problemWords` without the quotation. */
 export function problemMessage(t: Translate, problem: { code: string; text?: MessageText | null | undefined }): string {
-  return (problem.text ? t.text(problem.text) : undefined) ?? t.code(problem.code);
+  return problemWords(t, problem).text;
+}
+
+/** A problem in words, with what it quotes. */
+export function ProblemMessage(props: { t: Translate; problem: { code: string; text?: MessageText | null | undefined } }) {
+  const words = problemWords(props.t, props.problem);
+  return (
+    <>
+      {words.text}
+      {words.quoted ? (
+        <>
+          {' '}
+          <q class="said">{words.quoted}</q>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** An INN is read and searched whole: it never wraps mid-number (`code.inn`). */
+function isInnField(field: string | null): boolean {
+  return field !== null && /(^|\.)inn$/.test(field);
 }
 
 /** Problems by row (and cell), request, field (and the column, for a preview), code, message and the cell's value. */
@@ -227,9 +291,9 @@ export function ProblemTable(props: { t: Translate; rows: readonly ProblemLine[]
         { head: 'col.externalId', cell: (p) => (p.externalId ? <code>{p.externalId}</code> : '—') },
         { head: 'col.field', cell: (p) => p.field ?? '—' },
         props.withColumn && { head: 'col.column', cell: (p) => p.column ?? '—' },
-        { head: 'col.code', cell: (p) => <code title={hintFor(t, p.code)}>{p.code}</code> },
-        { head: 'col.message', cell: (p) => problemMessage(t, p), class: 'message' },
-        { head: 'col.value', cell: (p) => (p.value !== null ? <code>{p.value}</code> : '—') },
+        { head: 'col.code', cell: (p) => <code title={fileHint(t, p.code)}>{p.code}</code> },
+        { head: 'col.message', cell: (p) => <ProblemMessage t={t} problem={p} />, class: 'message' },
+        { head: 'col.value', cell: (p) => (p.value !== null ? <code class={isInnField(p.field) ? 'inn' : undefined}>{p.value}</code> : '—') },
       ]}
     />
   );

@@ -59,5 +59,7 @@ export async function readCellStyles(archive: WorkbookArchive, part: string, sig
 }
 
 function tooMany(what: string, limit: number): ConnectorError {
-  return new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `declares more than ${limit} ${what} in its styles: refused as a damaged or hostile workbook`);
+  return new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `declares more than ${limit} ${what} in its styles: refused as a damaged or hostile workbook`, {
+    text: { key: 'workbookLimit', params: { said: `styles: ${what} > ${limit}` } },
+  });
 }

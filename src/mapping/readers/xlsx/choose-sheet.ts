@@ -16,7 +16,7 @@ import type { SheetEntry } from './workbook-parts.js';
 const NAMED_IN_MESSAGE = 20;
 
 export function chooseSheet(sheets: readonly SheetEntry[], wanted: XlsxOptions['sheet']): SheetEntry {
-  if (sheets.length === 0) throw new ConnectorError('FILE_UNREADABLE', 'is a workbook without sheets');
+  if (sheets.length === 0) throw new ConnectorError('FILE_UNREADABLE', 'is a workbook without sheets', { text: { key: 'workbookNoSheets' } });
   let chosen: SheetEntry | undefined;
   if (wanted === undefined) chosen = sheets[0];
   else if (typeof wanted === 'number') chosen = sheets[wanted - 1];
@@ -26,12 +26,18 @@ export function chooseSheet(sheets: readonly SheetEntry[], wanted: XlsxOptions['
   }
   if (chosen === undefined) {
     const asked = typeof wanted === 'number' ? `sheet ${wanted}` : `sheet "${wanted}"`;
-    throw new ConnectorError('FILE_UNREADABLE', `has no ${asked} (xlsx.sheet): its sheets are ${listSheets(sheets)}`);
+    throw new ConnectorError('FILE_UNREADABLE', `has no ${asked} (xlsx.sheet): its sheets are ${listSheets(sheets)}`, {
+      text: {
+        key: 'workbookNoSheet',
+        params: { sheet: typeof wanted === 'number' ? wanted : `"${wanted}"`, setting: 'xlsx.sheet', sheets: listSheets(sheets) },
+      },
+    });
   }
   if (chosen.kind !== 'worksheet') {
     throw new ConnectorError(
       'FILE_UNREADABLE',
       `has a ${chosen.kind} as sheet ${chosen.position} ("${chosen.name}"), which holds no cells: name the sheet to read in the mapping (xlsx.sheet); its sheets are ${listSheets(sheets)}`,
+      { text: { key: 'workbookNotWorksheet', params: { position: chosen.position, name: chosen.name, setting: 'xlsx.sheet', sheets: listSheets(sheets) } } },
     );
   }
   return chosen;

@@ -35,6 +35,7 @@ export class MergedCells {
       throw new ConnectorError(
         'WORKBOOK_LIMIT_EXCEEDED',
         `merges more than ${MAX_MERGES} ranges of cells in one sheet: refused as a damaged or hostile workbook`,
+        { text: { key: 'workbookLimit', params: { said: `mergeCells > ${MAX_MERGES}` } } },
       );
     }
     if (4 * (this.count + 1) > this.ranges.length) {
@@ -74,7 +75,8 @@ export class MergedCells {
       this.values.push(ranges[at]! === row ? (cells[ranges[at + 1]!] ?? '') : '');
       this.activeWidth += ranges[at + 3]! - ranges[at + 1]! + 1;
       if (this.activeWidth > MAX_COLUMNS) {
-        throw new ConnectorError('FILE_UNREADABLE', `is a damaged workbook: its merged cells overlap in row ${row}`);
+        const said = `its merged cells overlap in row ${row}`;
+        throw new ConnectorError('FILE_UNREADABLE', `is a damaged workbook: ${said}`, { text: { key: 'workbookDamaged', params: { said } } });
       }
     }
     for (let k = 0; k < this.active.length; k++) {

@@ -118,5 +118,6 @@ export function outOfBounds(part: string, what: string): ConnectorError {
   return new ConnectorError(
     'WORKBOOK_LIMIT_EXCEEDED',
     `declares ${what} in ${part}, past a sheet's 1,048,576 rows or 16,384 columns (XFD): refused as a damaged or hostile workbook`,
+    { text: { key: 'workbookLimit', params: { said: `${part}: ${what}` } } },
   );
 }

@@ -259,7 +259,8 @@ class SheetRowParser implements XmlHandlers {
   }
 
   private damaged(what: string): ConnectorError {
-    return new ConnectorError('FILE_UNREADABLE', `is a damaged workbook: ${this.sources.part} has ${what}`);
+    const said = `${this.sources.part} has ${what}`;
+    return new ConnectorError('FILE_UNREADABLE', `is a damaged workbook: ${said}`, { text: { key: 'workbookDamaged', params: { said } } });
   }
 }
 

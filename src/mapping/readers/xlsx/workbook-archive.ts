@@ -12,12 +12,15 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
-import { ConnectorError, isConnectorError } from '../../../errors.js';
+import { ConnectorError, isConnectorError, type MessageText } from '../../../errors.js';
+import { cannotReadFile } from '../../../shared/input-file.js';
 import { HandleReader } from '../zip/handle-reader.js';
 import { inflateEntry } from '../zip/inflate-entry.js';
 
 /** More parts than any workbook has (a large one has a few hundred): a zip bomb of many entries. */
 export const MAX_ENTRIES = 10_000;
+
+const ENCRYPTED: MessageText = { key: 'workbookEncrypted' };
 
 /** What a read did, for tests and benchmarks that check the limits and the releasing hold. */
 export interface InflateMeter {
@@ -58,7 +61,9 @@ export class WorkbookArchive {
     }
     try {
       if (zip.entryCount > MAX_ENTRIES) {
-        throw new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `holds ${zip.entryCount} parts, more than any workbook (at most ${MAX_ENTRIES}): refused unread`);
+        throw new ConnectorError('WORKBOOK_LIMIT_EXCEEDED', `holds ${zip.entryCount} parts, more than any workbook (at most ${MAX_ENTRIES}): refused unread`, {
+          text: { key: 'workbookParts', params: { n: zip.entryCount, max: MAX_ENTRIES } },
+        });
       }
       const entries = await readDirectory(zip, limits);
       return new WorkbookArchive(handle, zip, entries, meter);
@@ -85,7 +90,11 @@ export class WorkbookArchive {
    */
   async *read(name: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
     const entry = this.entries.get(name.toLowerCase());
-    if (entry === undefined) throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: it has no part ${name}`);
+    if (entry === undefined) {
+      throw new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook: it has no part ${name}`, {
+        text: { key: 'workbookNoPart', params: { part: name } },
+      });
+    }
     signal?.throwIfAborted();
     if (this.meter.closed) throw new ConnectorError('INTERNAL_ERROR', 'the workbook archive was read after it was closed');
     this.meter.opened.push(entry.fileName);
@@ -129,18 +138,24 @@ async function readDirectory(zip: yauzl.ZipFile, limits: ArchiveLimits): Promise
     zip.on('end', () => resolve());
     zip.on('entry', (entry: yauzl.Entry) => {
       if (entry.isEncrypted())
-        return fail(new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password'));
+        return fail(
+          new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password', { text: ENCRYPTED }),
+        );
       declared += entry.uncompressedSize;
       if (declared > limits.maxUncompressedBytes) {
         return fail(
           new ConnectorError(
             'WORKBOOK_LIMIT_EXCEEDED',
             `would inflate past ${limits.maxUncompressedBytes} bytes (xlsx.maxUncompressedBytes; its parts declare at least ${declared}): refused unread`,
+            { text: { key: 'workbookInflates', params: { limit: limits.maxUncompressedBytes, setting: 'xlsx.maxUncompressedBytes', declared } } },
           ),
         );
       }
       const key = entry.fileName.toLowerCase();
-      if (entries.has(key)) return fail(new ConnectorError('FILE_UNREADABLE', `is a damaged xlsx workbook: it holds the part ${entry.fileName} twice`));
+      if (entries.has(key)) {
+        const said = `it holds the part ${entry.fileName} twice`;
+        return fail(new ConnectorError('FILE_UNREADABLE', `is a damaged xlsx workbook: ${said}`, { text: { key: 'workbookDamaged', params: { said } } }));
+      }
       entries.set(key, entry);
       zip.readEntry();
     });
@@ -163,18 +178,22 @@ export function archiveError(error: unknown, part?: string): unknown {
     return new ConnectorError(
       'WORKBOOK_LIMIT_EXCEEDED',
       `has a part that inflates past the size it declares${where}: refused as a zip bomb or a damaged file`,
-      {
-        cause: error,
-      },
+      { cause: error, text: { key: 'workbookBomb' } },
     );
   }
   if (message.includes('encrypt')) {
-    return new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password', { cause: error });
+    return new ConnectorError('WORKBOOK_ENCRYPTED', 'is encrypted (a password-protected archive): save it again without a password', {
+      cause: error,
+      text: ENCRYPTED,
+    });
   }
   // A system error while reading (EIO…); a damaged entry (`zip === 'damaged'`) is worded below.
   const code = zip === undefined ? (error as NodeJS.ErrnoException).code : undefined;
   if (code !== undefined && !code.startsWith('Z_') && code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-    return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
+    return cannotReadFile(error);
   }
-  return new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook (truncated?)${where}: ${message}`, { cause: error });
+  return new ConnectorError('FILE_UNREADABLE', `is not a complete xlsx workbook (truncated?)${where}: ${message}`, {
+    cause: error,
+    text: { key: 'workbookIncomplete', params: { said: `${part === undefined ? '' : `${part}: `}${message}` } },
+  });
 }

@@ -71,11 +71,13 @@ export class XmlPart {
       throw new ConnectorError(
         'XML_DTD_REFUSED',
         `has a DOCTYPE in ${this.where()}: a workbook part never has one, and its entities are not expanded; refused`,
+        { text: { key: 'workbookDamaged', params: { said: `DOCTYPE: ${this.where()}` } } },
       );
     });
     parser.on('error', (error) => {
       const detail = error.message.replace(/^\d+:\d+: /, '');
-      throw new ConnectorError('XML_MALFORMED', `is not a readable workbook: ${this.where()}: ${detail}`, { cause: error });
+      const said = `${this.where()}: ${detail}`;
+      throw new ConnectorError('XML_MALFORMED', `is not a readable workbook: ${said}`, { cause: error, text: { key: 'workbookDamaged', params: { said } } });
     });
     parser.on('opentag', (node) => {
       this.mark = parser.position;
@@ -117,6 +119,7 @@ export class XmlPart {
     throw new ConnectorError(
       'WORKBOOK_LIMIT_EXCEEDED',
       `holds a text of more than ${MAX_TEXT_CHARS} characters in ${this.where()} (a cell holds at most 32,767): refused as a damaged or hostile workbook`,
+      { text: { key: 'workbookLimit', params: { said: `${this.where()}: > ${MAX_TEXT_CHARS}` } } },
     );
   }
 }
@@ -128,6 +131,7 @@ function decoderFor(head: Buffer, part: string): StringDecoder {
     throw new ConnectorError(
       'FILE_UNREADABLE',
       `is not a readable workbook: ${part} is UTF-16BE, which no spreadsheet writes; save the workbook again from Excel`,
+      { text: { key: 'workbookDamaged', params: { said: `${part}: UTF-16BE` } } },
     );
   }
   return new StringDecoder('utf8');

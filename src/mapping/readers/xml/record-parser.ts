@@ -24,7 +24,7 @@
  */
 import { SaxesParser } from 'saxes';
 import type { XmlPath, XmlStep } from '../../../config/xml-path.js';
-import { ConnectorError } from '../../../errors.js';
+import { ConnectorError, type MessageText } from '../../../errors.js';
 import { cutShort, describe, dtdRefused, limitExceeded, malformed, pendingConstruct, type OpenedAt } from './refusals.js';
 import { SliceMeter } from './slice-meter.js';
 import { matches, type XmlNode } from './xml-node.js';
@@ -183,6 +183,7 @@ export class XmlRecordParser {
         const expected = [...this.roots].map((root) => `<${root}>`).join(' or ');
         throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `has the root element <${local}>, but this flow's mapping reads records under ${expected}`, {
           details: { line: this.markLine, column: this.markColumn, rootElement: local },
+          text: { key: 'xmlRootElement', params: { root: local, expected } },
         });
       }
     }
@@ -192,6 +193,7 @@ export class XmlRecordParser {
         `nests elements deeper than xml.maxDepth (${this.options.maxDepth}): <${local}> at ${place} is at depth ${depth}`,
         this.markLine,
         this.markColumn,
+        { key: 'xmlTooDeep', params: { element: local, depth, setting: 'xml.maxDepth', limit: this.options.maxDepth } },
       );
     }
     this.stack.push({ name: local, line: this.markLine, column: this.markColumn, node: undefined, textBytes: 0 });
@@ -219,7 +221,7 @@ export class XmlRecordParser {
     if (bytes > this.options.maxTextBytes || this.startTagBytes > this.options.maxTextBytes) {
       const top = this.stack.at(-1)!;
       const what = bytes > this.options.maxTextBytes ? 'an attribute value' : 'attributes';
-      throw this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) in ${describe(top)}`, top);
+      throw this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) in ${describe(top)}`, top, this.textTooLong());
     }
     this.mark();
   }
@@ -259,7 +261,7 @@ export class XmlRecordParser {
     const bytes = node !== undefined || text.length * 3 > max ? Buffer.byteLength(text) : text.length;
     if (bytes > max || (top !== undefined && node !== undefined && top.textBytes + bytes > max)) {
       const where = top === undefined ? 'outside the root element' : `in ${describe(top)}`;
-      throw this.limit(`holds a text longer than xml.maxTextBytes (${max} bytes) ${where}`, top);
+      throw this.limit(`holds a text longer than xml.maxTextBytes (${max} bytes) ${where}`, top, this.textTooLong());
     }
     if (top !== undefined && node !== undefined) {
       top.textBytes += bytes;
@@ -272,16 +274,23 @@ export class XmlRecordParser {
     if (what === 'a DOCTYPE') return dtdRefused(this.markLine, this.markColumn);
     const top = this.stack.at(-1);
     const where = top === undefined ? 'outside the root element' : `in ${describe(top)}`;
-    return this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) ${where}`, top);
+    return this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) ${where}`, top, this.textTooLong());
+  }
+
+  private textTooLong(): MessageText {
+    return { key: 'xmlTextTooLong', params: { setting: 'xml.maxTextBytes', limit: this.options.maxTextBytes } };
   }
 
   private recordTooLarge(record: OpenElement): ConnectorError {
-    return this.limit(`holds a record larger than xml.maxRecordBytes (${this.options.maxRecordBytes} bytes): ${describe(record)}`, record);
+    return this.limit(`holds a record larger than xml.maxRecordBytes (${this.options.maxRecordBytes} bytes): ${describe(record)}`, record, {
+      key: 'xmlRecordTooLarge',
+      params: { element: record.name, setting: 'xml.maxRecordBytes', limit: this.options.maxRecordBytes },
+    });
   }
 
   /** A limit crossed, placed at `element` (else where saxes is). */
-  private limit(message: string, element: OpenedAt | undefined): ConnectorError {
-    return limitExceeded(message, element?.line ?? this.sax.line, element?.column ?? this.sax.column + 1);
+  private limit(message: string, element: OpenedAt | undefined, text: MessageText): ConnectorError {
+    return limitExceeded(message, element?.line ?? this.sax.line, element?.column ?? this.sax.column + 1, text);
   }
 
   private malformed(saxesMessage: string): ConnectorError {

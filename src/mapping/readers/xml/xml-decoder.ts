@@ -43,10 +43,10 @@ const SAVE_AS = 'save it as UTF-8 or windows-1251';
 /** The encoding of a file from its first bytes (`head`, at most `HEAD_BYTES`). Throws when it cannot be read. */
 export function chooseXmlEncoding(head: Buffer, setting: XmlEncodingSetting): EncodingChoice {
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
-    throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is UTF-16 (it starts with a UTF-16 byte order mark): ${SAVE_AS}`);
+    throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is UTF-16 (it starts with a UTF-16 byte order mark): ${SAVE_AS}`, { text: { key: 'xmlUtf16' } });
   }
   if ((head[0] === 0x3c && head[1] === 0x00) || (head[0] === 0x00 && head[1] === 0x3c)) {
-    throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is UTF-16 (every other byte of its start is zero): ${SAVE_AS}`);
+    throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `is UTF-16 (every other byte of its start is zero): ${SAVE_AS}`, { text: { key: 'xmlUtf16' } });
   }
   const bomBytes = head.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
   const declared = declaredEncoding(head.subarray(bomBytes));
@@ -55,9 +55,7 @@ export function chooseXmlEncoding(head: Buffer, setting: XmlEncodingSetting): En
       throw new ConnectorError(
         'XML_ENCODING_MISMATCH',
         'starts with a UTF-8 byte order mark, but xml.encoding is windows-1251: it is UTF-8 (remove the setting)',
-        {
-          details: { byte: 0 },
-        },
+        { details: { byte: 0 }, text: { key: 'xmlBomVsSetting', params: { setting: 'xml.encoding' } } },
       );
     }
     return { encoding: setting, source: 'setting', bomBytes };
@@ -67,6 +65,7 @@ export function chooseXmlEncoding(head: Buffer, setting: XmlEncodingSetting): En
     if (declared !== undefined && known !== 'utf-8') {
       throw new ConnectorError('XML_ENCODING_MISMATCH', `starts with a UTF-8 byte order mark, but its declaration says encoding="${declared}"`, {
         details: { byte: 0 },
+        text: { key: 'xmlBomVsDeclared', params: { declared } },
       });
     }
     return { encoding: 'utf-8', source: 'bom', bomBytes };
@@ -76,6 +75,7 @@ export function chooseXmlEncoding(head: Buffer, setting: XmlEncodingSetting): En
     throw new ConnectorError(
       'FILE_FORMAT_UNSUPPORTED',
       `declares encoding="${declared}", which is not read: ${SAVE_AS} (or, if the declaration is wrong, set xml.encoding in the mapping)`,
+      { text: { key: 'xmlEncodingNotRead', params: { declared, setting: 'xml.encoding' } } },
     );
   }
   return { encoding: known, source: 'declaration', bomBytes };
@@ -205,7 +205,7 @@ export class XmlDecoder {
       this.pending = new ConnectorError(
         'XML_ENCODING_MISMATCH',
         `declares encoding="windows-1251", but its bytes are UTF-8 (from byte ${this.offset}): fix the declaration, or set xml.encoding: utf-8`,
-        { details: { byte: this.offset } },
+        { details: { byte: this.offset }, text: { key: 'xmlDeclared1251', params: { byte: this.offset, setting: 'xml.encoding' } } },
       );
       return '';
     }
@@ -223,7 +223,7 @@ export class XmlDecoder {
     return new ConnectorError(
       'XML_ENCODING_MISMATCH',
       `is not valid UTF-8 (${what} at byte ${byte}), but ${said}: save it as UTF-8, or declare encoding="windows-1251" if that is what it is`,
-      { details: { byte } },
+      { details: { byte }, text: { key: 'xmlNotUtf8', params: { byte } } },
     );
   }
 }

@@ -8,8 +8,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
-import { ConnectorError, isConnectorError } from '../../../errors.js';
-import { readFully } from '../../../shared/input-file.js';
+import { ConnectorError, isConnectorError, type MessageText } from '../../../errors.js';
+import { cannotReadFile, readFully } from '../../../shared/input-file.js';
 import { HandleReader } from './handle-reader.js';
 import { dataStart, inflateEntry, type EntryCipher } from './inflate-entry.js';
 import { ENCRYPTION_HEADER_BYTES, openEncryptedEntry } from './zip-crypto.js';
@@ -27,6 +27,10 @@ const MAX_LISTED_ENTRIES = 16;
 const DATA_DESCRIPTOR_FLAG = 0x0008;
 /** The compression method WinZip's AES encryption writes in place of the real one. */
 const AES_METHOD = 99;
+
+/** The flow's setting that holds 1C's archive password, named in every refusal a person fixes there. */
+const PASSWORD_SETTING = 'enterpriseData.password';
+const WRONG_PASSWORD: MessageText = { key: 'zipWrongPassword', params: { setting: PASSWORD_SETTING } };
 
 /**
  * The inflated bytes of the archive's one XML entry, chunk by chunk. Throws a `ConnectorError`:
@@ -52,6 +56,12 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
       throw new ConnectorError(
         'ARCHIVE_LIMIT_EXCEEDED',
         `holds ${entry.fileName}, which would inflate to ${entry.uncompressedSize} bytes, more than xml.maxUncompressedBytes (${options.maxUncompressedBytes}): refused unread`,
+        {
+          text: {
+            key: 'zipEntryTooLarge',
+            params: { entry: entry.fileName, size: entry.uncompressedSize, setting: 'xml.maxUncompressedBytes', limit: options.maxUncompressedBytes },
+          },
+        },
       );
     }
     const cipher = entry.isEncrypted() ? await cipherFor(handle, entry, options.password) : undefined;
@@ -68,8 +78,11 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
         ? new ConnectorError(
             'ARCHIVE_ENCRYPTED',
             "cannot be opened with the configured password (its content fails its checksum): check the flow's enterpriseData.password",
+            { text: WRONG_PASSWORD },
           )
-        : new ConnectorError('FILE_UNREADABLE', `is a damaged ZIP archive: ${entry.fileName} fails its checksum`);
+        : new ConnectorError('FILE_UNREADABLE', `is a damaged ZIP archive: ${entry.fileName} fails its checksum`, {
+            text: { key: 'zipChecksum', params: { entry: entry.fileName } },
+          });
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
@@ -78,9 +91,7 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
       throw new ConnectorError(
         'ARCHIVE_ENCRYPTED',
         "cannot be opened with the configured password (its content does not inflate): check the flow's enterpriseData.password",
-        {
-          cause: error,
-        },
+        { cause: error, text: WRONG_PASSWORD },
       );
     }
     throw zipError(error);
@@ -93,7 +104,9 @@ export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptio
 /** The archive's only file entry (folders are passed over); more than one, or none, is not a message archive. */
 async function theOneEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry> {
   if (zip.entryCount > MAX_LISTED_ENTRIES) {
-    throw new ConnectorError('FILE_UNREADABLE', `is a ZIP archive of ${zip.entryCount} entries; a compressed XML file holds one`);
+    throw new ConnectorError('FILE_UNREADABLE', `is a ZIP archive of ${zip.entryCount} entries; a compressed XML file holds one`, {
+      text: { key: 'zipEntries', params: { n: zip.entryCount } },
+    });
   }
   const files: yauzl.Entry[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -110,6 +123,7 @@ async function theOneEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry> {
     throw new ConnectorError(
       'FILE_UNREADABLE',
       `is a ZIP archive of ${files.length === 0 ? 'no file' : `${files.length} files (${names})`}; a compressed XML file holds one`,
+      { text: { key: 'zipEntries', params: files.length === 0 ? { n: 0 } : { n: files.length, said: names } } },
     );
   }
   return files[0]!;
@@ -121,23 +135,28 @@ async function cipherFor(handle: FileHandle, entry: yauzl.Entry, password: strin
     throw new ConnectorError(
       'ARCHIVE_ENCRYPTED',
       'is encrypted with AES; 1C encrypts its messages with the ZIP standard cipher (Zip20), which is the one read here',
+      { text: { key: 'zipAes' } },
     );
   }
   if (password === undefined) {
     throw new ConnectorError(
       'ARCHIVE_ENCRYPTED',
       "is a password-protected archive and no password is configured: set the flow's enterpriseData.password to 1C's archive password",
+      { text: { key: 'zipNoPassword', params: { setting: PASSWORD_SETTING } } },
     );
   }
   const header = Buffer.alloc(ENCRYPTION_HEADER_BYTES);
   const bytesRead = await readFully(handle, header, 0, ENCRYPTION_HEADER_BYTES, await dataStart(handle, entry));
-  if (bytesRead < ENCRYPTION_HEADER_BYTES) throw new ConnectorError('FILE_UNREADABLE', 'is a damaged ZIP archive: its entry ends inside its encryption header');
+  if (bytesRead < ENCRYPTION_HEADER_BYTES) {
+    throw new ConnectorError('FILE_UNREADABLE', 'is a damaged ZIP archive: its entry ends inside its encryption header', { text: { key: 'zipHeaderCut' } });
+  }
   const checkByte = entry.generalPurposeBitFlag & DATA_DESCRIPTOR_FLAG ? (entry.lastModFileTime >>> 8) & 0xff : (entry.crc32 >>> 24) & 0xff;
   const decipher = openEncryptedEntry(Buffer.from(password, 'utf8'), header, checkByte);
   if (decipher === undefined) {
     throw new ConnectorError(
       'ARCHIVE_ENCRYPTED',
       "cannot be opened with the configured password: check the flow's enterpriseData.password against 1C's archive password",
+      { text: WRONG_PASSWORD },
     );
   }
   return { skip: ENCRYPTION_HEADER_BYTES, decrypt: (bytes) => decipher.decrypt(bytes) };
@@ -151,6 +170,7 @@ function zipError(error: unknown): unknown {
   if (zip === 'inflates past its size' || message.startsWith('too many bytes in the stream')) {
     return new ConnectorError('ARCHIVE_LIMIT_EXCEEDED', 'holds an entry that inflates past the size it declares: refused as a zip bomb or a damaged file', {
       cause: error,
+      text: { key: 'zipBomb' },
     });
   }
   // yauzl's "strong encryption is not supported": PKWARE's strong encryption, which 1C never writes.
@@ -158,15 +178,16 @@ function zipError(error: unknown): unknown {
     return new ConnectorError(
       'ARCHIVE_ENCRYPTED',
       `is encrypted with a cipher 1C does not use (${message}); 1C encrypts its messages with the ZIP standard cipher (Zip20)`,
-      {
-        cause: error,
-      },
+      { cause: error, text: { key: 'zipCipher', params: { said: message } } },
     );
   }
   // A system error while reading (EIO…); a damaged entry (`zip === 'damaged'`) is worded below.
   const code = zip === undefined ? (error as NodeJS.ErrnoException).code : undefined;
   if (code !== undefined && !code.startsWith('Z_') && code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-    return new ConnectorError('FILE_UNREADABLE', `cannot be read: ${code}`, { cause: error });
+    return cannotReadFile(error);
   }
-  return new ConnectorError('FILE_UNREADABLE', `is not a complete ZIP archive (truncated, or a wrong password?): ${message}`, { cause: error });
+  return new ConnectorError('FILE_UNREADABLE', `is not a complete ZIP archive (truncated, or a wrong password?): ${message}`, {
+    cause: error,
+    text: { key: 'zipIncomplete', params: { said: message } },
+  });
 }

@@ -91,7 +91,7 @@ describe('the mapping page in Chromium', { timeout: 120_000 }, () => {
         // Save: checked, backed up, written, reloaded, announced.
         await Promise.all([page.waitForNavigation(), page.click('#save-button')]);
         expect(await page.textContent('.flash')).toMatch(
-          /save a mapping: done\. saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}\.bak\); mappings reloaded/,
+          /Save a mapping: done\. Saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}\.bak\); mappings reloaded/,
         );
         expect(fs.readFileSync(path.join(dir, 'mapping.yaml'), 'utf8')).toBe(BOXES);
         expect(await page.inputValue('#yaml')).toBe(BOXES);
@@ -132,7 +132,7 @@ describe('the mapping page in Chromium', { timeout: 120_000 }, () => {
         expect(await page.inputValue('#yaml')).toBe(BOXES);
 
         await Promise.all([page.waitForNavigation(), page.click('#save-button')]);
-        expect(await page.textContent('.flash')).toMatch(/save a mapping: done\./);
+        expect(await page.textContent('.flash')).toMatch(/Save a mapping: done\./);
         expect(fs.readFileSync(path.join(dir, 'mapping.yaml'), 'utf8')).toBe(BOXES);
       });
     });

@@ -175,14 +175,33 @@ describe('the mapping page', () => {
     });
   });
 
-  it('reports a bad key by its path and a YAML syntax error by line and column, never with a stack trace', async () => {
+  it('reports a bad key by its path, line, column and the key meant, and a YAML syntax error by line and column, never with a stack trace', async () => {
     await withConsoleDaemon({}, async (c) => {
       const { id } = await archiveSample(c);
-      const badKey = await post(`${c.url}/mapping/preview`, { flow: 'requests', sample: id, yaml: MAPPING.replace('integer: true', 'integr: true') });
+      const typo = MAPPING.replace('integer: true', 'integr: true');
+      const before = typo.slice(0, typo.indexOf('integr:'));
+      const [line, column] = [before.split('\n').length, before.length - before.lastIndexOf('\n')];
+      const badKey = await post(`${c.url}/mapping/preview`, { flow: 'requests', sample: id, yaml: typo });
       expect(badKey.json()).toMatchObject({
-        mapping: { ok: false, code: 'MAPPING_INVALID', problems: [{ path: 'items.quantity.integr', message: 'unknown key', line: null, column: null }] },
+        mapping: {
+          ok: false,
+          code: 'MAPPING_INVALID',
+          problems: [
+            {
+              path: 'items.quantity.integr',
+              message: 'unknown key; did you mean integer?',
+              line,
+              column,
+              text: { key: 'unknownKeyNear', params: { suggestion: 'integer' } },
+            },
+          ],
+        },
         result: null,
       });
+      const panel = (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', yaml: typo }, { accept: 'text/html' })).body;
+      expect(panel).toContain(`data-line="${line}" data-column="${column}"`);
+      expect(panel).toContain(`<code>items.quantity.integr</code> <span class="place">line ${line}, column ${column}</span>`);
+      expect(panel).toContain('unknown key; did you mean integer?');
 
       // Line 6 opens a flow map that never closes: the parser finds out at the start of line 7.
       const broken = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"');
@@ -201,7 +220,13 @@ describe('the mapping page', () => {
 
       const confirmations = fs.readFileSync(path.join(REPO, 'config/mappings/supplier-confirmations.yaml'), 'utf8');
       expect((await post(`${c.url}/mapping/preview`, { flow: 'requests', yaml: confirmations })).json().mapping.problems).toEqual([
-        { path: 'kind', message: 'flow requests takes requests mappings; this is a confirmations mapping', line: null, column: null },
+        {
+          path: 'kind',
+          message: 'flow requests takes requests mappings; this is a confirmations mapping',
+          line: null,
+          column: null,
+          text: { key: 'kindMismatch', params: { flow: 'requests', kind: 'requests', actual: 'confirmations' } },
+        },
       ]);
       const huge = `${MAPPING}# ${'x'.repeat(1024 * 1024)}\n`;
       expect((await post(`${c.url}/mapping/preview`, { flow: 'requests', yaml: huge })).json().mapping.problems[0].message).toMatch(
@@ -485,7 +510,7 @@ describe('saving a mapping', () => {
       expect(again.headers.location).toMatch(/^\/mapping\?flow=requests&done=\d+$/);
       const shown = await send(`${c.url}${again.headers.location}`, { headers: { cookie: session.cookie } });
       expect(shown.body).toMatch(
-        /save a mapping: done\. saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}(-\d+)?\.bak\); mappings reloaded/,
+        /Save a mapping: done\. Saved .*mapping\.yaml \(the previous one kept as mapping\.yaml\.\d{8}-\d{6}(-\d+)?\.bak\); mappings reloaded/,
       );
       expect(fs.readFileSync(mapping, 'utf8')).toBe(MAPPING);
     });

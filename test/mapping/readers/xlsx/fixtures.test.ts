@@ -85,6 +85,7 @@ describe('LibreOffice workbooks', () => {
         field: null,
         code: 'FILE_FORMAT_UNSUPPORTED',
         message: 'lo-1c-report.xls: is an Excel 97-2003 workbook (.xls): save it as .xlsx (Excel 2007 or later)',
+        text: { key: 'fileIsXls' },
       },
     ]);
   });

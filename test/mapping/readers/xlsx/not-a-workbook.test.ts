@@ -191,6 +191,7 @@ describe('xlsx reader through mapFile: a refused workbook is one file-level prob
     ],
   ])('%s', async (_, bytes, code, message) => {
     const problems = await withTempDir(async (dir) => (await split(writeInput(dir, 'book.xlsx', bytes()), spec)).problems);
-    expect(problems).toEqual([{ row: null, field: null, code, message }]);
+    expect(problems).toMatchObject([{ row: null, field: null, code, message, text: { key: expect.any(String) } }]);
+    expect(Object.keys(problems[0]!).sort()).toEqual(['code', 'field', 'message', 'row', 'text']);
   });
 });

@@ -57,6 +57,7 @@ describe('DOCTYPE', () => {
           code: 'XML_DTD_REFUSED',
           message:
             'orders.xml: carries a DOCTYPE declaration (line 2, column 1); files with a DTD are refused, their entities never fetched or expanded: export it without one',
+          text: { key: 'xmlDoctype', params: { line: 2, column: 1 } },
         },
       ]);
       expect(JSON.stringify(items)).not.toMatch(/SECRET|secret|xxe|ENTITY|file:/);
@@ -166,6 +167,7 @@ describe('not well-formed', () => {
           field: null,
           code: 'XML_MALFORMED',
           message: 'orders.xml: is not well-formed XML at line 3, column 5: unexpected close tag',
+          text: { key: 'xmlMalformed', params: { line: 3, column: 5, said: 'unexpected close tag' } },
         },
       ]);
     });
@@ -265,6 +267,7 @@ describe('encodings that lie', () => {
           code: 'XML_ENCODING_MISMATCH',
           message:
             'orders.xml: is not valid UTF-8 (an invalid UTF-8 sequence at byte 40), but its declaration says UTF-8: save it as UTF-8, or declare encoding="windows-1251" if that is what it is',
+          text: { key: 'xmlNotUtf8', params: { byte: 40 } },
         },
       ]);
     });
