@@ -14,7 +14,7 @@ import { FILE_STATE, getFile, type FileRecord, type FileState } from '../store/f
 import { finishRecording, recordWholeFile, stageChunk, type LapsedCorrection, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
 import type { Clock, ReportNote } from '../shared/types.js';
-import { catchMapperFailure, collectProblems } from './collect-problems.js';
+import { catchMapperFailure, collectProblems } from '../mapping/collect-problems.js';
 import { planChunk, planOutcome, startFilePlan } from './plan-file.js';
 import { settleFile, settleUnfinishedRecordings } from './settle-staged.js';
 import { prepareSubmission } from './submission-keys.js';

@@ -10,7 +10,7 @@ import { hashFile } from '../../src/intake/hash-file.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { localDate } from '../../src/shared/local-time.js';
-import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
+import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/mapping/collect-problems.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { getFile, type FileState } from '../../src/store/files.js';
 import type { MappedItem } from '../../src/mapping/types.js';

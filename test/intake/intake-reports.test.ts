@@ -85,7 +85,7 @@ describe('intake: a report that could not be written', () => {
       const file = await dropFile(f.inbox, 'empty.csv', '');
       const target = path.join(ctx.dirs.rejected, rejectedName(localStamp(now), 'empty.csv'));
       await fs.mkdir(`${target}.errors.csv`);
-      const problem = { code: 'FILE_EMPTY', message: 'empty.csv stayed empty (0 bytes)' } as const;
+      const problem = { code: 'FILE_EMPTY', message: 'empty.csv is empty (0 bytes)' } as const;
 
       await expect(rejectUnclaimed(ctx, { path: file, name: 'empty.csv' }, problem)).rejects.toMatchObject({ code: 'REPORT_WRITE_FAILED' });
       await fs.access(file);

@@ -21,13 +21,14 @@ function writeConfig(dir: string, flows: { name: string; kind: string; mapping: 
 }
 
 describe('preview command', () => {
-  it('--json prints exactly one object with requests and problems; exit 1 when there are problems', async () => {
+  it('--json prints exactly one object with requests, problems and the outcome; exit 1 when there are problems', async () => {
     await withTempDir(async (dir) => {
       const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping: `${mappings}/1c-requests.yaml` }]);
       const bad = await runPreviewCommand(path.join(ROOT, 'samples/broken/bad-inn.csv'), { config, json: true }, {}, NOW);
       expect(bad.exitCode).toBe(1);
-      const parsed = JSON.parse(bad.output) as { requests: { externalId: string }[]; problems: { code: string; row: number }[] };
-      expect(Object.keys(parsed)).toEqual(['requests', 'problems']);
+      const parsed = JSON.parse(bad.output) as { requests: { externalId: string }[]; problems: { code: string; row: number }[]; outcome: unknown };
+      expect(Object.keys(parsed)).toEqual(['requests', 'problems', 'outcome']);
+      expect(parsed.outcome).toEqual({ state: 'archived', code: null });
       expect(parsed.requests.map((r) => r.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
       expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 4 })]);
 

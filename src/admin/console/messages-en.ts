@@ -324,6 +324,7 @@ export const en = {
   'mapping.lineColumn': 'line {line}, column {column}',
   'mapping.counts': '{sample}: {submissions} built, {problems} problems.',
   'mapping.stopped': 'The preview stopped early: {reason}',
+  'mapping.wouldReject': 'The daemon would reject this file ({code}): it would go to rejected/, and nothing in it would be recorded.',
   'mapping.problems': 'Problems',
   'mapping.payloads': 'Payloads',
   'mapping.payload': '{key} (row {row})',

@@ -325,6 +325,7 @@ export const ru: Messages = {
   'mapping.lineColumn': 'строка {line}, столбец {column}',
   'mapping.counts': '{sample}: собрано {submissions}, проблем {problems}.',
   'mapping.stopped': 'Проверка остановлена: {reason}',
+  'mapping.wouldReject': 'Демон отклонил бы этот файл ({code}): файл ушёл бы в rejected/, и ничего из него не было бы записано.',
   'mapping.problems': 'Проблемы',
   'mapping.payloads': 'Что уйдёт на платформу',
   'mapping.payload': '{key} (строка {row})',

@@ -184,6 +184,11 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             {t('mapping.counts', { sample: sample?.name, submissions: result.submissions, problems: result.problems })}
           </p>
           {result.stopped ? <p class="warn">{t('mapping.stopped', { reason: result.stopped })}</p> : null}
+          {result.outcome.state === 'rejected' && !result.stopped ? (
+            <p class="warn" id="preview-outcome">
+              {t('mapping.wouldReject', { code: result.outcome.code ?? '' })}
+            </p>
+          ) : null}
           {result.problems > 0 ? (
             <div class="problems-block">
               <h3>{t('mapping.problems')}</h3>

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBLEM_MESSAGE_CHARS, MAX_PROBLEM_VALUE_CHARS, boundProblem, cutText } from '../../src/intake/bound-problem.js';
-import { MAX_LISTED_PROBLEMS } from '../../src/intake/collect-problems.js';
+import { MAX_PROBLEM_MESSAGE_CHARS, MAX_PROBLEM_VALUE_CHARS, boundProblem, cutText } from '../../src/mapping/bound-problem.js';
+import { MAX_LISTED_PROBLEMS } from '../../src/mapping/collect-problems.js';
 import type { MappingProblem } from '../../src/shared/types.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
