@@ -214,6 +214,7 @@ export const ru: Messages = {
   'timeline.action': '{actor}: {action} ({result})',
   'timeline.answer': 'Ответ платформы',
   'files.title': 'Файлы потока {flow}',
+  'files.setAside': 'Отложены, не будучи взятыми',
   'files.all': 'Все',
   'file.title': 'Файл {name}',
   'file.notFound': 'В потоке {flow} нет файла {id}.',
@@ -293,6 +294,7 @@ export const ru: Messages = {
   'hint.READER_FAULT':
     'Ошибка самого коннектора, а не файла: сообщите о ней, приложив файл и строки журнала рядом; файл можно взять снова, когда заработает исправленная версия.',
   'hint.file': 'Исправьте данные в ERP и выгрузите снова, или исправьте сопоставление (systemctl reload) и возьмите файл снова.',
+  'hint.setAsideFile': 'Каждый лежит в rejected/ со своим отчётом. Пустой файл (FILE_EMPTY): выгрузите его снова. Повторная копия (FILE_DUPLICATE) уже была взята раньше: делать ничего не нужно. Слишком большой файл или не обычный файл: выгрузите снова в пределах ограничений.',
   'hint.generic': 'Прочтите сообщение; код объяснён в таблице неполадок (docs/troubleshooting.md).',
   'mapping.title': 'Маппинг потока {flow}',
   'mapping.flow': 'Поток',

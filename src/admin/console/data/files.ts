@@ -5,7 +5,8 @@ import { submissionsOfFile } from '../../../store/console-submissions.js';
 import { FILE_STATE, readFileReport, type FileState } from '../../../store/files.js';
 import type { MappingProblem, ReportNote } from '../../../shared/types.js';
 import type { ConsoleDeps } from '../deps.js';
-import { auditItem, fileItem, fileDetailItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
+import { setAsideFilesOfFlow } from '../../../store/set-aside-files.js';
+import { auditItem, fileItem, fileDetailItem, setAsideItem, submissionItem, type AuditItem, type FileItem, type SetAsideItem, type SubmissionItem } from './shapes.js';
 
 export const FILES_PAGE = 50;
 
@@ -17,6 +18,11 @@ export interface FilesData {
   files: FileItem[];
   /** `?before=` of the next (older) page, or null at the end. */
   nextBefore: number | null;
+  /**
+   * Files set aside in `rejected/` before they were taken (FILE_EMPTY, FILE_DUPLICATE, …), newest
+   * first, with their codes: on the first page, unless another state is asked for.
+   */
+  setAside: { total: number; rows: SetAsideItem[] };
 }
 
 export function filesData(deps: ConsoleDeps, flow: string, state: string | undefined, before: string | undefined): FilesData {
@@ -24,7 +30,15 @@ export function filesData(deps: ConsoleDeps, flow: string, state: string | undef
   const beforeId = before && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
   const rows = listFilesOfFlow(deps.db, flow, { state: filter, beforeId, limit: FILES_PAGE + 1 });
   const page = rows.slice(0, FILES_PAGE);
-  return { page: 'files', flow, state: filter ?? null, files: page.map(fileItem), nextBefore: rows.length > FILES_PAGE ? page.at(-1)!.id : null };
+  const listed = beforeId === undefined && (filter === undefined || filter === FILE_STATE.rejected) ? setAsideFilesOfFlow(deps.db, flow, FILES_PAGE) : { total: 0, rows: [] };
+  return {
+    page: 'files',
+    flow,
+    state: filter ?? null,
+    files: page.map(fileItem),
+    nextBefore: rows.length > FILES_PAGE ? page.at(-1)!.id : null,
+    setAside: { total: listed.total, rows: listed.rows.map(setAsideItem) },
+  };
 }
 
 export interface FileData {
