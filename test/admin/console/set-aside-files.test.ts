@@ -18,7 +18,7 @@ interface Listed {
 }
 
 describe('files set aside before they were taken', () => {
-  it('are listed with their codes on the files page and on /attention, an empty one judged at the first scan that finds it stable', async () => {
+  it('are listed with their codes on the files page and on /attention, an empty one judged as soon as two scans find it empty', async () => {
     await withIntake(NO_WAIT, async (f) => {
       await f.intake.start();
       const csv = requestCsv([requestRow('R-1')]);
@@ -26,7 +26,8 @@ describe('files set aside before they were taken', () => {
       await f.intake.scanNow();
       await dropFile(f.inbox, 'again.csv', csv);
       await dropFile(f.inbox, 'empty.csv', '');
-      // No emptyFileTimeoutMs wait: the scan that finds the empty file stable rejects it.
+      // No emptyFileTimeoutMs wait: the second scan that finds the file empty (and stable) rejects it.
+      await f.intake.scanNow();
       await f.intake.scanNow();
       expect(await f.list()).not.toContain('empty.csv');
       expect((await f.rejectedReport('empty.csv')).problems).toEqual([expect.objectContaining({ row: null, code: 'FILE_EMPTY' })]);
