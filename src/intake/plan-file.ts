@@ -22,7 +22,7 @@ import { SUBMISSION_STATE } from '../store/submissions.js';
 import { NOTICE_KIND, type NoticeChange } from '../store/document-notices.js';
 import { judgeOutcome } from '../mapping/judge-file.js';
 import type { MappedWithdrawal } from '../mapping/types.js';
-import type { FileReport, MappingProblem, ReportNote } from '../shared/types.js';
+import type { FileReport, MappingProblem, ReportNote, RowNumbering } from '../shared/types.js';
 import { decideDocument, decideWithdrawal, editedNotice, seenAgain, withdrawnNotice, type DocumentOutcome, type NoticeDetail } from './decide-document.js';
 import { describeChanges } from './describe-changes.js';
 
@@ -217,6 +217,8 @@ export interface OutcomeInput {
   acceptEmpty?: boolean;
   /** Notes the stage adds to the report (what an exchange message was taken as). */
   notes?: readonly ReportNote[];
+  /** How the file's problems number its rows, said in its report. */
+  rows?: RowNumbering | undefined;
 }
 
 /** The file's outcome and report, once every chunk is decided. */
@@ -258,7 +260,7 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
   problems.push(...verdict.added);
   notes.push(...verdict.notes);
   const { reject } = verdict;
-  const report: FileReport = { file: file.originalName, sha256: file.sha256, problems, notes };
+  const report: FileReport = { file: file.originalName, sha256: file.sha256, ...(input.rows ? { rows: input.rows } : {}), problems, notes };
   // A document with a problem in a file taken is shown until its source sends it again (1C only
   // does once it is changed and saved); in a file rejected, its problems are the file's.
   const notices = reject ? lapseNotices : [...lapseNotices, ...problemNotices(input.problems)];

@@ -3,7 +3,7 @@ import { listAuditOfTarget } from '../../../store/audit.js';
 import { fileDetail, listFilesOfFlow } from '../../../store/console-files.js';
 import { submissionsOfFile } from '../../../store/console-submissions.js';
 import { FILE_STATE, readFileReport, type FileState } from '../../../store/files.js';
-import type { MappingProblem, ReportNote } from '../../../shared/types.js';
+import type { MappingProblem, ReportNote, RowNumbering } from '../../../shared/types.js';
 import type { ConsoleDeps } from '../deps.js';
 import { setAsideFilesOfFlow } from '../../../store/set-aside-files.js';
 import { auditItem, fileItem, fileDetailItem, setAsideItem, submissionItem, type AuditItem, type FileItem, type SetAsideItem, type SubmissionItem } from './shapes.js';
@@ -48,6 +48,8 @@ export interface FileData {
   /** The file's problems as its report lists them: row (and cell or line), field, code, message, value, externalId. */
   problems: (Omit<MappingProblem, 'externalId' | 'value' | 'column'> & { externalId: string | null; value: string | null; lineColumn: number | null })[];
   notes: ReportNote[];
+  /** How the problems number rows (a CSV's lines, Excel's rows, records); null when the report does not say. */
+  rows: RowNumbering | null;
   /** Submissions recorded (or last corrected) from it, in file order. */
   submissions: SubmissionItem[];
   /** Where to download the report, when it has problems. */
@@ -74,6 +76,7 @@ export function fileData(deps: ConsoleDeps, flow: string, fileId: number, base: 
     file: { ...fileDetailItem(row), sha256: row.sha256, path: row.currentPath },
     problems,
     notes: report?.notes ?? [],
+    rows: report?.rows ?? null,
     submissions: submissions.map(submissionItem),
     reports: problems.length > 0 ? { json: `${base}/errors.json`, csv: `${base}/errors.csv` } : null,
     canRetake: row.state === 'rejected',

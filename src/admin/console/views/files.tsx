@@ -85,6 +85,11 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             </a>
           </p>
         ) : null}
+        {data.problems.length > 0 && data.rows !== null ? (
+          <p class="hint" id="row-numbering">
+            {t(`file.rows.${data.rows}`)}
+          </p>
+        ) : null}
         {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}
         {file.state === 'rejected' ? <p class="hint">{t('hint.file')}</p> : null}
       </section>
