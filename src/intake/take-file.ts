@@ -80,7 +80,15 @@ export async function rejectUnclaimed(
   }
   await removeMarkers(ctx, entry.name);
   log.warn({ code: problem.code, to: target }, `file rejected: ${problem.message}`);
-  recordSetAside(ctx, { flow: ctx.flow.name, originalName: shown, sizeBytes: entry.size ?? 0, sha256, code: problem.code, message: problem.message, currentPath: target });
+  recordSetAside(ctx, {
+    flow: ctx.flow.name,
+    originalName: shown,
+    sizeBytes: entry.size ?? 0,
+    sha256,
+    code: problem.code,
+    message: problem.message,
+    currentPath: target,
+  });
   ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: problem.code === 'FILE_DUPLICATE' ? 'duplicate' : 'rejected' });
   return target;
 }

@@ -122,7 +122,12 @@ describe('hostile files: the daemon and both previews judge them alike', () => {
             'junk.json': junk,
             'empty.json': Buffer.alloc(0),
           },
-          { 'truncated.json': 'FILE_UNREADABLE', 'no-records.json': 'MAPPING_FAILED', 'junk.json': expect.any(String) as unknown as string, 'empty.json': 'FILE_EMPTY' },
+          {
+            'truncated.json': 'FILE_UNREADABLE',
+            'no-records.json': 'MAPPING_FAILED',
+            'junk.json': expect.any(String) as unknown as string,
+            'empty.json': 'FILE_EMPTY',
+          },
         );
       },
       { mappingFile },

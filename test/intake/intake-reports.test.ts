@@ -30,7 +30,7 @@ async function dropWithReportBlocked(f: IntakeFixture): Promise<string> {
 
 async function expectReportWritten(target: string): Promise<void> {
   const json = JSON.parse(await fs.readFile(`${target}.errors.json`, 'utf8'));
-  expect(json).toMatchObject({ file: 'mixed.csv', problems: [expect.objectContaining({ row: 2, code: 'INN_INVALID' })] });
+  expect(json).toMatchObject({ file: 'mixed.csv', problems: [expect.objectContaining({ row: 3, code: 'INN_INVALID' })] });
   expect((await fs.stat(`${target}.errors.csv`)).isFile()).toBe(true);
   expect(await fs.readFile(`${target}.errors.csv`, 'utf8')).toContain('INN_INVALID');
 }
@@ -119,7 +119,7 @@ describe('intake: the log line of a recorded file', () => {
         level: 'info',
         problems: 1,
         firstProblems: [
-          { code: 'INN_INVALID', row: 2, field: 'customer.inn', message: expect.stringMatching(/^Row 2 of mixed\.csv: customer\.inn "7707083894"/) },
+          { code: 'INN_INVALID', row: 3, field: 'customer.inn', message: expect.stringMatching(/^Row 3 of mixed\.csv: customer\.inn "7707083894"/) },
         ],
       });
     });

@@ -30,7 +30,7 @@ describe('preview command', () => {
       expect(Object.keys(parsed)).toEqual(['requests', 'problems', 'outcome']);
       expect(parsed.outcome).toEqual({ state: 'archived', code: null });
       expect(parsed.requests.map((r) => r.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
-      expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 4 })]);
+      expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 5 })]);
 
       const good = await runPreviewCommand(path.join(ROOT, 'samples/requests-1c-windows1251.csv'), { config }, {}, NOW);
       expect(good.exitCode).toBe(0);

@@ -296,7 +296,8 @@ export const en = {
   'hint.READER_FAULT':
     'A bug of the connector, not a problem of the file: report it with the file and the log lines around it; the file can be taken again once a fixed version runs.',
   'hint.file': 'Fix the data in the ERP and export again, or fix the mapping (systemctl reload) and take the file again.',
-  'hint.setAsideFile': 'Each is in rejected/ with its report. An empty file (FILE_EMPTY): export it again. A re-copy (FILE_DUPLICATE) was taken before: nothing to do. A file too large or not a regular file: export it again within the limits.',
+  'hint.setAsideFile':
+    'Each is in rejected/ with its report. An empty file (FILE_EMPTY): export it again. A re-copy (FILE_DUPLICATE) was taken before: nothing to do. A file too large or not a regular file: export it again within the limits.',
   'hint.generic': 'Read the message; the troubleshooting table (docs/troubleshooting.md) explains the code.',
   'mapping.title': 'Mapping of flow {flow}',
   'mapping.flow': 'Flow',

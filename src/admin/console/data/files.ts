@@ -6,7 +6,17 @@ import { FILE_STATE, readFileReport, type FileState } from '../../../store/files
 import type { MappingProblem, ReportNote, RowNumbering } from '../../../shared/types.js';
 import type { ConsoleDeps } from '../deps.js';
 import { setAsideFilesOfFlow } from '../../../store/set-aside-files.js';
-import { auditItem, fileItem, fileDetailItem, setAsideItem, submissionItem, type AuditItem, type FileItem, type SetAsideItem, type SubmissionItem } from './shapes.js';
+import {
+  auditItem,
+  fileItem,
+  fileDetailItem,
+  setAsideItem,
+  submissionItem,
+  type AuditItem,
+  type FileItem,
+  type SetAsideItem,
+  type SubmissionItem,
+} from './shapes.js';
 
 export const FILES_PAGE = 50;
 
@@ -30,7 +40,10 @@ export function filesData(deps: ConsoleDeps, flow: string, state: string | undef
   const beforeId = before && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
   const rows = listFilesOfFlow(deps.db, flow, { state: filter, beforeId, limit: FILES_PAGE + 1 });
   const page = rows.slice(0, FILES_PAGE);
-  const listed = beforeId === undefined && (filter === undefined || filter === FILE_STATE.rejected) ? setAsideFilesOfFlow(deps.db, flow, FILES_PAGE) : { total: 0, rows: [] };
+  const listed =
+    beforeId === undefined && (filter === undefined || filter === FILE_STATE.rejected)
+      ? setAsideFilesOfFlow(deps.db, flow, FILES_PAGE)
+      : { total: 0, rows: [] };
   return {
     page: 'files',
     flow,

@@ -51,7 +51,15 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
   const exchangeProblems = exchangeProblemCount(flow.exchange);
   const empty =
     !flow.gate &&
-    flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.setAsideFiles.total + flow.pendingReports + flow.documents.total + exchangeProblems === 0 &&
+    flow.held.total +
+      flow.dead.total +
+      flow.rejected.total +
+      flow.rejectedFiles.total +
+      flow.setAsideFiles.total +
+      flow.pendingReports +
+      flow.documents.total +
+      exchangeProblems ===
+      0 &&
     flow.actions.length === 0;
   if (empty) return null;
   return (
