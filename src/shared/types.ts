@@ -89,7 +89,7 @@ export type RowNumbering = (typeof ROW_NUMBERING)[keyof typeof ROW_NUMBERING];
 
 /** The words a report's header says its rows in. */
 export const ROW_NUMBERING_WORDS: Readonly<Record<RowNumbering, string>> = {
-  lines: 'rows are numbered as lines of the file (the header is line 1)',
+  lines: 'rows are numbered as lines of the file: the header is line 1',
   excel: 'rows are numbered as Excel rows',
   records: 'rows are numbered by record (the first record is 1)',
 };
