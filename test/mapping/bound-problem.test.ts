@@ -71,7 +71,7 @@ describe('intake: a report of problems whose rows hold huge values', () => {
       await f.intake.start();
       const report = await f.rejectedReport('wide.csv');
       expect(report.problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
-      expect(report.problems[0]).toMatchObject({ row: 1, code: 'INN_INVALID', externalId: expect.stringMatching(/^B-0-Ж+… \(20004 characters\)$/) });
+      expect(report.problems[0]).toMatchObject({ row: 2, code: 'INN_INVALID', externalId: expect.stringMatching(/^B-0-Ж+… \(20004 characters\)$/) });
       for (const p of report.problems) expect(JSON.stringify(p).length).toBeLessThan(2 * MAX_PROBLEM_MESSAGE_CHARS);
       // Unbounded, this report was about 40 MB of JSON (a thousand keys of 20,000 characters, twice each).
       const rejected = (await f.list('rejected')).find((name) => name.endsWith('wide.csv.errors.json'))!;

@@ -225,11 +225,11 @@ describe('the mapping page', () => {
       expect(preview.result).toMatchObject({ submissions: 2, problems: 1 });
       expect(preview.result.problemRows).toEqual([
         {
-          row: 4,
+          row: 5,
           field: 'customer.inn',
           column: 'ИНН',
           code: 'INN_INVALID',
-          message: 'Row 4 of my export.csv: customer.inn "0274062112" fails the INN check digit',
+          message: 'Row 5 of my export.csv: customer.inn "0274062112" fails the INN check digit',
           text: { key: 'innCheck' },
           cell: null,
           line: null,
