@@ -7,10 +7,10 @@
  */
 import type { FlowConfig, FlowKind } from '../../../config/flow-schema.js';
 import { describeError, isConnectorError } from '../../../errors.js';
-import type { MappingProblem, MessageText } from '../../../shared/types.js';
+import type { MappingProblem, MessageText, RowNumbering } from '../../../shared/types.js';
 import type { MappingSpec } from '../../../config/mapping-schema.js';
 import { judgeBeforeReading, judgeMappedFile, refusedJudgement } from '../../../mapping/judge-file.js';
-import { formatOf, mapFile, type InputFormat } from '../../../mapping/index.js';
+import { formatOf, mapFile, rowNumberingOf, type InputFormat } from '../../../mapping/index.js';
 import { checkMappingText, sourceOfProblem, type YamlProblem } from './check-mapping.js';
 import { PREVIEW_TIMEOUT_MS, SHOWN_PAYLOADS, SHOWN_PROBLEMS } from './limits.js';
 import { withSampleFile } from './sample-file.js';
@@ -47,6 +47,8 @@ export interface PreviewResult {
   stopped: string | null;
   /** What the daemon would do with the sample: take it, or set it aside (`rejected`) with the code that decides it. */
   outcome: { state: 'archived' | 'rejected'; code: string | null };
+  /** How the problems number rows: a CSV's lines, Excel's rows, or records. */
+  rows: RowNumbering;
 }
 
 export type MappingState = { ok: true; format: InputFormat | null } | { ok: false; code: 'MAPPING_INVALID'; message: string; problems: YamlProblem[] };
@@ -83,7 +85,15 @@ export async function previewMapping(
   const format = sample ? formatOf(sample.name, spec) : (spec.format ?? null);
   if (!sample) return { ...base, mapping: { ok: true, format }, result: null };
 
-  const result: PreviewResult = { submissions: 0, problems: 0, payloads: [], problemRows: [], stopped: null, outcome: { state: 'archived', code: null } };
+  const result: PreviewResult = {
+    submissions: 0,
+    problems: 0,
+    payloads: [],
+    problemRows: [],
+    stopped: null,
+    outcome: { state: 'archived', code: null },
+    rows: rowNumberingOf(formatOf(sample.name, spec)),
+  };
   const rules = {
     flow: flow.name,
     fileLabel: sample.name,

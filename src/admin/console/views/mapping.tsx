@@ -192,6 +192,7 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
           {result.problems > 0 ? (
             <div class="problems-block">
               <h3>{t('mapping.problems')}</h3>
+              <p class="hint">{t(`file.rows.${result.rows}`)}</p>
               {result.problemRows.length < result.problems ? (
                 <p class="muted">{t('common.more', { shown: result.problemRows.length, total: result.problems })}</p>
               ) : null}
