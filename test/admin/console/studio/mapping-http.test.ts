@@ -244,7 +244,10 @@ describe('the mapping page', () => {
       const table = (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', sample: preview.sample.id, yaml: BOXES }, { accept: 'text/html' }))
         .body;
       expect(table).toContain(`data-sample-id="${preview.sample.id}"`);
-      expect(table).toMatch(/<td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
+      expect(table).toMatch(/<td class="num">5<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
+      // A CSV's rows are its lines, and the page says so above the problems.
+      expect(again.json()).toMatchObject({ result: { rows: 'lines', outcome: { state: 'archived', code: null } } });
+      expect(table).toContain('Rows are numbered as lines of the file (the header is line 1)');
 
       const tooBig = await post(
         `${c.url}/mapping/preview`,
