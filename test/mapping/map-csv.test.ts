@@ -39,17 +39,20 @@ describe('mapFile on CSV', () => {
   it.each([
     ['read whole', 1 << 20],
     ['streamed', 0],
-  ])('numbers rows by the line of the file they start on (%s): the header is line 1, a quoted field over lines and an empty line count', async (_how, wholeUpTo) => {
-    await withTempDir(async (dir) => {
-      const file = writeInput(dir, 'lines.csv', 'h1;h2\r\n"a\r\nb";x\r\n\r\nc;"d\ne"\r\nf;g\r\n');
-      expect(await rawRows(file, wholeUpTo)).toEqual([
-        { row: 1, cells: ['h1', 'h2'] },
-        { row: 2, cells: ['a\r\nb', 'x'] },
-        { row: 5, cells: ['c', 'd\ne'] },
-        { row: 7, cells: ['f', 'g'] },
-      ]);
-    });
-  });
+  ])(
+    'numbers rows by the line of the file they start on (%s): the header is line 1, a quoted field over lines and an empty line count',
+    async (_how, wholeUpTo) => {
+      await withTempDir(async (dir) => {
+        const file = writeInput(dir, 'lines.csv', 'h1;h2\r\n"a\r\nb";x\r\n\r\nc;"d\ne"\r\nf;g\r\n');
+        expect(await rawRows(file, wholeUpTo)).toEqual([
+          { row: 1, cells: ['h1', 'h2'] },
+          { row: 2, cells: ['a\r\nb', 'x'] },
+          { row: 5, cells: ['c', 'd\ne'] },
+          { row: 7, cells: ['f', 'g'] },
+        ]);
+      });
+    },
+  );
 
   describe('encoding auto', () => {
     const auto = () => specOf(requestMapping({ csv: { encoding: 'auto', delimiter: ';' } }));
