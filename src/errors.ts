@@ -16,7 +16,7 @@ export const ERROR_CODES = {
 
   // reading and mapping input files
   FILE_UNREADABLE: 'An input file cannot be read or decoded (encoding, truncation, broken CSV/JSON).',
-  FILE_EMPTY: 'An input file stayed empty (zero bytes) past the empty-file timeout.',
+  FILE_EMPTY: 'An input file stayed empty (zero bytes) once stable (and past flows[].intake.emptyFileTimeoutMs, 0 by default).',
   FILE_DUPLICATE: 'An input file with the same content (SHA-256) was already taken; it is not submitted again.',
   FILE_NOT_REGULAR: 'An inbox entry is not a regular file (a symlink, a device, a folder) or has an unsafe name.',
   FILE_TOO_LARGE: 'An input file is larger than flows[].intake.maxFileBytes; it was rejected unread.',

@@ -38,8 +38,13 @@ export const flowIntakeSchema = z.strictObject({
   include: z.array(z.string().min(1)).default(['*.csv', '*.json', '*.ndjson', '*.jsonl', '*.xlsx', '*.xlsm', '*.xml', '*.xls', '*.ods', '*.mxl']),
   /** Patterns of names never taken (temp files of the ERP). */
   exclude: z.array(z.string().min(1)).default(['*.tmp', '*.part', '~*', '.*']),
-  /** A zero-byte file waits; past this it is rejected. Default 10 min. */
-  emptyFileTimeoutMs: positiveMs.default(600_000),
+  /**
+   * A zero-byte file is judged (FILE_EMPTY) once it is stable, as every file is (`stableForMs`,
+   * `minAgeMs`), and no earlier than this long after its mtime. Default 0: at once. A site whose
+   * ERP creates a file empty and writes it later than the stability wait sets a longer wait here
+   * (or uses `doneMarker`).
+   */
+  emptyFileTimeoutMs: nonNegativeMs.default(0),
   /** Files larger than this are rejected unread. Default 200 MiB. */
   maxFileBytes: z
     .number()

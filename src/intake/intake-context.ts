@@ -13,7 +13,7 @@ import { INBOX_DIRS } from '../shared/inbox-layout.js';
 import type { FileGate } from './file-gate.js';
 import type { RecordingGroup } from './recording-group.js';
 import { storedName } from './inbox-names.js';
-import type { Clock, WaitDurable } from '../shared/types.js';
+import type { Clock, RowNumbering, WaitDurable } from '../shared/types.js';
 
 export interface InboxDirs {
   inbox: string;
@@ -32,6 +32,8 @@ export interface IntakeContext {
    * `fileLabel` in messages. The current mapping is read at each call.
    */
   mapItems: (input: OpenedInput, fileLabel: string) => AsyncIterable<MappedItem>;
+  /** How the problems of a file of this name number its rows (its report says so); unsaid when absent. */
+  rowNumbering?: (fileName: string) => RowNumbering;
   logger: Logger;
   clock: Clock;
   /**

@@ -2,7 +2,7 @@
 import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { mapFile, type MappingSpec } from '../mapping/index.js';
+import { formatOf, mapFile, rowNumberingOf, type MappingSpec } from '../mapping/index.js';
 import type { Db } from '../store/open-store.js';
 import { POOLED_METADATA } from '../shared/metadata-calls.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
@@ -57,6 +57,7 @@ export function intakeContextOf(deps: IntakeDeps, mapping: () => MappingSpec, lo
         archivePassword: flow.enterpriseData?.password,
         onFault: (error) => ctx.onReaderFault?.(error, fileLabel),
       }),
+    rowNumbering: (fileName) => rowNumberingOf(formatOf(fileName, mapping())),
     onReaderFault: (error, file) => {
       logger.error(
         { err: error, code: 'READER_FAULT', file },

@@ -20,8 +20,9 @@ import type { FileRecord } from '../store/files.js';
 import type { ChunkPlan, ExistingSubmission, LapsedCorrection, OutcomePlan, PlannedCorrection, PreparedSubmission } from '../store/record-file.js';
 import { SUBMISSION_STATE } from '../store/submissions.js';
 import { NOTICE_KIND, type NoticeChange } from '../store/document-notices.js';
+import { judgeOutcome } from '../mapping/judge-file.js';
 import type { MappedWithdrawal } from '../mapping/types.js';
-import type { FileReport, MappingProblem, ReportNote } from '../shared/types.js';
+import type { FileReport, MappingProblem, ReportNote, RowNumbering } from '../shared/types.js';
 import { decideDocument, decideWithdrawal, editedNotice, seenAgain, withdrawnNotice, type DocumentOutcome, type NoticeDetail } from './decide-document.js';
 import { describeChanges } from './describe-changes.js';
 
@@ -216,6 +217,8 @@ export interface OutcomeInput {
   acceptEmpty?: boolean;
   /** Notes the stage adds to the report (what an exchange message was taken as). */
   notes?: readonly ReportNote[];
+  /** How the file's problems number its rows, said in its report. */
+  rows?: RowNumbering | undefined;
 }
 
 /** The file's outcome and report, once every chunk is decided. */
@@ -249,25 +252,15 @@ export function planOutcome(state: FilePlanState, input: OutcomeInput, file: Pic
       text: { key: 'moreDuplicates', params: { n: state.duplicateNotes.omitted, row: state.duplicateNotes.firstOmittedRow ?? 0 } },
     });
   }
-  if (state.submissions === 0 && problems.length === 0 && input.acceptEmpty !== true) {
-    problems.push({
-      row: null,
-      field: null,
-      code: 'MAPPING_FAILED',
-      message: `${file.originalName} holds no ${input.flow} records (only a header, or nothing)`,
-      text: { key: 'noRecords' },
-    });
-  }
-  const fileLevel = problems.some((p) => p.row === null);
-  const reject = fileLevel || (usable === 0 && input.acceptEmpty !== true) || (input.rejectWholeFile && problems.length > 0);
-  if (reject && usable > 0) {
-    notes.push({
-      row: null,
-      message: `The file was rejected as a whole: none of its ${usable} valid record(s) was recorded`,
-      text: { key: 'rejectedWhole', params: { n: usable } },
-    });
-  }
-  const report: FileReport = { file: file.originalName, sha256: file.sha256, problems, notes };
+  // The same judgement as every preview's (`mapping/judge-file.ts`).
+  const verdict = judgeOutcome(
+    { submissions: state.submissions, usable, problems },
+    { flow: input.flow, fileLabel: file.originalName, rejectWholeFile: input.rejectWholeFile, acceptEmpty: input.acceptEmpty },
+  );
+  problems.push(...verdict.added);
+  notes.push(...verdict.notes);
+  const { reject } = verdict;
+  const report: FileReport = { file: file.originalName, sha256: file.sha256, ...(input.rows ? { rows: input.rows } : {}), problems, notes };
   // A document with a problem in a file taken is shown until its source sends it again (1C only
   // does once it is changed and saved); in a file rejected, its problems are the file's.
   const notices = reject ? lapseNotices : [...lapseNotices, ...problemNotices(input.problems)];

@@ -83,6 +83,7 @@ export async function recordAndMove(
     fileId: row.id,
     knownState: row.state,
     fileLabel: row.originalName,
+    rows: ctx.rowNumbering?.(row.originalName),
     items,
     sourceSystem: ctx.sourceSystem,
     rejectWholeFile: ctx.flow.intake.rejectWholeFile,

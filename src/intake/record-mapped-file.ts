@@ -13,8 +13,8 @@ import type { MappedItem, MappedWithdrawal } from '../mapping/types.js';
 import { FILE_STATE, getFile, type FileRecord, type FileState } from '../store/files.js';
 import { finishRecording, recordWholeFile, stageChunk, type LapsedCorrection, type PreparedSubmission, type RecordFileResult } from '../store/record-file.js';
 import type { Db } from '../store/open-store.js';
-import type { Clock, ReportNote } from '../shared/types.js';
-import { catchMapperFailure, collectProblems } from './collect-problems.js';
+import type { Clock, ReportNote, RowNumbering } from '../shared/types.js';
+import { catchMapperFailure, collectProblems } from '../mapping/collect-problems.js';
 import { planChunk, planOutcome, startFilePlan } from './plan-file.js';
 import { settleFile, settleUnfinishedRecordings } from './settle-staged.js';
 import { prepareSubmission } from './submission-keys.js';
@@ -42,6 +42,8 @@ export interface MappedFileRecord {
   knownState?: FileState;
   /** The file's name in messages. */
   fileLabel: string;
+  /** How its problems number its rows, said in its report. */
+  rows?: RowNumbering | undefined;
   /** The mapper's output for the file. */
   items: AsyncIterable<MappedItem>;
   /** Prefix of idempotency keys. */
@@ -83,6 +85,7 @@ export async function recordMappedFile(db: Db, input: MappedFileRecord): Promise
         flow,
         problems: problems.list(),
         rejectWholeFile: input.rejectWholeFile,
+        rows: input.rows,
         lapsed,
         ...(input.exchange ? { acceptEmpty: true, notes: input.exchange.notes } : {}),
       },

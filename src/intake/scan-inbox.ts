@@ -14,6 +14,7 @@ import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
+import { judgeBeforeReading } from '../mapping/judge-file.js';
 import type { MetadataCalls } from '../shared/metadata-calls.js';
 import { createRecordingGroup, type RecordingGroup } from './recording-group.js';
 
@@ -121,13 +122,10 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
         const ready = verdictOf(candidate);
         if (ready === 'wait') continue;
         tracker.forget(candidate.name);
-        if (ready === 'empty') {
-          await rejectUnclaimed(ctx, candidate, { code: 'FILE_EMPTY', message: `${candidate.name} stayed empty (0 bytes)` });
-        } else if (candidate.size > rules.maxFileBytes) {
-          await rejectUnclaimed(ctx, candidate, {
-            code: 'FILE_TOO_LARGE',
-            message: `${candidate.name} has ${candidate.size} bytes, more than intake.maxFileBytes (${rules.maxFileBytes}); it was not read`,
-          });
+        // Refused unread as any preview refuses it (`mapping/judge-file.ts`): empty (the verdict `empty`), or too large.
+        const refused = judgeBeforeReading(candidate.name, candidate.size, rules);
+        if (refused !== null) {
+          await rejectUnclaimed(ctx, candidate, refused);
         } else {
           // Called only once the gate lets the file in: a scan stopped at the gate leaves what was hashed ahead to `discard`.
           // A small file whose recording waits for its group leaves the gate then; it is counted when it ends.

@@ -1,8 +1,10 @@
 /**
  * When is a file complete? The ERP gives no signal but the file itself, so a file is taken only
  * when its size and mtime stayed the same for `stableForMs` (observed by two scans at least that
- * far apart) and its mtime is older than `minAgeMs`. A zero-byte file waits: it is rejected only
- * after `emptyFileTimeoutMs` since its mtime. An mtime in the future (a writer whose clock is
+ * far apart) and its mtime is older than `minAgeMs`. A zero-byte file is judged by the same wait
+ * (and no earlier than `emptyFileTimeoutMs` after its mtime, 0 by default): a writer that created it
+ * and then writes changes its size and mtime, and the wait starts again; one that leaves it empty
+ * past the wait, seen so by two scans at least, is rejected (FILE_EMPTY), as a preview says of it. An mtime in the future (a writer whose clock is
  * ahead, or a touched file) counts from when the file was first seen instead, so such a file is
  * neither held back by the skew nor left waiting for ever. Pure: it takes observations and the time.
  */
@@ -53,11 +55,13 @@ export function createStabilityTracker(rules: StabilityRules): StabilityTracker 
       // The file's age: from its mtime, but never from later than when it was first seen like this.
       const bornAt = Math.min(observation.mtimeMs, entry.since);
       const ahead = entry !== before && observation.mtimeMs > now + MTIME_AHEAD_TOLERANCE_MS ? { mtimeAheadMs: observation.mtimeMs - now } : {};
-      if (observation.size === 0) {
-        const expiresAt = bornAt + rules.emptyFileTimeoutMs;
-        return now >= expiresAt ? { kind: 'empty-expired' } : { kind: 'wait', checkAt: expiresAt, ...ahead };
-      }
       const checkAt = Math.max(entry.since + rules.stableForMs, bornAt + rules.minAgeMs);
+      if (observation.size === 0) {
+        const expiresAt = Math.max(checkAt, bornAt + rules.emptyFileTimeoutMs);
+        // Seen empty by one scan only: its writer may have just created it (the way most write a
+        // file). A second scan that finds it so decides, even with no wait configured.
+        return now >= expiresAt && entry === before ? { kind: 'empty-expired' } : { kind: 'wait', checkAt: expiresAt, ...ahead };
+      }
       return now >= checkAt ? { kind: 'ready' } : { kind: 'wait', checkAt, ...ahead };
     },
     retain(names) {

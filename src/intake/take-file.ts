@@ -15,6 +15,7 @@ import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile, type OpenResult } from '../shared/input-file.js';
 import type { MetadataCalls } from '../shared/metadata-calls.js';
+import { recordSetAsideFile, type SetAsideFile } from '../store/set-aside-files.js';
 import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile, type FileDigest } from './hash-file.js';
 import { localStamp } from '../shared/local-time.js';
@@ -50,7 +51,7 @@ export async function removeMarkers(ctx: IntakeContext, name: string): Promise<v
  */
 export async function rejectUnclaimed(
   ctx: IntakeContext,
-  entry: { path: string; name: string },
+  entry: { path: string; name: string; size?: number },
   problem: { code: ErrorCode; message: string },
   sha256 = '',
 ): Promise<string | null> {
@@ -79,8 +80,30 @@ export async function rejectUnclaimed(
   }
   await removeMarkers(ctx, entry.name);
   log.warn({ code: problem.code, to: target }, `file rejected: ${problem.message}`);
+  recordSetAside(ctx, {
+    flow: ctx.flow.name,
+    originalName: shown,
+    sizeBytes: entry.size ?? 0,
+    sha256,
+    code: problem.code,
+    message: problem.message,
+    currentPath: target,
+  });
   ctx.metrics?.files.inc({ flow: ctx.flow.name, outcome: problem.code === 'FILE_DUPLICATE' ? 'duplicate' : 'rejected' });
   return target;
+}
+
+/**
+ * Keep the set-aside file for the console (`store/set-aside-files.ts`). The file and its report are
+ * in `rejected/` already: a store that refuses the row costs the console's listing, not the report,
+ * so the failure is logged and the scan goes on.
+ */
+function recordSetAside(ctx: IntakeContext, file: Omit<SetAsideFile, 'id' | 'setAsideAt'>): void {
+  try {
+    recordSetAsideFile(ctx.db, { ...file, setAsideAt: ctx.clock() });
+  } catch (error) {
+    fileLogger(ctx, file.originalName).error({ err: error, code: 'STORE_FAILED' }, 'the set-aside file could not be recorded for the console');
+  }
 }
 
 function duplicateMessage(name: string, earlier: FileRecord): string {

@@ -1,5 +1,5 @@
 /** The mapping stage's public surface. */
-export { mapFile, formatOf, type MapOptions, type InputFormat } from './map-file.js';
+export { mapFile, formatOf, rowNumberingOf, type MapOptions, type InputFormat } from './map-file.js';
 export { previewFile, type PreviewResult } from './preview-file.js';
 export type { MapInput } from './map-file.js';
 export { isValidInn } from './inn.js';

@@ -16,6 +16,7 @@ import { formatOfSpec } from '../config/mapping-sources.js';
 import { ConnectorError, describeError, isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
 import { openInputFile, type OpenedInput } from '../shared/input-file.js';
+import { ROW_NUMBERING, type RowNumbering } from '../shared/types.js';
 import { mapTable } from './map-table.js';
 import { mapTree } from './map-tree.js';
 import { makeProblem } from './problems.js';
@@ -65,6 +66,12 @@ const BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
 export function formatOf(filePath: string, spec: MappingSpec): InputFormat {
   if (spec.format !== undefined) return spec.format;
   return BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? 'csv';
+}
+
+/** How problems of a file of this format number its rows (`ROW_NUMBERING`). */
+export function rowNumberingOf(format: InputFormat): RowNumbering {
+  if (format === 'csv') return ROW_NUMBERING.lines;
+  return format === 'xlsx' ? ROW_NUMBERING.excel : ROW_NUMBERING.records;
 }
 
 /**

@@ -12,7 +12,7 @@ import { loadMappingOf, loadMappingSpec } from '../config/load-mapping.js';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import type { Config, FlowConfig } from '../config/schema.js';
 import { ConnectorError, isConnectorError } from '../errors.js';
-import { formatPreview, previewFile } from './preview-file.js';
+import { formatPreview, previewFile, type PreviewJudgeRules } from './preview-file.js';
 import type { MapOptions } from './map-file.js';
 
 export interface PreviewCommandOptions {
@@ -51,12 +51,12 @@ export async function runPreviewCommand(
   return { output, exitCode: result.problems.length > 0 ? 1 : 0 };
 }
 
-type PreviewRules = Pick<MapOptions, 'rejectPastDates' | 'archivePassword'>;
+type PreviewRules = Pick<MapOptions, 'rejectPastDates' | 'archivePassword'> & PreviewJudgeRules;
 
 /**
  * The mapping and the rules a preview maps with: a flow's (its mapping replaced by `--mapping`,
  * whose kind must then be the flow's), or `--mapping` alone with the rules a flow has by default
- * (dates in the past rejected, no archive password).
+ * (dates in the past rejected, no archive password, a file judged by a flow's default rules).
  */
 function previewMapping(options: PreviewCommandOptions, env: Env): { spec: MappingSpec; rules: PreviewRules } {
   if (options.config === undefined) {
@@ -71,7 +71,16 @@ function previewMapping(options: PreviewCommandOptions, env: Env): { spec: Mappi
     const problem = flowMappingProblem(flow, spec);
     if (problem !== undefined) throw new ConnectorError('MAPPING_INVALID', `flow ${flow.name}: ${problem}`);
   }
-  return { spec, rules: { rejectPastDates: flow.intake.rejectPastDates, archivePassword: flow.enterpriseData?.password } };
+  // The flow's own rules: the file is judged as its daemon would judge it (`judge-file.ts`).
+  const rules: PreviewRules = {
+    rejectPastDates: flow.intake.rejectPastDates,
+    archivePassword: flow.enterpriseData?.password,
+    flow: flow.name,
+    rejectWholeFile: flow.intake.rejectWholeFile,
+    maxFileBytes: flow.intake.maxFileBytes,
+    acceptEmpty: flow.enterpriseData !== undefined,
+  };
+  return { spec, rules };
 }
 
 function chooseFlow(config: Config, name: string | undefined): FlowConfig {

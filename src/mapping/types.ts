@@ -17,7 +17,7 @@ export type MappedSubmission =
       /** The request's externalId. */
       externalId: string;
       payload: CreateRequest;
-      /** 1-based data row (CSV, header excluded) or record number (JSON) where it starts. */
+      /** Where it starts: a CSV's line (the header is line 1), a sheet's Excel row, or the record (JSON, XML; 1 for the first). */
       firstRow: number;
       /** Set when the mapping gives documents an identity of their own (`document.id`). */
       document?: DocumentRef;

@@ -6,12 +6,13 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { neutraliseFormulaCast } from './csv-formula.js';
-import { problemPlace, type FileReport } from './types.js';
+import { problemPlace, ROW_NUMBERING_WORDS, type FileReport } from './types.js';
 
 const CSV_COLUMNS = ['row', 'field', 'code', 'message', 'externalId'] as const;
 
 /**
- * The JSON report: `{ file, sha256, problems: [{ row, field, code, message, externalId, value }], notes }`;
+ * The JSON report: `{ file, sha256, rows, rowNumbering, problems: [{ row, field, code, message, externalId, value }], notes }`
+ * (`rows`: `lines`, `excel` or `records`, and `rowNumbering` saying it in words, when known);
  * a problem in a sheet also has its `cell` (`Заявки!C7`), one in an XML file its `line` and `column`,
  * one of a document (a mapping with `document.id`) its `documentId` and `documentNumber`.
  */
@@ -30,7 +31,9 @@ export function renderJsonReport(report: FileReport): string {
   }));
   // The console's catalogue keys (`text`) stay in the store: the report speaks the one language of the log.
   const notes = report.notes.map(({ text: _text, ...note }) => note);
-  return `${JSON.stringify({ file: report.file, sha256: report.sha256, problems, notes }, null, 2)}\n`;
+  // The header says how rows are numbered (`rowNumbering`), for the person who looks them up.
+  const rows = report.rows === undefined ? {} : { rows: report.rows, rowNumbering: ROW_NUMBERING_WORDS[report.rows] };
+  return `${JSON.stringify({ file: report.file, sha256: report.sha256, ...rows, problems, notes }, null, 2)}\n`;
 }
 
 /**
@@ -55,7 +58,8 @@ export function renderCsvReport(report: FileReport): string {
     quote_record_delimiter: true,
     quoted_match: ',',
     header: true,
-    columns: [...CSV_COLUMNS, ...(withPlace ? ['place'] : [])],
+    // The first column's title says how rows are numbered: `row (rows are numbered as lines of the file …)`.
+    columns: [report.rows === undefined ? 'row' : `row (${ROW_NUMBERING_WORDS[report.rows]})`, ...CSV_COLUMNS.slice(1), ...(withPlace ? ['place'] : [])],
     cast: neutraliseFormulaCast(),
   });
 }

@@ -71,8 +71,25 @@ export interface ReportNote {
   text?: MessageText;
 }
 
+/**
+ * How a file's problems number its rows, as the operator's program numbers them: a CSV by the
+ * lines of the file (the header is line 1), a workbook by Excel's rows, JSON and XML by record (the
+ * first is 1).
+ */
+export const ROW_NUMBERING = { lines: 'lines', excel: 'excel', records: 'records' } as const;
+export type RowNumbering = (typeof ROW_NUMBERING)[keyof typeof ROW_NUMBERING];
+
+/** The words a report's header says its rows in. */
+export const ROW_NUMBERING_WORDS: Readonly<Record<RowNumbering, string>> = {
+  lines: 'rows are numbered as lines of the file: the header is line 1',
+  excel: 'rows are numbered as Excel rows',
+  records: 'rows are numbered by record (the first record is 1)',
+};
+
 /** What `files.report` holds (JSON) and what the `<name>.errors.json` report file shows. */
 export interface FileReport {
+  /** How its rows are numbered (absent in reports written before it was said, and for files refused unread). */
+  rows?: RowNumbering;
   /** The file's original name in the inbox. */
   file: string;
   sha256: string;

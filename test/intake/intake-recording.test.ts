@@ -10,7 +10,7 @@ import { hashFile } from '../../src/intake/hash-file.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { MAX_READ_ATTEMPTS } from '../../src/intake/recover.js';
 import { localDate } from '../../src/shared/local-time.js';
-import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/intake/collect-problems.js';
+import { MAX_LISTED_PROBLEMS, MAX_PROBLEMS } from '../../src/mapping/collect-problems.js';
 import { loadMappingSpec, mapFile } from '../../src/mapping/index.js';
 import { getFile, type FileState } from '../../src/store/files.js';
 import type { MappedItem } from '../../src/mapping/types.js';
@@ -35,21 +35,21 @@ describe('intake: recording', () => {
       const [file] = f.files();
       expect(file).toMatchObject({ state: 'archived', requestCount: 2, problemCount: 1 });
       expect(f.submissions().map((s) => [s.externalId, s.idempotencyKey, s.state, s.sourceRow])).toEqual([
-        ['R-1', `${SOURCE_SYSTEM}:R-1`, 'pending', 1],
-        ['R-3', `${SOURCE_SYSTEM}:R-3`, 'pending', 3],
+        ['R-1', `${SOURCE_SYSTEM}:R-1`, 'pending', 2],
+        ['R-3', `${SOURCE_SYSTEM}:R-3`, 'pending', 4],
       ]);
       const archived = path.join(f.inbox, 'archive', localDate(Date.now()), storedName(file!.id, 'mixed.csv'));
       expect(file!.currentPath).toBe(archived);
       await fs.access(archived);
       const { json, csv } = await readReport(archived);
       expect(json.file).toBe('mixed.csv');
-      expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: 'customer.inn', code: 'INN_INVALID', externalId: 'R-2' })]);
+      expect(json.problems).toEqual([expect.objectContaining({ row: 3, field: 'customer.inn', code: 'INN_INVALID', externalId: 'R-2' })]);
       const lines = csv
         .replace(/^\uFEFF/, '')
         .trim()
         .split('\r\n');
-      expect(lines[0]).toBe('row;field;code;message;externalId');
-      expect(lines[1]).toMatch(/^2;customer\.inn;INN_INVALID;.+;R-2$/);
+      expect(lines[0]).toBe('row (rows are numbered as lines of the file: the header is line 1);field;code;message;externalId');
+      expect(lines[1]).toMatch(/^3;customer\.inn;INN_INVALID;.+;R-2$/);
     });
   });
 
@@ -62,7 +62,7 @@ describe('intake: recording', () => {
       expect(many).toMatchObject({ state: 'archived', requestCount: 1 });
       const { json } = await readReport(many!.currentPath!);
       expect(json.problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
-      expect(json.problems.at(-1)).toMatchObject({ code: 'MAPPING_FAILED', row: MAX_LISTED_PROBLEMS + 2 });
+      expect(json.problems.at(-1)).toMatchObject({ code: 'MAPPING_FAILED', row: MAX_LISTED_PROBLEMS + 3 });
       expect(String(json.problems.at(-1)!.message)).toContain('10 more problems');
 
       await dropFile(f.inbox, 'garbage.csv', requestCsv([requestRow('OK-2'), ...bad(MAX_PROBLEMS + 5, 100_000)]));
@@ -87,7 +87,7 @@ describe('intake: recording', () => {
       expect(file).toMatchObject({ state: 'rejected', requestCount: 0 });
       expect(path.dirname(file!.currentPath!)).toBe(path.join(f.inbox, 'rejected'));
       const { json } = await readReport(file!.currentPath!);
-      expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: expect.stringContaining('quantity') })]);
+      expect(json.problems).toEqual([expect.objectContaining({ row: 3, field: expect.stringContaining('quantity') })]);
       expect(f.recordedCounts).toEqual([]);
     });
   });
@@ -139,7 +139,7 @@ describe('intake: recording', () => {
       const v2 = f.files().find((r) => r.originalName === 'v2.csv')!;
       expect(v2.state).toBe('archived');
       const { json } = await readReport(v2.currentPath!);
-      expect(json.problems).toEqual([expect.objectContaining({ row: 1, field: 'externalId', code: 'EXTERNAL_ID_CONFLICT', externalId: 'R-1' })]);
+      expect(json.problems).toEqual([expect.objectContaining({ row: 2, field: 'externalId', code: 'EXTERNAL_ID_CONFLICT', externalId: 'R-1' })]);
     });
   });
 
@@ -154,7 +154,7 @@ describe('intake: recording', () => {
       expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
       const v2 = f.files().find((r) => r.originalName === 'v2.csv')!;
       expect(v2).toMatchObject({ state: 'archived', requestCount: 1, problemCount: 0 });
-      expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 1, externalId: 'R-1' })]);
+      expect(JSON.parse(v2.report!).notes).toEqual([expect.objectContaining({ row: 2, externalId: 'R-1' })]);
     });
   });
 

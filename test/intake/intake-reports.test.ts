@@ -30,7 +30,7 @@ async function dropWithReportBlocked(f: IntakeFixture): Promise<string> {
 
 async function expectReportWritten(target: string): Promise<void> {
   const json = JSON.parse(await fs.readFile(`${target}.errors.json`, 'utf8'));
-  expect(json).toMatchObject({ file: 'mixed.csv', problems: [expect.objectContaining({ row: 2, code: 'INN_INVALID' })] });
+  expect(json).toMatchObject({ file: 'mixed.csv', problems: [expect.objectContaining({ row: 3, code: 'INN_INVALID' })] });
   expect((await fs.stat(`${target}.errors.csv`)).isFile()).toBe(true);
   expect(await fs.readFile(`${target}.errors.csv`, 'utf8')).toContain('INN_INVALID');
 }
@@ -85,7 +85,7 @@ describe('intake: a report that could not be written', () => {
       const file = await dropFile(f.inbox, 'empty.csv', '');
       const target = path.join(ctx.dirs.rejected, rejectedName(localStamp(now), 'empty.csv'));
       await fs.mkdir(`${target}.errors.csv`);
-      const problem = { code: 'FILE_EMPTY', message: 'empty.csv stayed empty (0 bytes)' } as const;
+      const problem = { code: 'FILE_EMPTY', message: 'empty.csv is empty (0 bytes)' } as const;
 
       await expect(rejectUnclaimed(ctx, { path: file, name: 'empty.csv' }, problem)).rejects.toMatchObject({ code: 'REPORT_WRITE_FAILED' });
       await fs.access(file);
@@ -119,7 +119,7 @@ describe('intake: the log line of a recorded file', () => {
         level: 'info',
         problems: 1,
         firstProblems: [
-          { code: 'INN_INVALID', row: 2, field: 'customer.inn', message: expect.stringMatching(/^Row 2 of mixed\.csv: customer\.inn "7707083894"/) },
+          { code: 'INN_INVALID', row: 3, field: 'customer.inn', message: expect.stringMatching(/^Row 3 of mixed\.csv: customer\.inn "7707083894"/) },
         ],
       });
     });

@@ -34,6 +34,17 @@ describe('stability', () => {
     expect(t.observe('e.csv', { size: 0, mtimeMs: 0 }, 5000)).toEqual({ kind: 'empty-expired' });
   });
 
+  it('judges an empty file as soon as it is stable by default (emptyFileTimeoutMs 0), by the same wait as any file', () => {
+    const t = createStabilityTracker({ ...rules, emptyFileTimeoutMs: 0 });
+    expect(t.observe('e.csv', { size: 0, mtimeMs: 0 }, 100)).toEqual({ kind: 'wait', checkAt: 1100 });
+    expect(t.observe('e.csv', { size: 0, mtimeMs: 0 }, 1100)).toEqual({ kind: 'empty-expired' });
+    // A placeholder the writer then fills starts the wait again, and is taken whole.
+    const p = createStabilityTracker({ ...rules, emptyFileTimeoutMs: 0 });
+    expect(p.observe('p.csv', { size: 0, mtimeMs: 0 }, 100)).toEqual({ kind: 'wait', checkAt: 1100 });
+    expect(p.observe('p.csv', { size: 50, mtimeMs: 900 }, 1000)).toEqual({ kind: 'wait', checkAt: 2000 });
+    expect(p.observe('p.csv', { size: 50, mtimeMs: 900 }, 2000)).toEqual({ kind: 'ready' });
+  });
+
   it('counts an mtime in the future from when the file was first seen: a clock ahead neither holds it back nor parks it for ever', () => {
     const t = createStabilityTracker(rules);
     const farAhead = 3 * 3_600_000;

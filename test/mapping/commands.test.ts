@@ -27,15 +27,16 @@ function lineAndColumnOf(text: string, word: string): { line: number; column: nu
 }
 
 describe('preview command', () => {
-  it('--json prints exactly one object with requests and problems; exit 1 when there are problems', async () => {
+  it('--json prints exactly one object with requests, problems and the outcome; exit 1 when there are problems', async () => {
     await withTempDir(async (dir) => {
       const config = writeConfig(dir, [{ name: 'requests', kind: 'requests', mapping: `${mappings}/1c-requests.yaml` }]);
       const bad = await runPreviewCommand(path.join(ROOT, 'samples/broken/bad-inn.csv'), { config, json: true }, {}, NOW);
       expect(bad.exitCode).toBe(1);
-      const parsed = JSON.parse(bad.output) as { requests: { externalId: string }[]; problems: { code: string; row: number }[] };
-      expect(Object.keys(parsed)).toEqual(['requests', 'problems']);
+      const parsed = JSON.parse(bad.output) as { requests: { externalId: string }[]; problems: { code: string; row: number }[]; outcome: unknown };
+      expect(Object.keys(parsed)).toEqual(['requests', 'problems', 'outcome']);
+      expect(parsed.outcome).toEqual({ state: 'archived', code: null });
       expect(parsed.requests.map((r) => r.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
-      expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 4 })]);
+      expect(parsed.problems).toEqual([expect.objectContaining({ code: 'INN_INVALID', row: 5 })]);
 
       const good = await runPreviewCommand(path.join(ROOT, 'samples/requests-1c-windows1251.csv'), { config }, {}, NOW);
       expect(good.exitCode).toBe(0);

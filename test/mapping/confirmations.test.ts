@@ -49,7 +49,7 @@ describe('confirmations', () => {
         kind: 'confirmation',
         externalId: 'ORD-2026-000123',
         orderId: 'ORD-2026-000123',
-        firstRow: 1,
+        firstRow: 2,
         payload: {
           supplierOrderId: 'S-1',
           readyToShipDate: '2027-02-01',
@@ -63,27 +63,27 @@ describe('confirmations', () => {
   });
 
   it.each([
-    [{ Цена: '10,555' }, 'items[0].price', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].price "10,555" must have at most two decimal places'],
-    [{ Валюта: 'RU' }, 'items[0].currency', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].currency "RU" must be a three-letter ISO 4217 code'],
-    [{ Количество: '-1' }, 'items[0].confirmedQuantity', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].confirmedQuantity "-1" must not be negative'],
-    [{ Цена: '-5' }, 'items[0].price', 'FIELD_INVALID', 'Row 1 of conf.csv: items[0].price "-5" must not be negative'],
+    [{ Цена: '10,555' }, 'items[0].price', 'FIELD_INVALID', 'Row 2 of conf.csv: items[0].price "10,555" must have at most two decimal places'],
+    [{ Валюта: 'RU' }, 'items[0].currency', 'FIELD_INVALID', 'Row 2 of conf.csv: items[0].currency "RU" must be a three-letter ISO 4217 code'],
+    [{ Количество: '-1' }, 'items[0].confirmedQuantity', 'FIELD_INVALID', 'Row 2 of conf.csv: items[0].confirmedQuantity "-1" must not be negative'],
+    [{ Цена: '-5' }, 'items[0].price', 'FIELD_INVALID', 'Row 2 of conf.csv: items[0].price "-5" must not be negative'],
     [
       { 'Готов к отгрузке': '30.02.2027' },
       'readyToShipDate',
       'FIELD_INVALID',
-      'Row 1 of conf.csv: readyToShipDate "30.02.2027" is not a real date in the form DD.MM.YYYY',
+      'Row 2 of conf.csv: readyToShipDate "30.02.2027" is not a real date in the form DD.MM.YYYY',
     ],
-    [{ Заказ: 'ORDER-7' }, 'orderId', 'FIELD_INVALID', 'Row 1 of conf.csv: orderId "ORDER-7" must look like ORD-2026-000123'],
-    [{ 'Номер у поставщика': '' }, 'supplierOrderId', 'FIELD_REQUIRED', 'Row 1 of conf.csv: supplierOrderId is empty'],
+    [{ Заказ: 'ORDER-7' }, 'orderId', 'FIELD_INVALID', 'Row 2 of conf.csv: orderId "ORDER-7" must look like ORD-2026-000123'],
+    [{ 'Номер у поставщика': '' }, 'supplierOrderId', 'FIELD_REQUIRED', 'Row 2 of conf.csv: supplierOrderId is empty'],
   ])('%j → %s %s', async (patch, field, code, message) => {
     const { submissions, problems } = await problemsOf([row(patch)]);
     expect(submissions).toEqual([]);
-    expect(problems).toEqual([expect.objectContaining({ row: 1, field, code, message })]);
+    expect(problems).toEqual([expect.objectContaining({ row: 2, field, code, message })]);
   });
 
   it('a duplicate line is LINE_DUPLICATE on the later row', async () => {
     const { problems } = await problemsOf([row(), row({}, '1')]);
-    expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[2, 'items[1].lineId', 'LINE_DUPLICATE']]);
+    expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[3, 'items[1].lineId', 'LINE_DUPLICATE']]);
   });
 
   it('upper-cases the currency (decision: rub means RUB)', async () => {

@@ -37,7 +37,7 @@ describe('skipRows', () => {
 
       const kept = await split(file, specOf(requestMapping({ skipRows: { blank: false, totals: [] } })));
       // The blank row splits R-1 (its key is empty), the totals row is a request of its own.
-      expect(kept.problems.map((p) => [p.row, p.code])).toContainEqual([2, 'FIELD_REQUIRED']);
+      expect(kept.problems.map((p) => [p.row, p.code])).toContainEqual([3, 'FIELD_REQUIRED']);
       expect(kept.problems.some((p) => p.externalId === 'Итого:')).toBe(true);
     });
   });
@@ -58,8 +58,8 @@ describe('fillDown', () => {
       const { submissions, problems } = await split(file, specOf(requestMapping({ fillDown: true })));
       expect(problems).toEqual([]);
       expect(submissions.map((s) => [s.externalId, s.firstRow, s.payload.items.map((i) => i.lineId)])).toEqual([
-        ['R-1', 1, ['1', '2']],
-        ['R-2', 4, ['1']],
+        ['R-1', 2, ['1', '2']],
+        ['R-2', 5, ['1']],
       ]);
       expect(submissions[1]!.payload).toMatchObject({ customer: { inn: '7707083893' } });
     });
@@ -91,7 +91,7 @@ describe('fillDown', () => {
       const file = writeInput(dir, 'r.csv', toCsv([HEADER, requestRow('R-1', '1'), requestRow('', '2', { Город: 'Казань' })]));
       const { submissions, problems } = await split(file, specOf(requestMapping({ fillDown: true })));
       expect(submissions).toEqual([]);
-      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[2, 'delivery.city', 'FIELD_INVALID']]);
+      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[3, 'delivery.city', 'FIELD_INVALID']]);
     });
   });
 
@@ -101,7 +101,7 @@ describe('fillDown', () => {
       const listed = await split(file, specOf(requestMapping({ fillDown: ['Заявка'] })));
       expect(listed.submissions.map((s) => s.payload.items.length)).toEqual([2]);
       const off = await split(file, specOf(requestMapping()));
-      expect(off.problems.map((p) => [p.row, p.code])).toEqual([[2, 'FIELD_REQUIRED']]);
+      expect(off.problems.map((p) => [p.row, p.code])).toEqual([[3, 'FIELD_REQUIRED']]);
     });
   });
 
@@ -110,7 +110,7 @@ describe('fillDown', () => {
       const file = writeInput(dir, 'r.csv', toCsv([HEADER, lineRow('1'), requestRow('R-1', '1')]));
       const { submissions, problems } = await split(file, specOf(requestMapping({ fillDown: true })));
       expect(submissions.map((s) => s.externalId)).toEqual(['R-1']);
-      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[1, 'externalId', 'FIELD_REQUIRED']]);
+      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[2, 'externalId', 'FIELD_REQUIRED']]);
     });
   });
 

@@ -30,11 +30,29 @@ describe('mapFile on CSV', () => {
       const { submissions, problems } = await split(file, specOf(requestMapping()));
       expect(problems).toEqual([]);
       expect(submissions.map((s) => [s.externalId, s.firstRow])).toEqual([
-        ['R-1', 1],
-        ['R-2', 3],
+        ['R-1', 2],
+        ['R-2', 4],
       ]);
     });
   });
+
+  it.each([
+    ['read whole', 1 << 20],
+    ['streamed', 0],
+  ])(
+    'numbers rows by the line of the file they start on (%s): the header is line 1, a quoted field over lines and an empty line count',
+    async (_how, wholeUpTo) => {
+      await withTempDir(async (dir) => {
+        const file = writeInput(dir, 'lines.csv', 'h1;h2\r\n"a\r\nb";x\r\n\r\nc;"d\ne"\r\nf;g\r\n');
+        expect(await rawRows(file, wholeUpTo)).toEqual([
+          { row: 1, cells: ['h1', 'h2'] },
+          { row: 2, cells: ['a\r\nb', 'x'] },
+          { row: 5, cells: ['c', 'd\ne'] },
+          { row: 7, cells: ['f', 'g'] },
+        ]);
+      });
+    },
+  );
 
   describe('encoding auto', () => {
     const auto = () => specOf(requestMapping({ csv: { encoding: 'auto', delimiter: ';' } }));
@@ -131,13 +149,13 @@ describe('mapFile on CSV', () => {
       const { submissions, problems } = await split(file, specOf(requestMapping()));
       expect(submissions.map((s) => s.externalId)).toEqual(['R-2']);
       expect(problems.map((p) => [p.row, p.field, p.code, p.externalId])).toEqual([
-        [3, 'items[2].quantity', 'FIELD_INVALID', 'R-1'],
-        [3, 'items[2].lineId', 'LINE_DUPLICATE', 'R-1'],
-        [1, 'contact.email', 'FIELD_INVALID', 'R-1'],
-        [2, 'items[1].quantity', 'FIELD_INVALID', 'R-1'],
+        [4, 'items[2].quantity', 'FIELD_INVALID', 'R-1'],
+        [4, 'items[2].lineId', 'LINE_DUPLICATE', 'R-1'],
+        [2, 'contact.email', 'FIELD_INVALID', 'R-1'],
+        [3, 'items[1].quantity', 'FIELD_INVALID', 'R-1'],
       ]);
-      expect(problems[0]!.message).toBe('Row 3 of requests-0612.csv: items[2].quantity "2,5" is not a whole number');
-      expect(problems[3]!.message).toBe('Row 2 of requests-0612.csv: items[1].quantity "0" must be greater than zero');
+      expect(problems[0]!.message).toBe('Row 4 of requests-0612.csv: items[2].quantity "2,5" is not a whole number');
+      expect(problems[3]!.message).toBe('Row 3 of requests-0612.csv: items[1].quantity "0" must be greater than zero');
     });
   });
 
@@ -152,8 +170,8 @@ describe('mapFile on CSV', () => {
       const file = writeInput(dir, 'in.csv', toCsv(rows));
       const strict = await split(file, specOf(requestMapping()));
       expect(strict.problems.map((p) => [p.row, p.field, p.code])).toEqual([
-        [1, 'delivery.city', 'FIELD_REQUIRED'],
-        [2, 'delivery.desiredDate', 'DATE_IN_PAST'],
+        [2, 'delivery.city', 'FIELD_REQUIRED'],
+        [3, 'delivery.desiredDate', 'DATE_IN_PAST'],
       ]);
       expect(strict.submissions.map((s) => s.externalId)).toEqual(['R-3']); // today is fine
       const lenient = await split(file, specOf(requestMapping()), { rejectPastDates: false, now: NOW });
@@ -166,7 +184,7 @@ describe('mapFile on CSV', () => {
       const file = writeInput(dir, 'in.csv', toCsv([HEADER, requestRow('R-1', '1', { Дата: '31.02.2027' })]));
       const { problems } = await split(file, specOf(requestMapping()));
       expect(problems.map((p) => [p.field, p.code, p.message])).toEqual([
-        ['delivery.desiredDate', 'FIELD_INVALID', 'Row 1 of in.csv: delivery.desiredDate "31.02.2027" is not a real date in the form DD.MM.YYYY'],
+        ['delivery.desiredDate', 'FIELD_INVALID', 'Row 2 of in.csv: delivery.desiredDate "31.02.2027" is not a real date in the form DD.MM.YYYY'],
       ]);
     });
   });
@@ -178,8 +196,8 @@ describe('mapFile on CSV', () => {
       const { submissions, problems } = await split(file, specOf(requestMapping()));
       expect(submissions.map((s) => s.externalId)).toEqual(['R-1', 'R-2', 'R-3']);
       expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([
-        [3, 'externalId', 'MAPPING_FAILED'],
         [4, 'externalId', 'MAPPING_FAILED'],
+        [5, 'externalId', 'MAPPING_FAILED'],
       ]);
       expect(problems[0]!.message).toMatch(/must be adjacent/);
     });
@@ -191,7 +209,7 @@ describe('mapFile on CSV', () => {
       const file = writeInput(dir, 'in.csv', toCsv(rows));
       const { submissions, problems } = await split(file, specOf(requestMapping()));
       expect(submissions.map((s) => s.externalId)).toEqual(['R-2']);
-      expect(problems).toEqual([expect.objectContaining({ row: 2, field: 'delivery.city', code: 'FIELD_INVALID', value: 'Казань', externalId: 'R-1' })]);
+      expect(problems).toEqual([expect.objectContaining({ row: 3, field: 'delivery.city', code: 'FIELD_INVALID', value: 'Казань', externalId: 'R-1' })]);
     });
   });
 
@@ -200,7 +218,7 @@ describe('mapFile on CSV', () => {
       const file = writeInput(dir, 'in.csv', toCsv([HEADER, requestRow('R-1', '1'), requestRow('', '2')]));
       const { submissions, problems } = await split(file, specOf(requestMapping()));
       expect(submissions).toHaveLength(1);
-      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[2, 'externalId', 'FIELD_REQUIRED']]);
+      expect(problems.map((p) => [p.row, p.field, p.code])).toEqual([[3, 'externalId', 'FIELD_REQUIRED']]);
     });
   });
 
@@ -213,8 +231,8 @@ describe('mapFile on CSV', () => {
       );
       const { problems } = await split(file, specOf(requestMapping()));
       expect(problems.map((p) => p.message)).toEqual([
-        'Row 1 of requests-0612.csv: customer.inn "7707083894" fails the INN check digit',
-        'Row 2 of requests-0612.csv: customer.inn "77070838" must be 10 or 12 digits (has 8)',
+        'Row 2 of requests-0612.csv: customer.inn "7707083894" fails the INN check digit',
+        'Row 3 of requests-0612.csv: customer.inn "77070838" must be 10 or 12 digits (has 8)',
       ]);
       expect(problems.every((p) => p.code === 'INN_INVALID')).toBe(true);
     });
@@ -266,7 +284,7 @@ describe('mapFile on CSV', () => {
         for await (const item of mapFile(file, specOf(requestMapping()), { now: NOW, rejectPastDates: true, signal: controller.signal })) {
           seen += 1;
           if (seen === 3) {
-            expect(item).toMatchObject({ kind: 'problem', problem: { row: 3, code: 'MAPPING_FAILED' } });
+            expect(item).toMatchObject({ kind: 'problem', problem: { row: 4, code: 'MAPPING_FAILED' } });
             controller.abort(new Error('stop'));
           }
         }
@@ -294,7 +312,7 @@ describe('mapFile on CSV', () => {
     await withTempDir(async (dir) => {
       const file = writeInput(dir, 'x.csv', toCsv([HEADER, requestRow('R-1', '1', { Город: '' })]));
       const { problems } = await split(file, specOf(requestMapping()), { fileLabel: 'inbox/x.csv' });
-      expect(problems[0]!.message).toBe('Row 1 of inbox/x.csv: delivery.city is empty');
+      expect(problems[0]!.message).toBe('Row 2 of inbox/x.csv: delivery.city is empty');
     });
   });
 });

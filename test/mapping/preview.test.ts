@@ -17,8 +17,8 @@ describe('previewFile', () => {
     expect(fs.readFileSync(input).equals(before)).toBe(true);
 
     const text = formatPreview(result);
-    expect(text).toContain('# request ЗК-000101 (row 1)');
+    expect(text).toContain('# request ЗК-000101 (row 2)');
     expect(text).toContain('2 submissions, 1 problem');
-    expect(text).toContain('INN_INVALID: Row 4 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit');
+    expect(text).toContain('INN_INVALID: Row 5 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit');
   });
 });

@@ -19,14 +19,14 @@ describe('samples', () => {
     const { submissions, problems } = await split(sample('requests-1c-windows1251.csv'), mapping('1c-requests.yaml'));
     expect(problems).toEqual([]);
     expect(submissions.map((s) => [s.externalId, s.firstRow, s.payload.items.length])).toEqual([
-      ['ЗК-000101', 1, 3],
-      ['ЗК-000102', 4, 2],
-      ['ЗК-000103', 6, 4],
+      ['ЗК-000101', 2, 3],
+      ['ЗК-000102', 5, 2],
+      ['ЗК-000103', 7, 4],
     ]);
     expect(submissions[0]).toEqual({
       kind: 'request',
       externalId: 'ЗК-000101',
-      firstRow: 1,
+      firstRow: 2,
       payload: {
         externalId: 'ЗК-000101',
         customer: { inn: '7707083893', name: 'ООО "Ромашка"' },
@@ -94,7 +94,7 @@ describe('samples', () => {
       kind: 'confirmation',
       externalId: 'ORD-2026-000001',
       orderId: 'ORD-2026-000001',
-      firstRow: 1,
+      firstRow: 2,
       payload: {
         supplierOrderId: 'П-7781',
         readyToShipDate: '2027-02-20',
@@ -123,12 +123,12 @@ describe('broken samples', () => {
     expect(submissions.map((s) => s.externalId)).toEqual(['ЗК-000101', 'ЗК-000103']);
     expect(problems).toEqual([
       {
-        row: 4,
+        row: 5,
         field: 'customer.inn',
         code: 'INN_INVALID',
         value: '0274062112',
         externalId: 'ЗК-000102',
-        message: 'Row 4 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit',
+        message: 'Row 5 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit',
         text: { key: 'innCheck' },
       },
     ]);

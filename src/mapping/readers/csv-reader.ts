@@ -43,7 +43,8 @@ export const csvReader: TableReader = {
 };
 
 /**
- * Yields the CSV's records as rows of cells, the header row first (row 0, the first data row 1),
+ * Yields the CSV's records as rows of cells, the header row first, each numbered by the line of the
+ * file it starts on (`lineNumbers`: the header is line 1, as an editor or Notepad numbers it),
  * read from byte 0 of `handle` (which the caller closes): a file up to `wholeUpTo` bytes in one
  * read (or from `bytes`, when the caller read it already), a larger one streamed. Throws `FILE_UNREADABLE`.
  */
@@ -87,8 +88,11 @@ function* csvRowsOf(text: Buffer | string, options: CsvOptions, signal?: AbortSi
   } catch (error) {
     failure = error;
   }
-  let row = 0;
-  for (const cells of records) yield { row: row++, cells };
+  const lineOf = lineNumbers();
+  for (const cells of records) {
+    const row = lineOf(cells);
+    if (row !== null) yield { row, cells };
+  }
   if (failure !== undefined) throw toFileError(failure, signal);
 }
 
@@ -115,8 +119,28 @@ function firstLineEnd(text: Buffer | string, options: CsvOptions): string | unde
   return undefined;
 }
 
+/** Empty lines are handed on (as `['']`) so that `lineNumbers` counts them; it drops them. */
 function parserOptions(options: CsvOptions) {
-  return { delimiter: options.delimiter, quote: options.quote, bom: true, skip_empty_lines: true, relax_column_count: true } as const;
+  return { delimiter: options.delimiter, quote: options.quote, bom: true, skip_empty_lines: false, relax_column_count: true } as const;
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/**
+ * A problem names a CSV's row as the operator's program numbers it: the line of the file the
+ * record starts on (the header is line 1; a quoted field over several lines counts each of them,
+ * an empty line counts too). csv-parse's own line count cannot say it: it counts a CRLF inside a
+ * quoted field twice. So each record moves the count on by one line and by the line breaks its
+ * cells hold. Returns null for an empty line (no record: skipped, as `skip_empty_lines` did).
+ */
+function lineNumbers(): (cells: readonly string[]) => number | null {
+  let next = 1;
+  return (cells) => {
+    const line = next;
+    next += 1;
+    for (const cell of cells) if (cell.includes('\n') || cell.includes('\r')) next += cell.match(LINE_BREAK)!.length;
+    return cells.length === 1 && cells[0] === '' ? null : line;
+  };
 }
 
 /** A larger file's rows, streamed: memory stays one chunk's worth of rows. */
@@ -142,9 +166,12 @@ async function* streamCsvRows(handle: FileHandle, options: CsvOptions, signal?: 
   const ended = new Promise<void>((resolve) => parser.once('end', resolve).once('close', resolve));
   // pipeline destroys both stages on error, so the iterator below throws it.
   pipeline(source, decode, () => undefined);
-  let row = 0;
+  const lineOf = lineNumbers();
   const taken = function* (): Generator<TableRow> {
-    for (const cells of records.splice(0)) yield { row: row++, cells };
+    for (const cells of records.splice(0)) {
+      const row = lineOf(cells);
+      if (row !== null) yield { row, cells };
+    }
   };
   try {
     for await (const bytes of decode) {

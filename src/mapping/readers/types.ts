@@ -20,7 +20,10 @@ export type Cell = string | number;
 
 /** Where a value stands in its file, for messages and reports. */
 export interface Place {
-  /** CSV: the data row (header excluded); a sheet: the row as the spreadsheet numbers it; JSON, XML: the record. */
+  /**
+   * The row as the operator's program numbers it: a CSV's line in the file (the header is line 1), a
+   * sheet's row as Excel numbers it; JSON, XML: the record (1 for the first).
+   */
   row: number;
   /** A sheet: the cell reference with its sheet (`Заявки!C7`). */
   cell?: string;

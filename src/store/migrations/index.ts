@@ -10,6 +10,7 @@ import { EXCHANGES_SCHEMA } from './008-exchanges.js';
 import { AUDIT_TEXT_SCHEMA } from './009-audit-text.js';
 import { DOCUMENTS_SCHEMA } from './010-documents.js';
 import { EXCHANGE_FOLDER_SCHEMA } from './011-exchange-folder.js';
+import { SET_ASIDE_FILES_SCHEMA } from './012-set-aside-files.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly string[] = [
   AUDIT_TEXT_SCHEMA,
   DOCUMENTS_SCHEMA,
   EXCHANGE_FOLDER_SCHEMA,
+  SET_ASIDE_FILES_SCHEMA,
 ];

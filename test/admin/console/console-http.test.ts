@@ -129,9 +129,12 @@ describe('console pages', () => {
       await waitUntil(async () => (await files()).some((f) => f.state === 'archived'), 'the partly bad file archived');
       const id = (await files())[0]!.id;
       const file = (await send(`${url}/flows/requests/files/${id}`, { headers: JSON_ACCEPT })).json<Data>();
-      expect(file.problems).toMatchObject([{ row: 4, field: 'customer.inn', code: 'INN_INVALID', externalId: 'ЗК-000102' }]);
+      expect(file.problems).toMatchObject([{ row: 5, field: 'customer.inn', code: 'INN_INVALID', externalId: 'ЗК-000102' }]);
       const html = (await send(`${url}/flows/requests/files/${id}`)).body;
-      expect(html).toMatch(/<tr><td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td>/);
+      expect(html).toMatch(/<tr><td class="num">5<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td>/);
+      // Above the problems, how their rows are numbered: a CSV's lines.
+      expect(file.rows).toBe('lines');
+      expect(html).toContain('Rows are numbered as lines of the file (the header is line 1)');
     });
   });
 

@@ -83,7 +83,7 @@ describe('runSuggestCommand', () => {
     const result = await runSuggestCommand(path.join(ROOT, 'samples/broken/bad-inn.csv'), {}, NOW);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Preview of the sample: 2 requests, 1 problem (INN_INVALID 1)');
-    expect(result.stderr).toContain('  INN_INVALID: Row 4 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit');
+    expect(result.stderr).toContain('  INN_INVALID: Row 5 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit');
     expect(result.stderr).toContain('  - request.customer.inn: 1 problem(s) in the preview');
   });
 

@@ -1,6 +1,7 @@
 /**
  * `/attention`: everything that waits for a person: flows paused (token refused) or with the
- * circuit open, held, dead-lettered and rejected submissions, rejected files, reports not yet
+ * circuit open, held, dead-lettered and rejected submissions, rejected files (those set aside
+ * before they were taken too: empty, an exact re-copy, …), reports not yet
  * written, an exchange's messages for other codes and 1C's settings that share no version with it
  * (`exchange-problems.ts`), export rows set aside, and documents their source changed or withdrew
  * after they were sent, or that a problem kept from being sent (document notices). Each row
@@ -16,7 +17,8 @@ import { exchangeStateOf } from '../../../store/exchanges.js';
 import type { ConsoleDeps, FlowGateView } from '../deps.js';
 import { iso } from '../format.js';
 import { exchangeProblemCount, exchangeProblems, type ExchangeProblems } from './exchange-problems.js';
-import { auditItem, fileItem, submissionItem, type AuditItem, type FileItem, type SubmissionItem } from './shapes.js';
+import { setAsideFilesOfFlow } from '../../../store/set-aside-files.js';
+import { auditItem, fileItem, setAsideItem, submissionItem, type AuditItem, type FileItem, type SetAsideItem, type SubmissionItem } from './shapes.js';
 
 /** Rows listed per kind; the totals count them all. */
 export const ATTENTION_LIMIT = 100;
@@ -35,6 +37,8 @@ export interface FlowAttention {
   rejected: Listed<SubmissionItem>;
   /** With the code of each file's first problem, which says what to do about it. */
   rejectedFiles: Listed<FileItem & { problemCode: string | null }>;
+  /** Files set aside in `rejected/` before they were taken (FILE_EMPTY, FILE_DUPLICATE, FILE_TOO_LARGE, FILE_NOT_REGULAR), with their codes. */
+  setAsideFiles: Listed<SetAsideItem>;
   /** Files whose error report is not on disk yet (REPORT_WRITE_FAILED, retried at each scan). */
   pendingReports: number;
   /** Documents changed or withdrawn after they were sent, or kept back by a problem, newest first. */
@@ -61,6 +65,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       return { total, rows: rows.map(submissionItem) };
     };
     const files = rejectedFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
+    const setAside = setAsideFilesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
     const notices = openNoticesOfFlow(deps.db, flow.name, ATTENTION_LIMIT);
     const codes = flow.enterpriseData;
     const exchange = codes ? exchangeProblems(deps.db, flow, exchangeStateOf(deps.db, { flow: flow.name, node: codes.node, peer: codes.peer })) : null;
@@ -71,6 +76,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
       dead: listed('dead'),
       rejected: listed('rejected'),
       rejectedFiles: { total: files.total, rows: files.rows.map((row) => ({ ...fileItem(row), problemCode: row.problemCode })) },
+      setAsideFiles: { total: setAside.total, rows: setAside.rows.map(setAsideItem) },
       pendingReports: countFilesWithPendingReport(deps.db, flow.name),
       documents: { total: notices.total, rows: notices.rows.map(noticeItem) },
       actions: listAuditOfTarget(deps.db, flow.name, flow.name, 5).map(auditItem),
@@ -87,6 +93,7 @@ export function attentionData(deps: ConsoleDeps): AttentionData {
         flow.dead.total +
         flow.rejected.total +
         flow.rejectedFiles.total +
+        flow.setAsideFiles.total +
         flow.pendingReports +
         flow.documents.total +
         exchangeProblemCount(flow.exchange),

@@ -3,6 +3,7 @@ import type { AuditEntry } from '../../../store/audit.js';
 import type { EventListItem } from '../../../store/console-events.js';
 import type { FileDetail, FileListItem } from '../../../store/console-files.js';
 import type { SubmissionListItem } from '../../../store/console-submissions.js';
+import type { SetAsideFile } from '../../../store/set-aside-files.js';
 import { iso } from '../format.js';
 
 export type SubmissionItem = Omit<SubmissionListItem, 'createdAt' | 'updatedAt'> & { createdAt: string | null; updatedAt: string | null };
@@ -26,6 +27,11 @@ export const fileItem = ({ reportPending, ...row }: FileListItem): FileItem => (
 
 /** A file's page data, shown like a list item. */
 export const fileDetailItem = ({ sha256: _sha256, currentPath: _path, report: _report, ...item }: FileDetail): FileItem => fileItem(item);
+
+/** A file set aside before it was claimed (FILE_EMPTY, FILE_DUPLICATE, …), as lists show it. */
+export type SetAsideItem = Omit<SetAsideFile, 'setAsideAt' | 'flow'> & { setAsideAt: string | null };
+
+export const setAsideItem = ({ setAsideAt, flow: _flow, ...row }: SetAsideFile): SetAsideItem => ({ ...row, setAsideAt: iso(setAsideAt) });
 
 export const eventItem = ({ eventDateMs: _ms, applied, ...row }: EventListItem): EventItem => ({
   ...row,

@@ -9,7 +9,7 @@ import { Layout } from './layout.js';
 import { DataTable } from './data-table.js';
 import { exportErrorWords } from './error-words.js';
 import { ExchangeProblemList } from './exchange-problems.js';
-import { ActionLink, AuditTable, ErrorCell, ExternalIdCell, FileTable, hintFor, submissionErrorWords, Time } from './parts.js';
+import { ActionLink, AuditTable, ErrorCell, ExternalIdCell, FileTable, hintFor, SetAsideTable, submissionErrorWords, Time } from './parts.js';
 import { NoticeTable } from './notices.js';
 import type { ViewContext } from './view-context.js';
 
@@ -51,7 +51,15 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
   const exchangeProblems = exchangeProblemCount(flow.exchange);
   const empty =
     !flow.gate &&
-    flow.held.total + flow.dead.total + flow.rejected.total + flow.rejectedFiles.total + flow.pendingReports + flow.documents.total + exchangeProblems === 0 &&
+    flow.held.total +
+      flow.dead.total +
+      flow.rejected.total +
+      flow.rejectedFiles.total +
+      flow.setAsideFiles.total +
+      flow.pendingReports +
+      flow.documents.total +
+      exchangeProblems ===
+      0 &&
     flow.actions.length === 0;
   if (empty) return null;
   return (
@@ -95,6 +103,14 @@ function FlowSection(props: { ctx: ViewContext; flow: FlowAttention }) {
           <h3>{t('attention.rejectedFiles')}</h3>
           <FileTable t={t} flow={flow.flow} rows={flow.rejectedFiles.rows} withHint />
           <More t={t} shown={flow.rejectedFiles.rows.length} total={flow.rejectedFiles.total} />
+        </div>
+      ) : null}
+      {flow.setAsideFiles.total > 0 ? (
+        <div class="set-aside-files">
+          <h3>{t('files.setAside')}</h3>
+          <p class="hint">{t('hint.setAsideFile')}</p>
+          <SetAsideTable t={t} rows={flow.setAsideFiles.rows} />
+          <More t={t} shown={flow.setAsideFiles.rows.length} total={flow.setAsideFiles.total} />
         </div>
       ) : null}
       {flow.actions.length > 0 ? (

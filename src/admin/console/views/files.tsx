@@ -3,7 +3,7 @@ import type { FileData, FilesData } from '../data/files.js';
 import { formatBytes } from '../format.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
-import { ActionLink, AuditTable, fileHints, FileTable, ProblemTable, State, SubmissionTable, Time } from './parts.js';
+import { ActionLink, AuditTable, fileHints, FileTable, ProblemTable, SetAsideTable, State, SubmissionTable, Time } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 const FILE_STATES = ['processing', 'archived', 'rejected'] as const;
@@ -28,6 +28,16 @@ export function FilesPage(props: { ctx: ViewContext; data: FilesData }) {
         <FileTable t={t} flow={data.flow} rows={data.files} />
       </div>
       {data.nextBefore !== null ? <a href={paths.files(data.flow, data.state, data.nextBefore)}>{t('common.older')}</a> : null}
+      {data.setAside.total > 0 ? (
+        <section id="set-aside-files">
+          <h2>{t('files.setAside')}</h2>
+          <p class="hint">{t('hint.setAsideFile')}</p>
+          <SetAsideTable t={t} rows={data.setAside.rows} />
+          {data.setAside.total > data.setAside.rows.length ? (
+            <p class="muted">{t('common.more', { shown: data.setAside.rows.length, total: data.setAside.total })}</p>
+          ) : null}
+        </section>
+      ) : null}
     </Layout>
   );
 }
@@ -73,6 +83,11 @@ export function FilePage(props: { ctx: ViewContext; data: FileData }) {
             <a href={data.reports.json} download>
               JSON
             </a>
+          </p>
+        ) : null}
+        {data.problems.length > 0 && data.rows !== null ? (
+          <p class="hint" id="row-numbering">
+            {t(`file.rows.${data.rows}`)}
           </p>
         ) : null}
         {data.problems.length === 0 ? <p class="muted">{t('file.noProblems')}</p> : <ProblemTable t={t} rows={data.problems} />}

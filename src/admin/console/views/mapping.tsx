@@ -197,9 +197,15 @@ export function PreviewSection(props: { t: Translate; data: PreviewData }) {
             {t('mapping.counts', { sample: sample?.name, submissions: result.submissions, problems: result.problems })}
           </p>
           {result.stopped ? <p class="warn">{t('mapping.stopped', { reason: result.stopped })}</p> : null}
+          {result.outcome.state === 'rejected' && !result.stopped ? (
+            <p class="warn" id="preview-outcome">
+              {t('mapping.wouldReject', { code: result.outcome.code ?? '' })}
+            </p>
+          ) : null}
           {result.problems > 0 ? (
             <div class="problems-block">
               <h3>{t('mapping.problems')}</h3>
+              <p class="hint">{t(`file.rows.${result.rows}`)}</p>
               {result.problemRows.length < result.problems ? (
                 <p class="muted">{t('common.more', { shown: result.problemRows.length, total: result.problems })}</p>
               ) : null}

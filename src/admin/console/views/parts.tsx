@@ -1,7 +1,7 @@
 /** Small pieces shared by the pages: times, state badges, the tables of submissions, files, problems and actions, action buttons. */
 import type { ConsoleLanguage } from '../../../config/console-schema.js';
 import type { MessageText } from '../../../shared/types.js';
-import type { AuditItem, FileItem, SubmissionItem } from '../data/shapes.js';
+import type { AuditItem, FileItem, SetAsideItem, SubmissionItem } from '../data/shapes.js';
 import { formatBytes, formatTime } from '../format.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
@@ -120,6 +120,25 @@ export function FileTable(props: { t: Translate; flow: string; rows: readonly (F
         { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },
         props.withHint && { head: 'col.whatToDo', cell: (file) => fileHint(t, file.problemCode), class: 'hint' },
         { head: 'col.taken', cell: (file) => <Time at={file.claimedAt} /> },
+      ]}
+    />
+  );
+}
+
+/** Files set aside in `rejected/` before they were taken, each with its code and why. */
+export function SetAsideTable(props: { t: Translate; rows: readonly SetAsideItem[] }) {
+  const { t } = props;
+  return (
+    <DataTable
+      t={t}
+      rows={props.rows}
+      class="set-aside-files"
+      columns={[
+        { head: 'col.file', cell: (file) => file.originalName },
+        { head: 'col.code', cell: (file) => <code>{file.code}</code> },
+        { head: 'col.message', cell: (file) => file.message },
+        { head: 'col.size', cell: (file) => formatBytes(file.sizeBytes), class: 'num' },
+        { head: 'col.time', cell: (file) => <Time at={file.setAsideAt} /> },
       ]}
     />
   );

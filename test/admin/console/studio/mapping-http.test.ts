@@ -250,11 +250,11 @@ describe('the mapping page', () => {
       expect(preview.result).toMatchObject({ submissions: 2, problems: 1 });
       expect(preview.result.problemRows).toEqual([
         {
-          row: 4,
+          row: 5,
           field: 'customer.inn',
           column: 'ИНН',
           code: 'INN_INVALID',
-          message: 'Row 4 of my export.csv: customer.inn "0274062112" fails the INN check digit',
+          message: 'Row 5 of my export.csv: customer.inn "0274062112" fails the INN check digit',
           text: { key: 'innCheck' },
           cell: null,
           line: null,
@@ -269,7 +269,10 @@ describe('the mapping page', () => {
       const table = (await post(`${c.url}/mapping/preview?part=preview`, { flow: 'requests', sample: preview.sample.id, yaml: BOXES }, { accept: 'text/html' }))
         .body;
       expect(table).toContain(`data-sample-id="${preview.sample.id}"`);
-      expect(table).toMatch(/<td class="num">4<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
+      expect(table).toMatch(/<td class="num">5<\/td><td><code>ЗК-000102<\/code><\/td><td>customer\.inn<\/td><td>ИНН<\/td>/);
+      // A CSV's rows are its lines, and the page says so above the problems.
+      expect(again.json()).toMatchObject({ result: { rows: 'lines', outcome: { state: 'archived', code: null } } });
+      expect(table).toContain('Rows are numbered as lines of the file (the header is line 1)');
 
       const tooBig = await post(
         `${c.url}/mapping/preview`,

@@ -5,8 +5,8 @@
  * bounded too (`bound-problem.ts`): a page of problems is a few MB at most, whatever their rows hold.
  */
 import { describeError, isConnectorError } from '../errors.js';
-import { readerFault } from '../mapping/map-file.js';
-import type { MappedItem } from '../mapping/types.js';
+import { readerFault } from './map-file.js';
+import type { MappedItem } from './types.js';
 import type { MappingProblem } from '../shared/types.js';
 import { boundProblem } from './bound-problem.js';
 

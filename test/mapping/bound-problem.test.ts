@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBLEM_MESSAGE_CHARS, MAX_PROBLEM_VALUE_CHARS, boundProblem, cutText } from '../../src/intake/bound-problem.js';
-import { MAX_LISTED_PROBLEMS } from '../../src/intake/collect-problems.js';
+import { MAX_PROBLEM_MESSAGE_CHARS, MAX_PROBLEM_VALUE_CHARS, boundProblem, cutText } from '../../src/mapping/bound-problem.js';
+import { MAX_LISTED_PROBLEMS } from '../../src/mapping/collect-problems.js';
 import type { MappingProblem } from '../../src/shared/types.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
@@ -71,7 +71,7 @@ describe('intake: a report of problems whose rows hold huge values', () => {
       await f.intake.start();
       const report = await f.rejectedReport('wide.csv');
       expect(report.problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
-      expect(report.problems[0]).toMatchObject({ row: 1, code: 'INN_INVALID', externalId: expect.stringMatching(/^B-0-Ж+… \(20004 characters\)$/) });
+      expect(report.problems[0]).toMatchObject({ row: 2, code: 'INN_INVALID', externalId: expect.stringMatching(/^B-0-Ж+… \(20004 characters\)$/) });
       for (const p of report.problems) expect(JSON.stringify(p).length).toBeLessThan(2 * MAX_PROBLEM_MESSAGE_CHARS);
       // Unbounded, this report was about 40 MB of JSON (a thousand keys of 20,000 characters, twice each).
       const rejected = (await f.list('rejected')).find((name) => name.endsWith('wide.csv.errors.json'))!;
