@@ -3,19 +3,26 @@
  * the real intake (`files-cases.ts`), against the plain durable loop on the same disk in the same
  * run. While the intake works, this process plays one operator on the console (`/`, sequential
  * GETs as HTML); the child's peak RSS covers the intake, the console and the store.
- * Rounds alternate plain, intake, plain, intake…; each round's intake against the plain loop just
- * before it, and the median of those ratios is the figure.
+ * Rounds alternate plain, intake, end to end, plain, intake, end to end…; each round's intake and
+ * end-to-end run against the plain loop of the same round, and the median of those ratios is the
+ * figure. End to end is the intake as an operator sees it at a site: delivery of the same requests
+ * to the sandbox (another process) runs beside it, woken as the daemon wakes it, with the
+ * acknowledgement files it enqueues; timed to the last file archived (the held figure) and to the
+ * last request accepted.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { runCase, withServerCase } from './child.js';
+import { runCase, withServerCase, type CaseOutcome } from './child.js';
 import type { FilesArgs, FilesIntakeInfo, FilesRun } from './files-cases.js';
 import { figure, type BenchResult } from './results.js';
+import type { SandboxInfo, SandboxReport } from './sandbox-cases.js';
 import { max, median, percentile, roundRatios } from './stats.js';
 
-export interface FilesBenchOptions extends FilesArgs {
+export interface FilesBenchOptions extends Omit<FilesArgs, 'delivery'> {
   rounds: number;
+  /** The end-to-end rounds' delivery concurrency (the daemon's default); no end-to-end rounds when absent. */
+  endToEndConcurrency?: number;
   log: (line: string) => void;
 }
 
@@ -50,34 +57,62 @@ async function get(pool: Pool, path: string, headers: Record<string, string>): P
   return { status: answer.statusCode, body: await answer.body.text() };
 }
 
+/** The intake with its console, an operator watching it; end to end when `delivery` is given. */
+async function intakeRound(args: FilesArgs, timeoutMs: number): Promise<{ server: CaseOutcome<FilesRun>; times: number[] }> {
+  const { value: times, server } = await withServerCase<FilesIntakeInfo, FilesRun, number[]>(
+    'files-intake',
+    args,
+    (info) => operateWhileTaking(info.url, args.files + args.warmupFiles),
+    timeoutMs,
+  );
+  return { server, times };
+}
+
 export async function runFilesBench(options: FilesBenchOptions): Promise<BenchResult[]> {
   const args: FilesArgs = { files: options.files, warmupFiles: options.warmupFiles, linesPerRequest: options.linesPerRequest };
   // A guard against a hung case, not a target: the intake took 50 s for 5,000 files before issue 32.
   const timeoutMs = Math.max(300_000, options.files * 120);
   const plain: number[] = [];
   const intake: number[] = [];
+  const e2e: number[] = [];
+  const delivered: number[] = [];
   const rss: number[] = [];
   const pages: number[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     const p = await runCase<FilesRun>('files-plain', args, timeoutMs);
     plain.push(p.data.files / p.data.seconds);
-    const { value: times, server } = await withServerCase<FilesIntakeInfo, FilesRun, number[]>(
-      'files-intake',
-      args,
-      (info) => operateWhileTaking(info.url, options.files + options.warmupFiles),
-      timeoutMs,
-    );
+    const { server, times } = await intakeRound(args, timeoutMs);
     intake.push(server.data.files / server.data.seconds);
     rss.push(server.maxRssMb);
     pages.push(...times);
+    let endToEnd = '';
+    if (options.endToEndConcurrency !== undefined) {
+      const concurrency = options.endToEndConcurrency;
+      const { value, server: sandbox } = await withServerCase<SandboxInfo, SandboxReport, { server: CaseOutcome<FilesRun>; times: number[] }>(
+        'sandbox-server',
+        {},
+        (info) => intakeRound({ ...args, delivery: { url: info.url, token: info.token, concurrency } }, timeoutMs),
+        timeoutMs,
+      );
+      const run = value.server.data;
+      if (sandbox.data.accepted < options.files + options.warmupFiles)
+        throw new Error(`files end to end: the sandbox accepted ${sandbox.data.accepted} requests`);
+      e2e.push(run.files / run.seconds);
+      delivered.push(run.files / run.deliveredSeconds!);
+      rss.push(value.server.maxRssMb);
+      pages.push(...value.times);
+      endToEnd =
+        `; end to end ${Math.round(e2e.at(-1)!)} files/s (all archived after ${run.seconds.toFixed(2)} s, all accepted after ${run.deliveredSeconds!.toFixed(2)} s, ` +
+        `${value.server.maxRssMb.toFixed(0)} MB), console / p95 ${percentile(value.times, 95).toFixed(1)} ms`;
+    }
     options.log(
       `  files round ${round + 1}: plain ${Math.round(plain.at(-1)!)} files/s, intake ${Math.round(intake.at(-1)!)} files/s ` +
-        `(${server.data.seconds.toFixed(2)} s, ${server.maxRssMb.toFixed(0)} MB), console / p95 ${percentile(times, 95).toFixed(1)} ms over ${times.length}`,
+        `(${server.data.seconds.toFixed(2)} s, ${server.maxRssMb.toFixed(0)} MB), console / p95 ${percentile(times, 95).toFixed(1)} ms over ${times.length}${endToEnd}`,
     );
   }
   const ratios = roundRatios(intake, plain);
   const load = `${options.files} one-request files (${options.linesPerRequest} lines) renamed into the inbox at once, after ${options.warmupFiles} of warm-up`;
-  return [
+  const results = [
     figure({
       name: 'files.files_per_s',
       value: median(intake),
@@ -85,14 +120,39 @@ export async function runFilesBench(options: FilesBenchOptions): Promise<BenchRe
       ceiling: median(plain),
       ratio: median(ratios),
       conditions: [{ of: 'ratio', op: '>=', threshold: 0.3 }],
-      notes: `${load}, to the last one archived (real createIntake on the daemon's store); ceiling: read, SHA-256, one SQLite commit (WAL, FULL), rename into the archive, archive folder fsync, per file, in a plain loop; medians of ${options.rounds} alternating rounds (per-round ratios ${ratios.join(', ')})`,
+      notes: `${load}, to the last one archived (real createIntake on the daemon's store), intake alone (the stage); ceiling: read, SHA-256, one SQLite commit (WAL, FULL), rename into the archive, archive folder fsync, per file, in a plain loop; medians of ${options.rounds} alternating rounds (per-round ratios ${ratios.join(', ')})`,
     }),
+  ];
+  if (e2e.length > 0) {
+    const e2eRatios = roundRatios(e2e, plain);
+    const deliveredRatios = roundRatios(delivered, plain);
+    results.push(
+      figure({
+        name: 'files.end_to_end.files_per_s',
+        value: median(e2e),
+        unit: 'files/s',
+        ceiling: median(plain),
+        ratio: median(e2eRatios),
+        conditions: [{ of: 'ratio', op: '>=', threshold: 0.3 }],
+        notes: `${load}, to the last one archived, with delivery of their requests to the sandbox (another process, concurrency ${options.endToEndConcurrency}) and their acknowledgement files running beside the intake, as at a site; ceiling: the plain loop of the same round (per-round ratios ${e2eRatios.join(', ')})`,
+      }),
+      figure({
+        name: 'files.end_to_end.delivered_files_per_s',
+        value: median(delivered),
+        unit: 'files/s',
+        ceiling: median(plain),
+        ratio: median(deliveredRatios),
+        notes: `the same runs, to the last request accepted by the sandbox (per-round ratios ${deliveredRatios.join(', ')})`,
+      }),
+    );
+  }
+  results.push(
     figure({
       name: 'files.peak_rss',
       value: max(rss),
       unit: 'MB',
       conditions: [{ of: 'value', op: '<', threshold: 512 }],
-      notes: 'maxRSS of the intake child (intake, console, store), worst round',
+      notes: 'maxRSS of the intake child (intake, console, store; delivery and its exporter end to end), worst round',
     }),
     figure({
       name: 'files.console_p95_ms',
@@ -101,5 +161,6 @@ export async function runFilesBench(options: FilesBenchOptions): Promise<BenchRe
       conditions: [{ of: 'value', op: '<', threshold: 100 }],
       notes: `the console's / (HTML), one operator's GET every ${OPERATOR_PAUSE_MS} ms while the files are taken, ${pages.length} over all rounds; p50 ${median(pages).toFixed(1)} ms`,
     }),
-  ];
+  );
+  return results;
 }

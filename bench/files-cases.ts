@@ -6,7 +6,10 @@
  *   `createStore` (synchronous=NORMAL, the group commit), the real `createIntake` with its metrics,
  *   and the admin listener with the console. It takes a warm-up batch first, says ready (the runner
  *   then times console pages while it works), renames every file into the inbox at once and times
- *   until the last one is archived.
+ *   until the last one is archived. With `delivery` it runs end to end, as a site does: the real
+ *   dispatcher, woken by intake as `src/daemon/` wires it, sends the requests to the sandbox (in
+ *   another process) while the files are still being taken, and the real exporter writes an
+ *   acknowledgement file per acceptance; it then also times until the last request is accepted.
  * - `files-plain`: the ceiling, the same durable work per file written plainly: read, SHA-256, one
  *   SQLite commit (WAL, synchronous=FULL), rename into the archive, fsync of the archive folder.
  */
@@ -15,10 +18,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import { deliverySchema } from '../src/config/delivery-schema.js';
 import { loadMappingSpec } from '../src/config/load-mapping.js';
+import { platformSchema } from '../src/config/platform-schema.js';
+import { createDispatcher } from '../src/delivery/dispatcher.js';
+import { createExporter } from '../src/export/index.js';
 import { createIntake } from '../src/intake/index.js';
 import { silentLogger } from '../src/log.js';
 import { createMetrics } from '../src/metrics/metrics.js';
+import { createPlatformClient } from '../src/platform/client.js';
+import { ackChannel } from '../src/store/exports.js';
 import { createStore, storePath, type Db } from '../src/store/open-store.js';
 import { benchFlow, MAPPING_1C, SOURCE_SYSTEM, waitFor, withTempRoot } from './bench-env.js';
 import type { CaseChannel } from './case-channel.js';
@@ -31,6 +40,8 @@ export interface FilesArgs {
   /** Files taken first, untimed (JIT, first opens). */
   warmupFiles: number;
   linesPerRequest: number;
+  /** End to end: deliver the requests to this sandbox while the files are taken. Default: intake alone. */
+  delivery?: { url: string; token: string; concurrency: number };
 }
 
 export interface FilesIntakeInfo {
@@ -41,6 +52,8 @@ export interface FilesRun {
   /** From the first rename into the inbox to the last file archived. */
   seconds: number;
   files: number;
+  /** End to end: from the first rename to the last request accepted by the sandbox. */
+  deliveredSeconds?: number;
 }
 
 /** Write `count` one-request files named `<prefix>-<n>.csv` into `dir`; returns their paths. */
@@ -67,37 +80,79 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
     const main = writeOneRequestFiles(path.join(root, 'staging'), 'M', args.files, args.linesPerRequest);
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
+    const durable = () => durability.durable();
     const metrics = createMetrics({ db, defaultMetrics: false });
+    const mapping = loadMappingSpec(MAPPING_1C);
+    const delivery = args.delivery ? deliveryParts(args.delivery, db, flow, mapping.acknowledgements, durable) : null;
     const intake = createIntake({
       db,
       flow,
       sourceSystem: SOURCE_SYSTEM,
-      mapping: loadMappingSpec(MAPPING_1C),
+      mapping,
       logger: silentLogger,
-      durable: () => durability.durable(),
+      durable,
       metrics,
+      // As src/daemon/intakes.ts wires it: a recording wakes delivery.
+      ...(delivery ? { onRecorded: () => delivery.dispatcher.wake() } : {}),
     });
     const server = benchConsoleServer(db, [flow], metrics, []);
     const limitMs = Math.max(120_000, args.files * 50);
+    const toSend = db.prepare("SELECT 1 FROM submissions WHERE flow = ? AND state IN ('pending', 'in_flight') LIMIT 1").pluck();
+    const accepted = db.prepare("SELECT count(*) FROM submissions WHERE flow = ? AND state = 'accepted'").pluck();
+    const expected = warmup.length + main.length;
+    const allDelivered = () => toSend.get(flow.name) === undefined && accepted.get(flow.name) === expected;
     try {
+      if (delivery) {
+        await delivery.exporter.start();
+        await delivery.dispatcher.start();
+      }
       await intake.start();
       const { url } = await server.start();
       for (const file of warmup) fs.renameSync(file, path.join(flow.inbox, path.basename(file)));
       await waitFor('the warm-up files archived', () => archivedCount(db) === warmup.length, limitMs, 10);
+      if (delivery) await waitFor('the warm-up requests accepted', () => toSend.get(flow.name) === undefined, limitMs, 10);
       channel.ready({ url } satisfies FilesIntakeInfo);
       const started = performance.now();
       for (const file of main) fs.renameSync(file, path.join(flow.inbox, path.basename(file)));
-      const expected = warmup.length + main.length;
       await waitFor(`${main.length} files archived`, () => archivedCount(db) === expected, limitMs, 10);
       const seconds = (performance.now() - started) / 1000;
+      let deliveredSeconds: number | undefined;
+      if (delivery) {
+        await waitFor(`${expected} requests accepted`, allDelivered, limitMs, 10);
+        deliveredSeconds = (performance.now() - started) / 1000;
+      }
       await channel.stopRequested();
-      return { seconds, files: main.length };
+      return { seconds, files: main.length, ...(deliveredSeconds === undefined ? {} : { deliveredSeconds }) };
     } finally {
       await server.stop();
       await intake.stop();
+      await delivery?.dispatcher.stop();
+      await delivery?.exporter.stop();
+      await delivery?.client.close();
       await store.stop();
     }
   });
+}
+
+/** Delivery as the daemon wires it for one flow: the client, the dispatcher and the acknowledgements' exporter it wakes. */
+function deliveryParts(
+  target: NonNullable<FilesArgs['delivery']>,
+  db: Db,
+  flow: ReturnType<typeof benchFlow>,
+  acknowledgements: ReturnType<typeof loadMappingSpec>['acknowledgements'],
+  durable: () => Promise<void>,
+) {
+  const platform = platformSchema.parse({ baseUrl: target.url, token: target.token, sourceSystem: SOURCE_SYSTEM });
+  const delivery = deliverySchema.parse({ concurrency: target.concurrency });
+  const client = createPlatformClient({ baseUrl: platform.baseUrl, connections: Math.max(4, delivery.concurrency) });
+  const exporter = createExporter({
+    db,
+    targets: [{ channel: ackChannel(flow.name), folder: flow.results, format: acknowledgements, mode: 'perEvent' }],
+    logger: silentLogger,
+    durable,
+  });
+  const dispatcher = createDispatcher({ db, flows: [flow], platform, delivery, client, logger: silentLogger, onAcknowledged: () => exporter.wake() });
+  return { client, exporter, dispatcher };
 }
 
 /** The plain durable loop: what the intake must do per file, and nothing else. */

@@ -28,7 +28,7 @@ import type { CaseChannel } from './case-channel.js';
 import { deferred, REPO_ROOT, withTempRoot } from './bench-env.js';
 import { cpuMsSince, percentile } from './stats.js';
 import { machineTicks, signedEvents, WEBHOOK_PATH, type SignedEvent } from './webhook-common.js';
-import { webhookBare, webhookBareDurable } from './webhook-baselines.js';
+import { webhookBare, webhookBareDurable, webhookBareSameWrites } from './webhook-baselines.js';
 import { webhookOpenLoad } from './webhook-open-load.js';
 
 /** The daemon's default status export mapping. */
@@ -254,6 +254,7 @@ export const webhookCases = {
   'webhook-listener': webhookListener,
   'webhook-bare': webhookBare,
   'webhook-bare-durable': webhookBareDurable,
+  'webhook-bare-same-writes': webhookBareSameWrites,
   'webhook-load': webhookLoad,
   'webhook-open-load': webhookOpenLoad,
 };
