@@ -84,8 +84,8 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
     async start() {
       const db = openStore(file, { synchronous: 'NORMAL' });
       // A small page cache: the daemon's queries go through indexes and recent pages, and the OS
-      // caches the file anyway; SQLite's default here (16 MB) was the largest fixed share of the
-      // intake's peak memory.
+      // caches the file anyway; SQLite's default here was the largest fixed share of the intake's
+      // peak memory (docs/performance.md).
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
       let durability: Durability | null = null;
       const thread = startStoreThread(db, {
