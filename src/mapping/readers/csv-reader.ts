@@ -147,22 +147,19 @@ function lineNumbers(): (cells: readonly string[]) => number | null {
 async function* streamCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
-  // The parser's records are taken as it makes them (`on_record`, which then keeps them out of its
-  // stream), not read from its stream: the stream drops the records it made from the same chunk
-  // as an error, so which rows came before a broken line would depend on where the reads cut the
-  // file. Each chunk is written in only when the rows of the one before are taken, so memory stays
-  // one chunk's worth of rows.
+  // The parser's records are taken as it makes them: flowing, it emits each one as it pushes it,
+  // inside the write that made it. Read from its stream's buffer instead, the records made from the
+  // same chunk as an error were dropped, so which rows came before a broken line depended on where
+  // the reads cut the file. Each chunk is written in only when the rows of the one before are
+  // taken, so memory stays one chunk's worth of rows. Not `on_record`: for it, csv-parse builds a
+  // context object per record (its counters spread into a new object), and in Node 20 each of
+  // those gets a hidden class of its own, which young collections do not free: they piled up in
+  // the old generation until a full collection, so the peak grew with the file.
   const records: string[][] = [];
   let failure: unknown;
-  const parser = parse({
-    ...parserOptions(options),
-    on_record: (record: string[]) => {
-      records.push(record);
-      return null;
-    },
-  });
+  const parser = parse(parserOptions(options));
+  parser.on('data', (record: string[]) => records.push(record));
   parser.on('error', (error) => (failure ??= error));
-  parser.resume();
   const ended = new Promise<void>((resolve) => parser.once('end', resolve).once('close', resolve));
   // pipeline destroys both stages on error, so the iterator below throws it.
   pipeline(source, decode, () => undefined);

@@ -7,7 +7,10 @@
  * trimmed, and it lives outside the V8 heap, so the garbage collector does not walk a million
  * strings again at every major collection while the sheet streams. The price is a decode per
  * read; a small direct-mapped cache of decoded texts (a sheet's units, names and organisations
- * repeat) pays most of it back (figures: docs/performance.md, Workbooks).
+ * repeat) pays most of it back (figures: docs/performance.md, Workbooks). Small, since a cached
+ * text outlives the young collections and is promoted: new texts take the slots in turn, so with
+ * thousands of slots every text of a long sheet was promoted and dropped, and the old generation
+ * grew with the sheet until a full collection.
  *
  * A text is its `<t>` runs joined (rich text), phonetic runs (`<rPh>`) left out, whitespace kept
  * exactly as written (never trimmed here), and OOXML's `_xHHHH_` escapes (`_x000D_` for a
@@ -16,7 +19,7 @@
 import type { WorkbookArchive } from './workbook-archive.js';
 import { checkTextLength, parsePart } from './xml-part.js';
 
-const CACHE_SIZE = 4096;
+const CACHE_SIZE = 256;
 
 export class SharedStrings {
   private bytes = Buffer.allocUnsafe(64 * 1024);
