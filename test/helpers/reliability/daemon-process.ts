@@ -86,7 +86,7 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       });
       await waitUntil(
         async () => {
-          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          if (!running) throw new Error(`the daemon exited during start: ${lastLines(options.logDir)}`);
           return healthy();
         },
         'the daemon /healthz',
@@ -97,7 +97,7 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       const stdoutLog = path.join(options.logDir, 'daemon.stdout.log');
       await waitUntil(
         () => {
-          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          if (!running) throw new Error(`the daemon exited during start: ${lastLines(options.logDir)}`);
           return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
         },
         'the "connector started" log line',
@@ -124,6 +124,13 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       return result;
     },
   };
+}
+
+/** The last lines the daemon wrote to stdout and stderr, for a failure's message (the folder may be gone when it is read). */
+function lastLines(logDir: string): string {
+  const tail = (name: string) =>
+    fs.existsSync(path.join(logDir, name)) ? fs.readFileSync(path.join(logDir, name), 'utf8').trimEnd().split('\n').slice(-3).join('\n') : '';
+  return `stdout: ${tail('daemon.stdout.log')}\nstderr: ${tail('daemon.stderr.log')}`;
 }
 
 /** Run `fn` with a daemon process that is always killed afterwards (the test may have stopped it). */
