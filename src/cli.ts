@@ -196,7 +196,7 @@ program
     startedDaemon = await starting;
     if (startedDaemon.sandbox) {
       const { demoHints } = await import('./sandbox/demo-hints.js');
-      process.stderr.write(demoHints(config, startedDaemon.urls));
+      process.stderr.write(demoHints(config, startedDaemon.urls, { configFile: options.config }));
     }
     const exitCode = exitCodeForOutcome(await stopped);
     await new Promise<void>((resolve) => logger.flush(() => resolve()));

@@ -70,6 +70,8 @@ export const ERROR_CODES = {
   STORE_FAILED: 'SQLite could not be opened, migrated or written.',
   INTERNAL_ERROR: 'A call the connector does not allow, or a state it should never reach (a bug); the message says which.',
   STATE_DIR_LOCKED: 'Another daemon holds the lock of this stateDir (the message names the lock file and its PID); this one does not start.',
+  PORT_UNAVAILABLE:
+    'A listener cannot bind its address: the port is in use by another program, needs privileges, or the host is not an address of this machine; the message names the config key that owns it.',
 
   // delivery (appended)
   PLATFORM_RESPONSE_INVALID: 'The platform answered 2xx with a body that breaks the contract; held for attention (it probably did the work).',

@@ -38,10 +38,12 @@ export const REDACT_PATHS = [
 ];
 
 /**
- * Remember a secret value so that nothing the daemon logs, stores or writes can carry it. Any
- * length is scrubbed (a short secret makes logs harder to read, never leakier; the config loader
- * warns about webhook secrets shorter than 16 characters). Each secret is matched as written,
- * URL-encoded, and JSON-escaped (how it appears inside a serialized log line).
+ * Remember a secret value so that no log line, error text or platform error body the daemon keeps
+ * can carry it. Any length is scrubbed there (a short secret makes logs harder to read, never
+ * leakier; `check` warns of short webhook secrets and console passwords). The values the daemon
+ * exports or stores as data (an externalId, an order id) are never scrubbed: a secret that reads
+ * like part of one must not rewrite the ERP's data. Each secret is matched as written, URL-encoded,
+ * and JSON-escaped (how it appears inside a serialized log line).
  */
 export function registerSecret(value: string | undefined | null): void {
   if (!value || secrets.has(value)) return;
@@ -86,8 +88,9 @@ export function mayCarrySecret(value: unknown): boolean {
 
 /**
  * `scrubSecrets` applied to every string inside a value (object keys and values, array items),
- * for what is stored or written rather than logged: a platform's problem details, an
- * acknowledgement record, a file report. Returns a copy; non-string leaves are kept as they are.
+ * for what could carry a secret and is kept rather than logged: the platform's problem details
+ * (which may echo a request's URL), an error serialized for a log line. Never for the ERP's or the
+ * platform's data. Returns a copy; non-string leaves are kept as they are.
  */
 export function scrubDeep<T>(value: T): T {
   if (typeof value === 'string') return scrubSecrets(value) as T;

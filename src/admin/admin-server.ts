@@ -11,6 +11,7 @@ import { describeError } from '../errors.js';
 import type { Component } from '../shared/lifecycle.js';
 import { createStartStop } from '../shared/start-stop.js';
 import { isHealthProbe, sendHealthz } from '../shared/probes.js';
+import { listenOn } from '../shared/listen.js';
 
 export interface Readiness {
   ready: boolean;
@@ -21,6 +22,8 @@ export interface Readiness {
 export interface AdminServerOptions {
   host: string;
   port: number;
+  /** The setting that owns the port, named when it cannot be bound. Default `metrics.port`. */
+  portKey?: string;
   metrics: Metrics;
   readiness: () => Promise<Readiness>;
   logger: Logger;
@@ -67,10 +70,7 @@ export function createAdminServer(options: AdminServerOptions): AdminServer {
       listening.headersTimeout = 10_000;
       listening.requestTimeout = 30_000;
       server = listening;
-      await new Promise<void>((resolve, reject) => {
-        listening.once('error', reject);
-        listening.listen(options.port, options.host, () => resolve());
-      });
+      await listenOn(listening, { host: options.host, port: options.port, key: options.portKey ?? 'metrics.port' });
       const address = listening.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return { url: `http://${host}:${address.port}` };

@@ -9,6 +9,8 @@ import type { Config } from './schema.js';
 
 /** Shorter webhook secrets are warned about: an HMAC key that short can be guessed offline from one signed body. */
 export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+/** Shorter console passwords are warned about: a person chose it, and `0001` is no password. */
+export const MIN_CONSOLE_PASSWORD_LENGTH = 12;
 
 /** One line per weakness, naming the key; [] for a config with none. */
 export function configWarnings(config: Config): string[] {
@@ -36,14 +38,22 @@ export function configWarnings(config: Config): string[] {
   return warnings;
 }
 
-/** The console beyond loopback: useless without a password, and plain HTTP with one. */
+/** A console password too short to be one; the console beyond loopback: useless without a password, and plain HTTP with one. */
 function consoleWarnings(config: Config): string[] {
   const { metrics, console: operatorConsole } = config;
-  if (!metrics.enabled || !operatorConsole.enabled || isLoopback(metrics.host)) return [];
+  const length = operatorConsole.password === undefined ? undefined : [...operatorConsole.password].length;
+  const short =
+    length !== undefined && length < MIN_CONSOLE_PASSWORD_LENGTH
+      ? [
+          `console.password is ${length} characters long; use at least ${MIN_CONSOLE_PASSWORD_LENGTH} (a passphrase, or openssl rand -base64 12): whoever reaches the console can retry, take files again and mark notices handled`,
+        ]
+      : [];
+  if (!metrics.enabled || !operatorConsole.enabled || isLoopback(metrics.host)) return short;
   if (operatorConsole.password === undefined) {
     return [`metrics.host ${metrics.host} takes connections from other hosts and console.password is not set: the console refuses every page until it is`];
   }
   return [
+    ...short,
     `metrics.host ${metrics.host} serves the console over plain HTTP to other hosts: its password crosses the network in clear; prefer loopback with an SSH tunnel or a TLS proxy`,
   ];
 }

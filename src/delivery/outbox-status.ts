@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import type { Config } from '../config/schema.js';
-import { scrubDeep } from '../log.js';
+import { scrubSecrets } from '../log.js';
 import { openStore, storePath, type Db } from '../store/open-store.js';
 import {
   countSubmissionsByState,
@@ -89,14 +89,19 @@ export function readOutboxStatus(db: Db, now: number, flowNames: readonly string
   for (const name of flowNames) flowOf(name);
   for (const stateCount of countSubmissionsByState(db)) flowOf(stateCount.flow).counts[stateCount.state] = stateCount.count;
   for (const oldest of oldestPendingByFlow(db)) flowOf(oldest.flow).oldestPendingAgeMs = Math.max(0, now - oldest.createdAt);
-  // Rows written before secrets were scrubbed at the platform boundary may still hold one.
-  return scrubDeep({
+  return {
     flows: [...flows.values()],
     exchanges: readExchangeStatus(db, exchangeFlows),
-    lastErrors: listLastErrors(db, 10),
-    deadLetters: listDeadLetters(db),
-  });
+    lastErrors: listLastErrors(db, 10).map(scrubMessage),
+    deadLetters: listDeadLetters(db).map(scrubMessage),
+  };
 }
+
+/**
+ * An error's message scrubbed of secrets (one stored before the platform's answers were scrubbed
+ * at the boundary may hold one); its ids are the ERP's and the platform's, shown as they are.
+ */
+const scrubMessage = (brief: SubmissionBrief): SubmissionBrief => (brief.message === null ? brief : { ...brief, message: scrubSecrets(brief.message) });
 
 /** `status` for a config: read-only, and an empty summary when the store does not exist yet. */
 export function statusForConfig(config: Config, clock: Clock = systemClock): OutboxStatus {

@@ -13,6 +13,7 @@
  * the store, under its lease, and a crash meanwhile only sends it again under the same
  * Idempotency-Key.
  */
+import { ConnectorError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AttemptToRecord, RecordedAttempt } from '../store/outbox.js';
 
@@ -157,4 +158,4 @@ export function createOutcomeBatcher<T extends BatchedOutcome>(options: OutcomeB
 function noop(): void {}
 
 /** The result of an outcome `record` left without one: not recorded. */
-const NOT_RECORDED: RecordedAttempt = { error: new Error('The store returned no result for this attempt') };
+const NOT_RECORDED: RecordedAttempt = { error: new ConnectorError('STORE_FAILED', 'The store returned no result for this attempt') };

@@ -1,8 +1,8 @@
 /**
  * The recordings of a scan's small files, committed in groups. A small file is recorded in one
  * transaction of its own (`recordWholeFile`), and on this store what that transaction cost was
- * mostly its commit: writing every page it touched to the WAL (about 100 µs, against a few for its
- * rows, docs/performance.md). So a small file mapped from its hashed bytes hands its recording
+ * mostly its commit: writing every page it touched to the WAL, many times what its rows cost
+ * (docs/performance.md has the figures). So a small file mapped from its hashed bytes hands its recording
  * here and waits: the scan goes on with the next file, and once `GROUP_FILES` wait (or the scan
  * meets anything else that records, or ends) one transaction records them all, each in its own
  * savepoint, in the order they came.

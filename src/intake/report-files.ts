@@ -10,7 +10,6 @@
  */
 import path from 'node:path';
 import { ConnectorError, describeError } from '../errors.js';
-import { scrubDeep } from '../log.js';
 import { renderCsvReport, renderJsonReport } from '../shared/file-report.js';
 import { fitFileName, utf8Length } from '../shared/file-name.js';
 import { MAX_TARGET_NAME_BYTES, writeFileAtomic } from '../shared/write-file-atomic.js';
@@ -37,10 +36,10 @@ export function reportNameFor(base: string, suffix: string): string {
 export async function writeReportFiles(filePath: string, report: FileReport): Promise<string[]> {
   const folder = path.dirname(filePath);
   const base = path.basename(filePath);
-  const safe = scrubDeep(report);
+  // Not scrubbed: a report quotes the file's own values, which are never rewritten.
   const files: [string, string][] = [
-    [reportNameFor(base, REPORT_SUFFIX.json), renderJsonReport(safe)],
-    [reportNameFor(base, REPORT_SUFFIX.csv), renderCsvReport(safe)],
+    [reportNameFor(base, REPORT_SUFFIX.json), renderJsonReport(report)],
+    [reportNameFor(base, REPORT_SUFFIX.csv), renderCsvReport(report)],
   ];
   const written: string[] = [];
   for (const [name, text] of files) {

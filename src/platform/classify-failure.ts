@@ -78,16 +78,20 @@ export interface SubmissionToClassify {
 /**
  * Classify one attempt of `submission`.
  *
- * The platform's answer is not ours: a platform that echoes the request path in an error body
+ * The platform's error bodies are not ours: a platform that echoes the request path in one
  * (`No route for POST /api-gateway/api/v1/<token>/requests`) would carry the token into the row,
- * the acknowledgement file and `status`. So everything the classification keeps is scrubbed of
- * every registered secret and URL token segment here, where the answer enters.
+ * the acknowledgement file and `status`. So what a failure keeps (its words and problem details)
+ * is scrubbed of every registered secret and URL token segment here, where the answer enters. An
+ * accepted answer, and the ids the platform names, are data: never rewritten, whatever a short
+ * secret reads like (`0001` in `PRC-REQ-000001`).
  */
 export function classifyOutcome(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {
   const classification = classifyUnscrubbed(submission, attempt, now);
-  // Almost every answer carries nothing to scrub: one test of its JSON text instead of a copy of
-  // every string in it, once per request (docs/performance.md).
-  return mayCarrySecret(classification) ? scrubDeep(classification) : classification;
+  if (classification.outcome === DELIVERY_OUTCOME.accepted) return classification;
+  const { platformId, platformStatus, ...words } = classification;
+  // Almost every answer carries nothing to scrub: one test of its JSON text instead of a copy of every string in it.
+  const scrubbed = mayCarrySecret(words) ? scrubDeep(words) : words;
+  return { ...scrubbed, ...(platformId === undefined ? {} : { platformId }), ...(platformStatus === undefined ? {} : { platformStatus }) };
 }
 
 function classifyUnscrubbed(submission: SubmissionToClassify, attempt: AttemptOutcome, now: number): Classification {

@@ -3,7 +3,6 @@
  * confirm, signed order status webhooks) with idempotency, fault injection and an admin API.
  * Every later stage is tested, demonstrated and benchmarked against it.
  */
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import type { Component } from '../shared/lifecycle.js';
@@ -18,6 +17,7 @@ import { ORDER_STATUSES, type OrderStatus, type RecordedCall, type SandboxOrder,
 import { WebhookSender, type EventDeliveryState, type OrderStatusEvent, type WebhookAttempt } from './webhook-sender.js';
 import { ConnectorError } from '../errors.js';
 import { createStartStop } from '../shared/start-stop.js';
+import { listenOn } from '../shared/listen.js';
 
 export type { SandboxOptions } from './options.js';
 export type { FaultConfig, OperationFaultsInput, FaultOperation } from './faults.js';
@@ -62,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const stopController = new AbortController();
   const ctx = createSandboxContext(resolved, logger, stopController.signal);
   const server = createSandboxServer(ctx);
-  await listen(server, resolved.port, resolved.host);
+  await listenOn(server, { host: resolved.host, port: resolved.port, key: resolved.portKey ?? 'sandbox.port' });
   const purgeTimer = setInterval(() => ctx.idempotency.purgeExpired(), 60_000);
   purgeTimer.unref();
   const { port } = server.address() as AddressInfo;
@@ -172,16 +172,6 @@ function createOrderLifecycle(
       eventSequence = 0;
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /** What tests and the demo hold of a started sandbox: copies of its state, never the state itself. */

@@ -7,6 +7,8 @@ import { ConnectorError } from '../errors.js';
 export interface SandboxOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
+  /** The setting that owns the port, named when it cannot be bound: `sandbox.port` (default), the command's `--port`. */
+  portKey?: string;
   /** Interface to bind; default 127.0.0.1. */
   host?: string;
   /** Buyer token (path segment of the create operation); default `sandbox-token`. */
@@ -52,12 +54,13 @@ export interface SandboxOptions {
 
 export const STANDARD_WEBHOOKS_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
 
-export type ResolvedSandboxOptions = Required<Omit<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults'>> &
-  Pick<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults'>;
+export type ResolvedSandboxOptions = Required<Omit<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults' | 'portKey'>> &
+  Pick<SandboxOptions, 'webhookUrl' | 'webhookSecret' | 'webhookCa' | 'seed' | 'faults' | 'portKey'>;
 
 export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxOptions {
   const resolved: ResolvedSandboxOptions = {
     port: options.port ?? 0,
+    portKey: options.portKey,
     host: options.host ?? '127.0.0.1',
     token: options.token ?? 'sandbox-token',
     supplierToken: options.supplierToken ?? 'sandbox-supplier-token',

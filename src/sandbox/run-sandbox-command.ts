@@ -46,7 +46,7 @@ export async function startSandboxFromFlags(flags: SandboxCommandFlags, logger: 
   }
   const options = parsed.data;
   for (const secret of [options.token, options.supplierToken, options.webhookSecret]) registerSecret(secret);
-  return startSandbox({ ...options, logger });
+  return startSandbox({ ...options, portKey: '--port', logger });
 }
 
 export async function runSandboxCommand(flags: SandboxCommandFlags, io: CommandIo): Promise<void> {

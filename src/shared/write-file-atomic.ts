@@ -185,7 +185,11 @@ async function writeAndRename(folder: string, name: string, bytes: Buffer, optio
 async function writeAll(descriptor: number, bytes: Buffer): Promise<void> {
   for (let done = 0; done < bytes.length;) {
     const { bytesWritten: written } = await fd.write(descriptor, bytes, done, bytes.length - done, done);
-    if (written === 0) throw new Error(`write took no bytes at offset ${done}`);
+    // A write that takes nothing would loop for ever; the system reports no errno for it, so it is
+    // given EIO's: transient, as a device that refuses bytes is (the write is tried again later).
+    if (written === 0) {
+      throw new ConnectorError('EXPORT_WRITE_FAILED', `EIO: the file system took no bytes at offset ${done}`, { details: { errno: 'EIO' } });
+    }
     done += written;
   }
 }

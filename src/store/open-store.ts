@@ -94,8 +94,8 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
     async start() {
       const db = openStore(file, { synchronous: 'NORMAL' });
       // A small page cache: the daemon's queries go through indexes and recent pages, and the OS
-      // caches the file anyway; SQLite's default here (16 MB) was the largest fixed share of the
-      // intake's peak memory.
+      // caches the file anyway; SQLite's default here was the largest fixed share of the intake's
+      // peak memory (docs/performance.md).
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
       // A WAL that grew in a burst gives its space back when it starts over (`store-thread.ts`,
       // "Catching up"): kept, it is space the database file cannot grow into on a full disk.

@@ -30,7 +30,7 @@ export function claimDueSubmissions(db: Db, options: ClaimOptions): Submission[]
  * `claimDueSubmissions` for delivery: the same claim, returning only what delivery reads, and the
  * payload as the UTF-8 bytes the store holds (sent as they are). Every column returned is a V8
  * value made per row, and a payload a string decoded from UTF-8 here only to be encoded again
- * for the socket: read alone, the full row cost 11–12 µs a row against 6 for these (docs/performance.md).
+ * for the socket: the full row cost about twice these columns a row (docs/performance.md).
  */
 export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission[] {
   return claim<ClaimedSubmission>(db, options, CLAIMED_COLUMNS);

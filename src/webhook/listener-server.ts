@@ -15,6 +15,7 @@ import type { SecureContextOptions } from 'node:tls';
 import type { WebhookConfig, TlsMaterial } from '../config/webhook-schema.js';
 import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
+import { listenOn } from '../shared/listen.js';
 
 export type ListenerServer = http.Server | https.Server;
 
@@ -103,13 +104,7 @@ export function createListenerServer(options: ListenerServerOptions): ListenerSe
  * after that are logged, never thrown.
  */
 export async function listenForWebhooks(server: ListenerServer, config: Pick<WebhookConfig, 'host' | 'port' | 'path'>, log: Logger): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, { host: config.host, port: config.port, key: 'webhook.port' });
   server.on('error', (error) => log.error({ err: error }, 'webhook server error'));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -40,11 +40,23 @@ describe('console config', () => {
   it('warns about a console beyond loopback, with or without a password', async () => {
     await withTempDir((dir) => {
       expect(configWarnings(loadConfig(configWith(dir, 'metrics: { host: 0.0.0.0 }'), {}))).toEqual([expect.stringContaining('console.password is not set')]);
-      expect(configWarnings(loadConfig(configWith(dir, 'metrics: { host: 0.0.0.0 }\nconsole: { password: p }'), {}))).toEqual([
+      expect(configWarnings(loadConfig(configWith(dir, 'metrics: { host: 0.0.0.0 }\nconsole: { password: a-long-passphrase }'), {}))).toEqual([
         expect.stringContaining('over plain HTTP'),
       ]);
       expect(configWarnings(loadConfig(configWith(dir, 'metrics: { host: 0.0.0.0 }\nconsole: { enabled: false }'), {}))).toEqual([]);
-      expect(configWarnings(loadConfig(configWith(dir, 'console: { password: p }'), {}))).toEqual([]);
+      expect(configWarnings(loadConfig(configWith(dir, 'console: { password: a-long-passphrase }'), {}))).toEqual([]);
+    });
+  });
+
+  it('warns about a console password too short to be one, wherever the console listens', async () => {
+    await withTempDir((dir) => {
+      expect(configWarnings(loadConfig(configWith(dir, 'console: { password: "0001" }'), {}))).toEqual([
+        expect.stringMatching(/^console\.password is 4 characters long; use at least 12/),
+      ]);
+      expect(configWarnings(loadConfig(configWith(dir, 'metrics: { host: 0.0.0.0 }\nconsole: { password: "0001" }'), {}))).toEqual([
+        expect.stringContaining('console.password is 4 characters long'),
+        expect.stringContaining('over plain HTTP'),
+      ]);
     });
   });
 });

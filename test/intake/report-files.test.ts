@@ -8,7 +8,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isConnectorError } from '../../src/errors.js';
 import { REPORT_SUFFIX, renderCsvReport, reportNameFor, writeReportFiles } from '../../src/intake/report-files.js';
-import { registerSecret } from '../../src/log.js';
 import { MAX_NAME_BYTES, utf8Length } from '../../src/shared/file-name.js';
 import { TEMP_NAME_EXTRA_BYTES } from '../../src/shared/write-file-atomic.js';
 import { withTempDir } from '../helpers/temp-dir.js';
@@ -50,21 +49,6 @@ describe('writeReportFiles', () => {
   it('quotes a cell holding a comma, so that Excel splitting on commas cannot cut a formula out of it', () => {
     const csv = renderCsvReport({ ...reportWith('bad, =1+1', 'A-1,=1+1'), file: 'x,=1+1,.csv' });
     expect(csv.split('\r\n')[1]).toBe('3;customer.name;FIELD_INVALID;"bad, =1+1";"A-1,=1+1"');
-  });
-
-  it('writes neither a registered secret nor a URL token segment into either report', async () => {
-    await withTempDir(async (dir) => {
-      const secret = 'report-secret-5f1c9e2a';
-      registerSecret(secret);
-      const file = rejectedFile(dir);
-      await writeReportFiles(file, reportWith(`No route for POST /api-gateway/api/v1/tok-in-path-77/requests (token ${secret})`));
-      for (const suffix of Object.values(REPORT_SUFFIX)) {
-        const text = fs.readFileSync(`${file}${suffix}`, 'utf8');
-        expect(text).not.toContain(secret);
-        expect(text).not.toContain('tok-in-path-77');
-        expect(text).toContain('/api/v1/[REDACTED]/requests');
-      }
-    });
   });
 
   it('does not write through a symlink planted at the old predictable temp name', async () => {

@@ -104,7 +104,9 @@ describe('sandbox: demo mode', () => {
   });
 
   it('continues from a confirmation sent through the API, keeping its supplierOrderId', async () => {
-    await withSandbox({ demo: true, demoDelaysMs: 10_000, timeScale: 0.001 }, async (sandbox) => {
+    // The demo confirms by itself after its first delay: long enough here (200 ms) that the API's
+    // confirmation comes first even on a loaded machine.
+    await withSandbox({ demo: true, demoDelaysMs: 10_000, timeScale: 0.02 }, async (sandbox) => {
       const { orderId } = await createAccepted(sandbox);
       const reply = await post(confirmUrl(sandbox, orderId), validConfirmation());
       expect(reply.status).toBe(200);

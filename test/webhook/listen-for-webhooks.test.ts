@@ -27,7 +27,10 @@ describe('listenForWebhooks', () => {
     await closing([first, second], async () => {
       const url = await listenForWebhooks(first, { host: '127.0.0.1', port: 0, path: '/' }, silentLogger);
       const port = Number(new URL(url).port);
-      await expect(listenForWebhooks(second, { host: '127.0.0.1', port, path: '/' }, silentLogger)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await expect(listenForWebhooks(second, { host: '127.0.0.1', port, path: '/' }, silentLogger)).rejects.toMatchObject({
+        code: 'PORT_UNAVAILABLE',
+        details: { key: 'webhook.port', port, errno: 'EADDRINUSE' },
+      });
     });
   });
 });

@@ -1,7 +1,6 @@
 /** The read-only pages (GET). Each answers HTML, or its data as JSON for `Accept: application/json`. */
 import type { Hono } from 'hono';
 import { renderCsvReport, renderJsonReport } from '../../shared/file-report.js';
-import { scrubDeep } from '../../log.js';
 import { fileDetail } from '../../store/console-files.js';
 import { readFileReport } from '../../store/files.js';
 import { allFilesData, allRequestsData } from './data/all-lists.js';
@@ -128,7 +127,6 @@ function addReportDownloads(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): v
     const row = fileDetail(deps.db, Number(fileId));
     const content = row && row.flow === flow ? readFileReport(row) : null;
     if (!row || !content) return notFound(rt, c, t('file.notFound', { flow, id: fileId }));
-    const safe = scrubDeep(content);
     const csv = report.endsWith('.csv');
     const name = `${row.id}-report${csv ? '.errors.csv' : '.errors.json'}`;
     c.header(
@@ -136,7 +134,7 @@ function addReportDownloads(app: Hono<ConsoleEnv>, rt: Runtime, guard: Guard): v
       `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(`${row.originalName}${csv ? '.errors.csv' : '.errors.json'}`)}`,
     );
     return csv
-      ? c.body(renderCsvReport(safe), 200, { 'content-type': 'text/csv; charset=utf-8' })
-      : c.body(renderJsonReport(safe), 200, { 'content-type': 'application/json; charset=utf-8' });
+      ? c.body(renderCsvReport(content), 200, { 'content-type': 'text/csv; charset=utf-8' })
+      : c.body(renderJsonReport(content), 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 }

@@ -4,10 +4,9 @@
  * hono/jsx (since 4.12.27) keeps each render's context in an `AsyncLocalStorage`, which it looks up
  * once, on its first render, through `process.getBuiltinModule('node:async_hooks')`. On Node 20 the
  * first `run()` of any `AsyncLocalStorage` enables V8's promise hooks for the rest of the process,
- * and every promise of every stage pays for them from then on: with them on, a million `await`s
- * took three times as long, delivery spent 267 µs of CPU a request against 250, and the intake
- * about 37 µs more a small file (`docs/performance.md`, *2* and *8*). Node 22's async context
- * frames do without the hooks; Node 20 has none.
+ * and every promise of every stage pays for them from then on: every `await` costs more, in
+ * delivery, the intake and the listener alike (`docs/performance.md`, *2* and *8*, has the
+ * figures). Node 22's async context frames do without the hooks; Node 20 has none.
  *
  * The console's components are synchronous and read no JSX context, so a render needs no storage:
  * the first render is made here with that one lookup answered "no such class", and hono keeps its

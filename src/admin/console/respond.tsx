@@ -1,7 +1,6 @@
 /** How the console answers: a page (HTML with a doctype), the same data as JSON, a refusal, a missing thing, a sign-in redirect. */
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { scrubDeep } from '../../log.js';
 import type { ErrorCode } from '../../errors.js';
 import type { AccessVerdict } from './access.js';
 import { paths } from './paths.js';
@@ -14,13 +13,13 @@ export async function html(c: RequestContext, page: JSX.Element, status: Content
 }
 
 /**
- * A page: its data as JSON for a script, or rendered for a browser. Every string passes
- * `scrubDeep` first, as in `status`: rows written before secrets were scrubbed may still hold one.
+ * A page: its data as JSON for a script, or rendered for a browser. The data is shown as the store
+ * holds it: the ERP's and the platform's values are never rewritten, and what could carry a secret
+ * (the platform's error bodies) was scrubbed before it was stored (`platform/classify-failure.ts`).
  */
 export async function page<T>(c: RequestContext, data: T, render: (data: T) => JSX.Element): Promise<Response> {
-  const safe = scrubDeep(data);
-  if (wantsJson(c)) return c.json(safe as object);
-  return html(c, render(safe));
+  if (wantsJson(c)) return c.json(data as object);
+  return html(c, render(data));
 }
 
 export async function refused(

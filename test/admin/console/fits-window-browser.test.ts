@@ -88,6 +88,9 @@ function measureOverflow(page: Page): Promise<Overflow> {
   });
 }
 
+/** Every page after a day's work, in a real browser: longer than one ordinary test, more so on a loaded machine. */
+const WALK_TIMEOUT_MS = 120_000;
+
 describe('every console page fits a 1,400-pixel window', () => {
   beforeAll(buildEditorBundle);
 
@@ -132,28 +135,32 @@ describe('every console page fits a 1,400-pixel window', () => {
     });
   });
 
-  it.each(['ru', 'en'] as const)('in %s: no element runs past the right edge, the page does not scroll sideways', async (language) => {
-    await withEveryPage({ language }, async (c) => {
-      await withBrowser(async (open) => {
-        const failures: string[] = [];
-        await walkEveryPage(
-          () => open({ locale: language === 'ru' ? 'ru-RU' : 'en-US' }),
-          c,
-          async (page, entry, address) => {
-            const overflow = await measureOverflow(page);
-            if (overflow.scrollWidth > overflow.innerWidth || overflow.outermost.length > 0) {
-              failures.push(
-                [
-                  `${entry.name} (${address}): ${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`,
-                  ...overflow.outermost.slice(0, 5).map((line) => `  sticks out: ${line}`),
-                  ...overflow.innermost.slice(0, 5).map((line) => `  pushed by: ${line}`),
-                ].join('\n'),
-              );
-            }
-          },
-        );
-        expect(failures.length, `pages wider than the window:\n${failures.join('\n')}\n`).toBe(0);
+  it.each(['ru', 'en'] as const)(
+    'in %s: no element runs past the right edge, the page does not scroll sideways',
+    async (language) => {
+      await withEveryPage({ language }, async (c) => {
+        await withBrowser(async (open) => {
+          const failures: string[] = [];
+          await walkEveryPage(
+            () => open({ locale: language === 'ru' ? 'ru-RU' : 'en-US' }),
+            c,
+            async (page, entry, address) => {
+              const overflow = await measureOverflow(page);
+              if (overflow.scrollWidth > overflow.innerWidth || overflow.outermost.length > 0) {
+                failures.push(
+                  [
+                    `${entry.name} (${address}): ${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`,
+                    ...overflow.outermost.slice(0, 5).map((line) => `  sticks out: ${line}`),
+                    ...overflow.innermost.slice(0, 5).map((line) => `  pushed by: ${line}`),
+                  ].join('\n'),
+                );
+              }
+            },
+          );
+          expect(failures.length, `pages wider than the window:\n${failures.join('\n')}\n`).toBe(0);
+        });
       });
-    });
-  });
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

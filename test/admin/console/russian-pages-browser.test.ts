@@ -42,20 +42,27 @@ function englishRuns(text: string): string[] {
   return [...text.matchAll(/[A-Za-z][A-Za-z'’]+(?:[ \t]+[A-Za-z][A-Za-z'’]+){2,}/g)].map((match) => match[0]);
 }
 
+/** Every page after a day's work, in a real browser: longer than one ordinary test, more so on a loaded machine. */
+const WALK_TIMEOUT_MS = 120_000;
+
 describe('a Russian console', () => {
-  it('words every problem, note, answer of the platform, action and hint in Russian, on every page', async () => {
-    await withEveryPage({ language: 'ru' }, (c) =>
-      withBrowser((open) =>
-        walkEveryPage(
-          () => open(),
-          c,
-          async (page, entry, address) => {
-            expect(englishRuns(await wordsOfOurs(page)), `English text on ${entry.name} (${address})`).toEqual([]);
-          },
+  it(
+    'words every problem, note, answer of the platform, action and hint in Russian, on every page',
+    async () => {
+      await withEveryPage({ language: 'ru' }, (c) =>
+        withBrowser((open) =>
+          walkEveryPage(
+            () => open(),
+            c,
+            async (page, entry, address) => {
+              expect(englishRuns(await wordsOfOurs(page)), `English text on ${entry.name} (${address})`).toEqual([]);
+            },
+          ),
         ),
-      ),
-    );
-  });
+      );
+    },
+    WALK_TIMEOUT_MS,
+  );
 
   it('the check finds an English sentence when there is one', () => {
     expect(englishRuns('Строка 4: customer.inn fails the INN check digit').join()).toContain('fails the INN check digit');

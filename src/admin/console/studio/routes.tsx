@@ -17,7 +17,6 @@
  */
 import type { Hono } from 'hono';
 import type { FlowConfig } from '../../../config/flow-schema.js';
-import { scrubDeep } from '../../../log.js';
 import { createSerialLane } from '../../../shared/serial-lane.js';
 import { getAuditEntry } from '../../../store/audit.js';
 import { auditItem } from '../data/shapes.js';
@@ -54,7 +53,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
   const choose = (flow: FlowConfig, id: string, upload: File | null) => chooseSample(uploads, flow, id, upload);
 
   const renderPage = async (c: RequestContext, flow: FlowConfig, parts: StudioParts, status: 200 | 401 | 409 | 422 = 200) => {
-    const data = scrubDeep(await studioData(deps, flow, parts));
+    const data = await studioData(deps, flow, parts);
     return html(c, <MappingPage ctx={viewContext(rt, c)} data={data} upload={uploadFormatsOf(flow, data.text)} />, status);
   };
 
@@ -86,7 +85,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const got = await readEditorForm(c);
     if (got instanceof Response) return got;
     const { flow, yaml, version, sample, error } = got;
-    const preview = scrubDeep(await previewMapping(yaml, flow, sample, error, now()));
+    const preview = await previewMapping(yaml, flow, sample, error, now());
     if (c.req.query('part') === 'preview') return c.html(await renderHtml(<PreviewSection t={t} data={preview} />));
     if (wantsJson(c)) return c.json(preview);
     return renderPage(c, flow, { text: yaml, version, preview });
@@ -103,7 +102,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     }
     const { suggestion: suggested, summary, preview } = answer;
     if (wantsJson(c))
-      return c.json(scrubDeep({ flow: flow.name, sample: sampleInfo(answer.sample), yaml: suggested.yaml, complete: suggested.complete, summary, preview }));
+      return c.json({ flow: flow.name, sample: sampleInfo(answer.sample), yaml: suggested.yaml, complete: suggested.complete, summary, preview });
     return renderPage(c, flow, { text: suggested.yaml, version, preview, suggestion: { summary, complete: suggested.complete } });
   });
 

@@ -5,7 +5,6 @@
  */
 import type { FlowConfig } from '../../../config/flow-schema.js';
 import { isConnectorError } from '../../../errors.js';
-import { scrubDeep } from '../../../log.js';
 import { formatSuggestionSummary, previewSuggestion, suggestMappingForFile, type MappingSuggestion } from '../../../mapping/index.js';
 import { previewMapping, type PreviewData } from './preview.js';
 import { withSampleFile } from './sample-file.js';
@@ -35,6 +34,6 @@ export async function suggestFromSample(
   }
   const tried = await withSampleFile(sample, (input) => previewSuggestion(suggestion, input, { now: now() }));
   const summary = formatSuggestionSummary(suggestion, tried, 'in the editor');
-  const preview = scrubDeep(await previewMapping(suggestion.yaml, flow, sample, null, now()));
+  const preview = await previewMapping(suggestion.yaml, flow, sample, null, now());
   return { ok: true, sample, suggestion, summary, preview };
 }
