@@ -80,10 +80,16 @@ function pendingExports(stateDir: string): number {
 /** Events streaming, the disk filled, a file dropped, (a restart,) space back: everything flows again. */
 async function round(s: Scenario, n: number, restart: Restart, figures: Figures): Promise<void> {
   const { layout, daemon } = s;
-  const T0 = Date.now();
-  const stream = startEventStream({ url: `${daemon.webhookBase}/webhooks/service`, secret: SECRETS.webhookSecret, first: (n + 1) * 1_000_000, concurrency: 16 });
+  const stream = startEventStream({
+    url: `${daemon.webhookBase}/webhooks/service`,
+    secret: SECRETS.webhookSecret,
+    first: (n + 1) * 1_000_000,
+    concurrency: 16,
+  });
   const failing = (what: string) => (error: Error) => {
-    throw new Error(`${error.message}; ${what}: answers ${statusCounts(stream.answers)}, free ${freeBytes(layout.stateDir)} bytes, WAL ${walBytes(layout.stateDir)} bytes`);
+    throw new Error(
+      `${error.message}; ${what}: answers ${statusCounts(stream.answers)}, free ${freeBytes(layout.stateDir)} bytes, WAL ${walBytes(layout.stateDir)} bytes`,
+    );
   };
   try {
     // A random stretch of load first: the WAL grows under it as it would in a storm.
@@ -91,7 +97,6 @@ async function round(s: Scenario, n: number, restart: Restart, figures: Figures)
     await waitUntil(() => acceptedIds(stream.answers).length >= before, `round ${n}: ${before} events answered 200 before the fill`, 60_000).catch(
       failing('before the fill'),
     );
-    console.info(`T ${n} preload ${Date.now() - T0}`);
     figures.largestWalAtFill = Math.max(figures.largestWalAtFill, walBytes(layout.stateDir));
     const filler = fillDisk(layout.stateDir);
     try {
@@ -111,17 +116,16 @@ async function round(s: Scenario, n: number, restart: Restart, figures: Figures)
     } finally {
       filler.remove();
     }
-    console.info(`T ${n} full ${Date.now() - T0}`);
     const atSpace = stream.started;
-    await waitUntil(() => acceptedIds(stream.answeredAfter(atSpace)).length >= 100, `round ${n}: events answered 200 again once space is back`, RECOVERY_MS).catch(
-      failing('after space came back'),
-    );
+    await waitUntil(
+      () => acceptedIds(stream.answeredAfter(atSpace)).length >= 100,
+      `round ${n}: events answered 200 again once space is back`,
+      RECOVERY_MS,
+    ).catch(failing('after space came back'));
   } finally {
     await stream.stop();
   }
-  console.info(`T ${n} recovered ${Date.now() - T0}`);
   await expectEverythingThrough(s, n, stream);
-  console.info(`T ${n} through ${Date.now() - T0}`);
 }
 
 /**
@@ -167,7 +171,13 @@ async function expectEverythingThrough(s: Scenario, n: number, stream: EventStre
 }
 
 /** A daemon on a small disk of its own; `rounds` run in it; then it stops cleanly and its store is whole. */
-async function withDaemonOnSmallDisk(sandbox: Sandbox, random: Scenario['random'], figures: Figures, rounds: (s: Scenario) => Promise<void>): Promise<void> {
+async function withDaemonOnSmallDisk(
+  sandbox: Sandbox,
+  random: Scenario['random'],
+  figures: Figures,
+  restarts: boolean,
+  rounds: (s: Scenario) => Promise<void>,
+): Promise<void> {
   await withTempDir(async (root) => {
     const layout = await prepareDaemon(root, sandbox.url, process.env.BATCH ? { export: { mode: 'batch', batchCron: '* * * * * *' } } : {});
     await withSmallDisk(layout.stateDir, DISK_BYTES, async () => {
@@ -182,16 +192,11 @@ async function withDaemonOnSmallDisk(sandbox: Sandbox, random: Scenario['random'
           accepted: new Set(),
           requests: [],
         };
-        const T1 = Date.now();
         await daemon.start();
-        console.info(`T start ${Date.now() - T1}`);
         await rounds(s);
-        console.info(`T rounds ${Date.now() - T1}`);
         // The requests' acknowledgements too: nothing is left waiting in the store.
         await waitUntil(() => pendingExports(layout.stateDir) === 0, 'every export row written', RECOVERY_MS);
-        console.info(`T drained ${Date.now() - T1}`);
         expect(await daemon.stop()).toBe(0);
-        console.info(`T stopped ${Date.now() - T1}`);
         expect(daemon.unexpectedExits).toBe(0);
 
         // Each event answered 200 is exported, each request accepted once, and the store is whole.
@@ -207,9 +212,14 @@ async function withDaemonOnSmallDisk(sandbox: Sandbox, random: Scenario['random'
         }
         expect(pendingExports(layout.stateDir)).toBe(0);
         const stdout = fs.readFileSync(path.join(layout.logDir, 'daemon.stdout.log'), 'utf8');
-        // Each time the daemon held writes back for a full disk, it said so, and said when it let them go.
+        // Each time the daemon held writes back for a full disk, it said so, and said when it let
+        // them go; a daemon restarted while holding says it again from its first checkpoint, and
+        // only the last one's "space is back" follows.
         const held = stdout.split('"msg":"the state disk is full').length - 1;
-        expect(stdout.split('"msg":"space is back on the state disk').length - 1).toBe(held);
+        const released = stdout.split('"msg":"space is back on the state disk').length - 1;
+        if (!restarts) expect(released).toBe(held);
+        else expect(released).toBeLessThanOrEqual(held);
+        if (held > 0) expect(stdout.lastIndexOf('"msg":"space is back on the state disk')).toBeGreaterThan(stdout.lastIndexOf('"msg":"the state disk is full'));
         figures.held += held;
         figures.accepted += s.accepted.size;
       });
@@ -225,14 +235,14 @@ function printFigures(label: string, seed: number, figures: Figures, started: nu
 }
 
 describe.skipIf(skip !== null)('reliability: the state disk fills and empties', () => {
-  it('flows again within seconds of space coming back, 20 rounds under CPU load, with no restart', { timeout: 900_000 }, async () => {
+  it('flows again within seconds of space coming back, 20 rounds under CPU load, with no restart', { timeout: 45 * 60_000 }, async () => {
     const random = createRandom();
     const started = Date.now();
     const figures: Figures = { rounds: 0, accepted: 0, refusedWhileFull: 0, held: 0, largestWalAtFill: 0 };
     await withCpuLoad(async () => {
       await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken }, async (sandbox) => {
         for (let n = 0; n < Number(process.env.ROUNDS ?? 20); n += 1) {
-          await withDaemonOnSmallDisk(sandbox, random, figures, async (s) => {
+          await withDaemonOnSmallDisk(sandbox, random, figures, false, async (s) => {
             await round(s, n, 'none', figures);
             figures.rounds += 1;
           });
@@ -242,13 +252,13 @@ describe.skipIf(skip !== null)('reliability: the state disk fills and empties', 
     printFigures('no restart', random.seed, figures, started);
   });
 
-  it('flows again once space is back after a restart made while the disk was full, 6 rounds on one state', { timeout: 600_000 }, async () => {
+  it('flows again once space is back after a restart made while the disk was full, 6 rounds on one state', { timeout: 20 * 60_000 }, async () => {
     const random = createRandom();
     const started = Date.now();
     const figures: Figures = { rounds: 0, accepted: 0, refusedWhileFull: 0, held: 0, largestWalAtFill: 0 };
     await withCpuLoad(async () => {
       await withSandbox({ token: SECRETS.token, supplierToken: SECRETS.supplierToken }, async (sandbox) => {
-        await withDaemonOnSmallDisk(sandbox, random, figures, async (s) => {
+        await withDaemonOnSmallDisk(sandbox, random, figures, true, async (s) => {
           for (let n = 0; n < 6; n += 1) {
             await round(s, n, n % 2 === 0 ? 'kill' : 'stop', figures);
             figures.rounds += 1;
