@@ -16,12 +16,14 @@
  *   `space-guard.ts`), and `checkpointNow()` asks for one at once.
  * - **Catching up.** Under a steady stream of commits a checkpoint running beside them never
  *   catches up (commits land while it copies), so the WAL never starts over and grows by every
- *   commit's pages: tens of MB in a storm, held by the file for good, and enough to fill a small
- *   disk by itself. So the connection keeps SQLite's own checkpoint, at `CATCH_UP_FRAMES` instead of
+ *   commit's pages, held by the file for good: with the connection's own checkpoint off, that WAL
+ *   took a full disk's freed space before any checkpoint could (docs/reliability.md, "The state
+ *   disk fills"). So the connection keeps SQLite's own checkpoint, at `CATCH_UP_FRAMES` instead of
  *   1000: the commit that passes it copies the few frames the thread has not, with no commit beside
  *   it, and the WAL starts over; `journal_size_limit` then gives the file's space back.
  *
- * A checkpoint that fails does not end the thread. Should the thread itself fail, `onGone` hands
+ * A checkpoint that fails does not end the thread (it once did: the first SQLITE_FULL, thrown in
+ * the thread's timer, killed it for good). Should the thread itself fail, `onGone` hands
  * both jobs back for a while: the connection gets its automatic checkpoint again, the group commit
  * fsyncs through the pool, and `checkpointNow()` runs on the connection; then a new thread is
  * started (after `restartDelayMs`, doubled for each failure in a row up to a minute) and takes them

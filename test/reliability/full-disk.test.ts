@@ -94,9 +94,11 @@ async function round(s: Scenario, n: number, restart: Restart, figures: Figures)
   try {
     // A random stretch of load first: the WAL grows under it as it would in a storm.
     const before = s.random.between(500, 4_000);
-    await waitUntil(() => acceptedIds(stream.answers).length >= before, `round ${n}: ${before} events answered 200 before the fill`, 60_000).catch(
-      failing('before the fill'),
-    );
+    await waitWhileProgressing(
+      () => acceptedIds(stream.answers).length >= before,
+      () => stream.answers.length,
+      () => `round ${n}: ${before} events answered 200 before the fill`,
+    ).catch(failing('before the fill'));
     figures.largestWalAtFill = Math.max(figures.largestWalAtFill, walBytes(layout.stateDir));
     const filler = fillDisk(layout.stateDir);
     try {
@@ -181,7 +183,9 @@ async function withDaemonOnSmallDisk(
   await withTempDir(async (root) => {
     const layout = await prepareDaemon(root, sandbox.url, process.env.BATCH ? { export: { mode: 'batch', batchCron: '* * * * * *' } } : {});
     await withSmallDisk(layout.stateDir, DISK_BYTES, async () => {
-      await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
+      // A start is not what is tested here: the busy child and a loaded machine can make it slow.
+      const startTimeoutMs = 180_000;
+      await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir, startTimeoutMs }, async (daemon) => {
         const s: Scenario = {
           layout,
           sandbox,

@@ -33,6 +33,8 @@ export interface DaemonProcessOptions {
   webhookPort: number;
   /** stdout and stderr are appended here (`daemon.stdout.log`, `daemon.stderr.log`). */
   logDir: string;
+  /** Bound on each wait of a start (`/healthz`, then the start log line). Default 30 s, then 60 s. */
+  startTimeoutMs?: number;
 }
 
 export function createDaemonProcess(options: DaemonProcessOptions): DaemonProcess {
@@ -90,7 +92,7 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
           return healthy();
         },
         'the daemon /healthz',
-        30_000,
+        options.startTimeoutMs ?? 30_000,
       );
       // /healthz answers as soon as the webhook listener is up, before intake recovery and the
       // signal handlers: "up" is the start log line (a SIGTERM before it kills the process outright).
@@ -101,7 +103,7 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
           return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
         },
         'the "connector started" log line',
-        60_000,
+        options.startTimeoutMs ?? 60_000,
       );
     },
     async kill() {
