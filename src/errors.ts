@@ -102,6 +102,10 @@ export const ERROR_CODES = {
     'A document was changed in its source system after its request may have reached the platform; it is not sent again: /attention says what changed, to be changed on the platform by hand.',
   DOCUMENT_WITHDRAWN:
     'A document was unposted or deleted in its source system: a request still waiting is not sent; one that may have reached the platform is listed on /attention, to be cancelled there.',
+
+  // the store (appended)
+  STORE_DISK_FULL:
+    "The state folder's disk is full: the store takes no writes until a checkpoint of its WAL gets through (space is back); reads go on, and writes go on by themselves once it does.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

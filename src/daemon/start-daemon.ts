@@ -180,11 +180,24 @@ function readAtStart(config: Config, log: Logger): Reloadables {
   return read.reloadables;
 }
 
-/** The store in `stateDir`; a failure of its helper thread is logged, and the store goes on without it. */
+/**
+ * The store in `stateDir`. Logged once each: a failure of its helper thread (the store goes on
+ * without it until it is restarted), and the disk filling and emptying (writes held back meanwhile).
+ */
 function createDaemonStore(config: Config, log: Logger): ReturnType<typeof createStore> {
+  const storeLog = log.child({ component: 'store' });
   return createStore(storePath(config.stateDir), {
     onThreadGone: (error) =>
-      log.error({ err: error, component: 'store' }, "the store's helper thread failed; checkpoints run in commits and fsyncs in the thread pool again"),
+      storeLog.error({ err: error }, "the store's helper thread failed; checkpoints run in commits and fsyncs in the thread pool until it is restarted"),
+    onThreadBack: () => storeLog.info("the store's helper thread was restarted"),
+    onSpaceChange: (holding, cause) => {
+      if (holding) {
+        storeLog.error(
+          { err: cause, code: 'STORE_DISK_FULL', stateDir: config.stateDir },
+          'the state disk is full: store writes are refused until a checkpoint of the WAL gets through',
+        );
+      } else storeLog.info({ stateDir: config.stateDir }, 'space is back on the state disk: store writes go on');
+    },
   });
 }
 

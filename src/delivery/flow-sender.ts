@@ -106,8 +106,14 @@ export function createFlowSender(deps: FlowSenderDeps): FlowSender {
   return {
     start() {
       if (loop || stopping) return;
-      const released = releaseInFlight(db, flow.name, clock());
-      if (released > 0) log.info({ released }, 'Rows left in flight by an earlier run are pending again');
+      try {
+        const released = releaseInFlight(db, flow.name, clock());
+        if (released > 0) log.info({ released }, 'Rows left in flight by an earlier run are pending again');
+      } catch (error) {
+        // A store that takes no writes now (a full disk) must not stop the start: rows left in
+        // flight are claimed again anyway once their lease runs out, under the same key.
+        log.warn({ err: error }, 'Rows left in flight by an earlier run could not be released now; they are sent again once their lease runs out');
+      }
       loop = runLoop(slots, wakeable, stopLoop.signal, delivery.pollIntervalMs, log);
     },
     stop(timeoutMs) {

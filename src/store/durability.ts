@@ -16,8 +16,8 @@
  * folder holding the WAL is fsynced once, the first time, so the file itself survives a power cut.
  *
  * Given the store's helper thread (`store-thread.ts`), the fsync runs there, not in libuv's thread
- * pool, which also carries the exporter's file writes; without it (or once it is gone), the pool
- * does the fsync.
+ * pool, which also carries the exporter's file writes; without it (or while it is not running,
+ * between a failure and its restart), the pool does the fsync.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -29,8 +29,6 @@ export interface Durability {
   durable(): Promise<void>;
   /** fsyncs so far (the group-commit figure: state changes per fsync). */
   readonly syncs: number;
-  /** The store's helper thread is gone: fsync through libuv's pool from now on. */
-  threadGone(): void;
   /** Close the WAL descriptor (after the last `durable()`); the helper thread is its owner's to close. */
   close(): Promise<void>;
 }
@@ -47,14 +45,14 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
   let thread: StoreThread | null = inert ? null : (helper ?? null);
 
   const syncOnce = async (): Promise<void> => {
-    if (thread) {
+    if (thread?.running) {
       try {
         if (await thread.sync()) syncs += 1;
         return;
       } catch (error) {
         // An fsync that failed is a failure (the caller answers 503 and the platform sends again);
-        // a thread that is gone hands over to the pool below.
-        if (thread) throw error;
+        // a thread that failed meanwhile hands over to the pool below.
+        if (thread.running) throw error;
       }
     }
     await syncInPool();
@@ -112,10 +110,6 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
     },
     get syncs() {
       return syncs;
-    },
-    /** The helper thread is gone: fsyncs go through the pool from now on. */
-    threadGone() {
-      thread = null;
     },
     async close() {
       await Promise.allSettled([running, next]);

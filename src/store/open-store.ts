@@ -13,8 +13,10 @@ import { ConnectorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import type { Component } from '../shared/lifecycle.js';
 import { createStartStop } from '../shared/start-stop.js';
-import { startStoreThread, type StoreThread } from './store-thread.js';
+import { CATCH_UP_FRAMES, startStoreThread, type StoreThread } from './store-thread.js';
 import { createDurability, type Durability } from './durability.js';
+import { createSpaceGuard, type SpaceGuard } from './space-guard.js';
+import { guardWrites } from './statement.js';
 
 export type Db = Database.Database;
 
@@ -56,27 +58,35 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Db {
   }
 }
 
-/** The daemon's store: the connection, the group commit that makes its commits durable, and the helper thread behind both. */
+/** The daemon's store: the connection, the group commit that makes its commits durable, the helper thread behind both, and the guard that holds writes back while the disk is full. */
 export interface Store {
   db: Db;
   durability: Durability;
   thread: StoreThread;
+  space: SpaceGuard;
 }
 
 export interface CreateStoreOptions {
-  /** Told when the store's helper thread failed (checkpoints run in commits again, fsyncs in libuv's pool). */
+  /** Told when the store's helper thread failed (checkpoints run in commits again, fsyncs in libuv's pool, until it is restarted). */
   onThreadGone?: (error: unknown) => void;
+  /** Told when a new helper thread took over after a failure. */
+  onThreadBack?: () => void;
+  /** Told once when writes are held back for a full disk (with the failed checkpoint), and once when they go on. */
+  onSpaceChange?: (holding: boolean, cause?: unknown) => void;
   /** Time between two checkpoints of the helper thread. Default 1000 ms. */
   checkpointIntervalMs?: number;
 }
+
+/** A WAL frame of the default 4 KiB page, with its header. */
+const WAL_FRAME_BYTES = 4096 + 24;
 
 /** The page cache of the daemon's connection, in KiB. */
 const PAGE_CACHE_KIB = 2048;
 
 /**
  * The store as a component: opened (and migrated) with `synchronous=NORMAL`, the group commit
- * (`durability.ts`) and the helper thread for fsyncs and checkpoints (`store-thread.ts`) at start,
- * closed at stop.
+ * (`durability.ts`), the helper thread for fsyncs and checkpoints (`store-thread.ts`) and the guard
+ * that holds writes back while the disk is full (`space-guard.ts`) at start, closed at stop.
  */
 export function createStore(file: string, options: CreateStoreOptions = {}): Component<Store> {
   let store: Store | null = null;
@@ -87,16 +97,20 @@ export function createStore(file: string, options: CreateStoreOptions = {}): Com
       // caches the file anyway; SQLite's default here was the largest fixed share of the intake's
       // peak memory (docs/performance.md).
       db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-      let durability: Durability | null = null;
-      const thread = startStoreThread(db, {
+      // A WAL that grew in a burst gives its space back when it starts over (`store-thread.ts`,
+      // "Catching up"): kept, it is space the database file cannot grow into on a full disk.
+      db.pragma(`journal_size_limit = ${CATCH_UP_FRAMES * WAL_FRAME_BYTES}`);
+      let thread: StoreThread | null = null;
+      const space = createSpaceGuard({ file, probe: () => thread?.checkpointNow(), ...(options.onSpaceChange ? { onChange: options.onSpaceChange } : {}) });
+      guardWrites(db, space);
+      thread = startStoreThread(db, {
         ...(options.checkpointIntervalMs ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
-        onGone: (error) => {
-          durability?.threadGone();
-          options.onThreadGone?.(error);
-        },
+        onCheckpoint: (outcome) => space.noteCheckpoint(outcome),
+        onGone: (error) => options.onThreadGone?.(error),
+        ...(options.onThreadBack ? { onBack: options.onThreadBack } : {}),
       });
-      durability = createDurability(db, thread);
-      store = { db, durability, thread };
+      const durability = createDurability(db, thread);
+      store = { db, durability, thread, space };
       return store;
     },
     async stop() {

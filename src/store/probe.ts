@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, writesHeld } from './statement.js';
 
 /** Why the store cannot take writes, or null when it can. */
 export function storeProblem(db: Db): string | null {
@@ -14,6 +14,8 @@ export function storeProblem(db: Db): string | null {
   try {
     statement(db, 'SELECT 1 FROM events LIMIT 1').get();
     if (db.name !== ':memory:' && db.name !== '') fs.accessSync(path.dirname(db.name), fs.constants.W_OK);
+    // Held back by the space guard (`space-guard.ts`) until a checkpoint gets through.
+    if (writesHeld(db)) return 'the disk is full: writes are held back (STORE_DISK_FULL)';
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

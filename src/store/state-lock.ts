@@ -9,7 +9,9 @@
  * in another process or in this one, gets SQLITE_BUSY at once (busy timeout 0). It writes nothing.
  *
  * `connector.pid` says who holds it, for the message only: it is written after the lock is held,
- * so in the instant between the two it may still name a previous holder. The lock decides.
+ * so in the instant between the two it may still name a previous holder. The lock decides. On a
+ * full disk it cannot be written, and the daemon starts without it (its store waits for space,
+ * `space-guard.ts`): a previous holder's file is removed, and the message says "PID unknown".
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,9 +64,12 @@ export function acquireStateLock(stateDir: string, pid = process.pid): StateLock
   const held = db;
   try {
     writePid(stateDir, pid);
-  } catch (error) {
-    held.close();
-    throw new ConnectorError('STORE_FAILED', `Cannot write ${pidFilePath(stateDir)}: ${(error as Error).message}`, { cause: error });
+  } catch {
+    try {
+      fs.rmSync(pidFilePath(stateDir), { force: true });
+    } catch {
+      // Left naming a previous holder; the lock still decides.
+    }
   }
   let released = false;
   return {
@@ -82,8 +87,13 @@ export function acquireStateLock(stateDir: string, pid = process.pid): StateLock
 /** Replace the PID file in one rename, so a reader never sees it half written. */
 function writePid(stateDir: string, pid: number): void {
   const temp = path.join(stateDir, `.connector.pid.${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(temp, `${pid}\n`, { mode: 0o644 });
-  fs.renameSync(temp, pidFilePath(stateDir));
+  try {
+    fs.writeFileSync(temp, `${pid}\n`, { mode: 0o644 });
+    fs.renameSync(temp, pidFilePath(stateDir));
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 function readPid(file: string): number | undefined {

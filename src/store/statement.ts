@@ -4,21 +4,48 @@
  * file's intake peak at about twice its RSS and cost delivery and webhooks CPU on every query
  * (docs/performance.md, Intake). Every SQL text in `store/` is static, so each is prepared once
  * per connection.
+ *
+ * Every statement of `store/` passes here on its way to run, so this is also where a connection's
+ * writes are held back while its disk is full (`space-guard.ts`): a statement that changes the
+ * database throws `STORE_DISK_FULL` instead of adding to a WAL that cannot be checkpointed.
  */
 import type Database from 'better-sqlite3';
+import type { SpaceGuard } from './space-guard.js';
 
-const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+interface Connection {
+  statements: Map<string, Database.Statement>;
+  guard: SpaceGuard | undefined;
+}
+
+const connections = new WeakMap<Database.Database, Connection>();
+
+function connectionOf(db: Database.Database): Connection {
+  let connection = connections.get(db);
+  if (!connection) {
+    connection = { statements: new Map(), guard: undefined };
+    connections.set(db, connection);
+  }
+  return connection;
+}
 
 export function statement(db: Database.Database, sql: string): Database.Statement {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let prepared = cache.get(sql);
+  const connection = connectionOf(db);
+  let prepared = connection.statements.get(sql);
   if (!prepared) {
     prepared = db.prepare(sql);
-    cache.set(sql, prepared);
+    connection.statements.set(sql, prepared);
   }
+  // `readonly` is SQLite's own verdict (sqlite3_stmt_readonly), kept on the statement.
+  if (connection.guard && !prepared.readonly) connection.guard.assertWritable();
   return prepared;
+}
+
+/** Hold the writes of `db`'s statements back while `guard` says its disk is full (the daemon's store). */
+export function guardWrites(db: Database.Database, guard: SpaceGuard): void {
+  connectionOf(db).guard = guard;
+}
+
+/** Whether `db`'s writes are held back for a full disk (for `/readyz`). */
+export function writesHeld(db: Database.Database): boolean {
+  return connections.get(db)?.guard?.holding ?? false;
 }

@@ -7,27 +7,42 @@
  *   every webhook wait for them. Here it waits for nobody.
  * - **Checkpoints.** SQLite's automatic checkpoint runs inside whichever commit pushes the WAL past
  *   1000 pages: on the daemon's one connection, a pause of several milliseconds (pages copied into
- *   the database, the database fsynced) on the event loop every few hundred webhooks. So the
- *   daemon's connection turns it off (`wal_autocheckpoint = 0`) and this thread, with a connection
- *   of its own, runs a PASSIVE checkpoint every `checkpointIntervalMs`: it copies what it can
- *   without waiting for anyone, and the main connection's next commit starts the WAL over once a
- *   checkpoint caught up. A checkpoint delays an fsync asked for meanwhile by its few milliseconds,
- *   once a second; one thread instead of two saves a V8 isolate's memory.
+ *   the database, the database fsynced) on the event loop every few hundred webhooks. So this
+ *   thread, with a connection of its own, runs a PASSIVE checkpoint every `checkpointIntervalMs`:
+ *   it copies what it can without waiting for anyone, and the main connection's next commit starts
+ *   the WAL over once a checkpoint caught up. A checkpoint delays an fsync asked for meanwhile by
+ *   its few milliseconds, once a second; one thread instead of two saves a V8 isolate's memory.
+ *   Every checkpoint's outcome goes to `onCheckpoint`, failures included (a full disk:
+ *   `space-guard.ts`), and `checkpointNow()` asks for one at once.
+ * - **Catching up.** Under a steady stream of commits a checkpoint running beside them never
+ *   catches up (commits land while it copies), so the WAL never starts over and grows by every
+ *   commit's pages, held by the file for good: with the connection's own checkpoint off, that WAL
+ *   took a full disk's freed space before any checkpoint could (docs/reliability.md, "The state
+ *   disk fills"). So the connection keeps SQLite's own checkpoint, at `CATCH_UP_FRAMES` instead of
+ *   1000: the commit that passes it copies the few frames the thread has not, with no commit beside
+ *   it, and the WAL starts over; `journal_size_limit` then gives the file's space back.
  *
- * Should the thread fail, `onGone` hands both jobs back: the connection gets its automatic
- * checkpoint again and the group commit fsyncs through the pool. The thread is evaluated from a
- * string (not a module file beside this one) so that it runs the same from the compiled program,
- * the tests (which run the TypeScript sources) and the release package; it loads better-sqlite3 from
- * the path this module resolves.
+ * A checkpoint that fails does not end the thread (it once did: the first SQLITE_FULL, thrown in
+ * the thread's timer, killed it for good). Should the thread itself fail, `onGone` hands
+ * both jobs back for a while: the connection gets its automatic checkpoint again, the group commit
+ * fsyncs through the pool, and `checkpointNow()` runs on the connection; then a new thread is
+ * started (after `restartDelayMs`, doubled for each failure in a row up to a minute) and takes them
+ * over again. The thread's code is in `store-thread-source.ts`.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
+import type { CheckpointOutcome } from './space-guard.js';
+import { STORE_THREAD_SOURCE, type StoreThreadReply } from './store-thread-source.js';
 
 export interface StoreThread {
-  /** fsync the WAL; resolves true when it was synced, false when there was no WAL (nothing committed). */
+  /** fsync the WAL; resolves true when it was synced, false when there was no WAL (nothing committed). Rejects while no thread runs. */
   sync(): Promise<boolean>;
+  /** A thread runs (false between a failure and its restart, and after `close()`). */
+  readonly running: boolean;
+  /** Run a checkpoint soon; its outcome goes to `onCheckpoint`. Runs on the connection itself while no thread runs. */
+  checkpointNow(): void;
   /** Checkpoints run by the thread so far. */
   readonly checkpoints: number;
   /** Stop the thread (the last close of the main connection checkpoints what is left). */
@@ -37,121 +52,127 @@ export interface StoreThread {
 export interface StoreThreadOptions {
   /** Time between two checkpoints. Default 1000 ms. */
   checkpointIntervalMs?: number;
-  /** The thread is gone (failed): the caller takes its jobs back. */
+  /** Time before a failed thread is started again; doubled for each failure in a row, up to a minute. Default 1000 ms. */
+  restartDelayMs?: number;
+  /** Every checkpoint's outcome, by the thread or on the connection. */
+  onCheckpoint?: (outcome: CheckpointOutcome) => void;
+  /** The thread failed: the caller takes its jobs back until `onBack`. */
   onGone: (error: unknown) => void;
+  /** A new thread took the jobs over again after a failure. */
+  onBack?: () => void;
 }
 
-const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const path = require('node:path');
-const Database = require(workerData.modulePath);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('cache_size = -1024');
-let fd = null;
-let folderSynced = false;
-const timer = setInterval(() => {
-  db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage({ checkpointed: true });
-}, workerData.checkpointIntervalMs);
-parentPort.on('message', (id) => {
-  if (id === 'close') {
-    clearInterval(timer);
-    if (fd !== null) fs.closeSync(fd);
-    db.close();
-    parentPort.close();
-    return;
-  }
-  try {
-    if (fd === null) {
-      try {
-        fd = fs.openSync(workerData.file + '-wal', 'r');
-      } catch (error) {
-        if (error && error.code === 'ENOENT') return parentPort.postMessage({ id, synced: false });
-        throw error;
-      }
-    }
-    fs.fsyncSync(fd);
-    if (!folderSynced) {
-      const folder = fs.openSync(path.dirname(workerData.file), 'r');
-      try {
-        fs.fsyncSync(folder);
-      } finally {
-        fs.closeSync(folder);
-      }
-      folderSynced = true;
-    }
-    parentPort.postMessage({ id, synced: true });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  }
-});
-`;
-
-interface Reply {
-  id?: number;
-  synced?: boolean;
-  error?: string;
-  checkpointed?: boolean;
-}
-
-/** SQLite's default threshold, given back to the main connection if the thread fails. */
+/** SQLite's default threshold, given back to the main connection while no thread runs. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/** WAL frames past which a commit checkpoints itself though the thread runs (about 8 MiB of 4 KiB pages). */
+export const CATCH_UP_FRAMES = 2000;
+const MAX_RESTART_DELAY_MS = 60_000;
 
-/** Start the thread for `db` (a file in WAL mode); turns the connection's automatic checkpoint off. */
+/** Start the thread for `db` (a file in WAL mode); moves the connection's automatic checkpoint to `CATCH_UP_FRAMES`. */
 export function startStoreThread(db: Database.Database, options: StoreThreadOptions): StoreThread {
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(SOURCE, { eval: true, workerData: { modulePath, file: db.name, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000 } });
-  worker.unref();
-  db.pragma('wal_autocheckpoint = 0');
+  const checkpointIntervalMs = options.checkpointIntervalMs ?? 1_000;
+  const restartDelayMs = options.restartDelayMs ?? 1_000;
   const waiting = new Map<number, { resolve: (synced: boolean) => void; reject: (error: unknown) => void }>();
+  let worker: Worker | null = null;
+  let closed = false;
+  let failuresInRow = 0;
+  let restart: NodeJS.Timeout | null = null;
   let nextId = 1;
   let checkpoints = 0;
-  let gone = false;
-  const fail = (error: unknown): void => {
-    if (gone) return;
-    gone = true;
+
+  const gone = (): ConnectorError => new ConnectorError('STORE_FAILED', "The store's helper thread is not running");
+
+  const onCheckpointReply = (reply: NonNullable<StoreThreadReply['checkpoint']>): void => {
+    if (reply.error === undefined) {
+      checkpoints += 1;
+      failuresInRow = 0;
+      options.onCheckpoint?.({ ok: true, log: reply.log ?? -1, checkpointed: reply.checkpointed ?? -1 });
+      return;
+    }
+    const cause = Object.assign(new Error(reply.error), { code: reply.code });
+    options.onCheckpoint?.({ ok: false, error: new ConnectorError('STORE_FAILED', `A checkpoint of ${db.name} failed: ${reply.error}`, { cause }) });
+  };
+
+  const spawn = (): void => {
+    restart = null;
+    if (closed) return;
+    const w = new Worker(STORE_THREAD_SOURCE, { eval: true, workerData: { modulePath, file: db.name, checkpointIntervalMs } });
+    worker = w;
+    w.unref();
+    w.on('message', (reply: StoreThreadReply) => {
+      if (reply.checkpoint) return onCheckpointReply(reply.checkpoint);
+      const waiter = reply.id === undefined ? undefined : waiting.get(reply.id);
+      if (!waiter) return;
+      waiting.delete(reply.id!);
+      if (waiting.size === 0) w.unref();
+      if (reply.error !== undefined) waiter.reject(new ConnectorError('STORE_FAILED', `fsync of ${db.name}-wal failed: ${reply.error}`));
+      else waiter.resolve(reply.synced === true);
+    });
+    w.on('error', (error) => fail(w, error));
+    w.on('exit', (code) => fail(w, new ConnectorError('STORE_FAILED', `The store's helper thread exited with code ${code}`)));
+    if (db.open) db.pragma(`wal_autocheckpoint = ${CATCH_UP_FRAMES}`);
+  };
+
+  const fail = (w: Worker, error: unknown): void => {
+    if (w !== worker) return;
+    worker = null;
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     for (const waiter of waiting.values()) waiter.reject(error);
     waiting.clear();
+    if (closed) return;
     options.onGone(error);
+    const delay = Math.min(restartDelayMs * 2 ** failuresInRow, MAX_RESTART_DELAY_MS);
+    failuresInRow += 1;
+    restart = setTimeout(() => {
+      spawn();
+      options.onBack?.();
+    }, delay);
+    restart.unref();
   };
-  worker.on('message', (reply: Reply) => {
-    if (reply.checkpointed) {
-      checkpoints += 1;
-      return;
-    }
-    const w = reply.id === undefined ? undefined : waiting.get(reply.id);
-    if (!w) return;
-    waiting.delete(reply.id!);
-    if (waiting.size === 0) worker.unref();
-    if (reply.error !== undefined) w.reject(new ConnectorError('STORE_FAILED', `fsync of ${db.name}-wal failed: ${reply.error}`));
-    else w.resolve(reply.synced === true);
-  });
-  worker.on('error', fail);
-  worker.on('exit', (code) => fail(new ConnectorError('STORE_FAILED', `The store's helper thread exited with code ${code}`)));
+
+  spawn();
   return {
     sync() {
-      if (gone) return Promise.reject(new ConnectorError('STORE_FAILED', "The store's helper thread is gone"));
+      const w = worker;
+      if (!w) return Promise.reject(gone());
       const id = nextId++;
       // Referenced while an fsync is owed, so the process does not exit under a caller's feet.
-      worker.ref();
+      w.ref();
       return new Promise<boolean>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage(id);
+        w.postMessage(id);
       });
+    },
+    get running() {
+      return worker !== null;
+    },
+    checkpointNow() {
+      if (worker) return worker.postMessage('checkpoint');
+      if (closed || !db.open || db.inTransaction) return;
+      try {
+        const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+        options.onCheckpoint?.({ ok: true, log: result?.log ?? -1, checkpointed: result?.checkpointed ?? -1 });
+      } catch (error) {
+        options.onCheckpoint?.({ ok: false, error });
+      }
     },
     get checkpoints() {
       return checkpoints;
     },
     async close() {
-      if (gone) return;
-      gone = true;
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      if (closed) return;
+      closed = true;
+      if (restart) clearTimeout(restart);
+      const w = worker;
+      // Its exit is not a failure now: nothing takes its jobs back.
+      worker = null;
+      if (!w) return;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
       // Referenced until it has exited: a process whose last work is this stop would otherwise
       // end while the thread closes, before the caller closes the main connection after it.
-      worker.ref();
-      worker.postMessage('close');
+      w.ref();
+      w.postMessage('close');
       await exited;
     },
   };

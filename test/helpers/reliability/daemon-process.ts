@@ -33,6 +33,8 @@ export interface DaemonProcessOptions {
   webhookPort: number;
   /** stdout and stderr are appended here (`daemon.stdout.log`, `daemon.stderr.log`). */
   logDir: string;
+  /** Bound on each wait of a start (`/healthz`, then the start log line). Default 30 s, then 60 s. */
+  startTimeoutMs?: number;
 }
 
 export function createDaemonProcess(options: DaemonProcessOptions): DaemonProcess {
@@ -86,22 +88,22 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       });
       await waitUntil(
         async () => {
-          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          if (!running) throw new Error(`the daemon exited during start: ${lastLines(options.logDir)}`);
           return healthy();
         },
         'the daemon /healthz',
-        30_000,
+        options.startTimeoutMs ?? 30_000,
       );
       // /healthz answers as soon as the webhook listener is up, before intake recovery and the
       // signal handlers: "up" is the start log line (a SIGTERM before it kills the process outright).
       const stdoutLog = path.join(options.logDir, 'daemon.stdout.log');
       await waitUntil(
         () => {
-          if (!running) throw new Error(`the daemon exited during start (see ${options.logDir}/daemon.stderr.log)`);
+          if (!running) throw new Error(`the daemon exited during start: ${lastLines(options.logDir)}`);
           return fs.readFileSync(stdoutLog, 'utf8').split('"msg":"connector started"').length - 1 >= starts;
         },
         'the "connector started" log line',
-        60_000,
+        options.startTimeoutMs ?? 60_000,
       );
     },
     async kill() {
@@ -124,6 +126,13 @@ export function createDaemonProcess(options: DaemonProcessOptions): DaemonProces
       return result;
     },
   };
+}
+
+/** The last lines the daemon wrote to stdout and stderr, for a failure's message (the folder may be gone when it is read). */
+function lastLines(logDir: string): string {
+  const tail = (name: string) =>
+    fs.existsSync(path.join(logDir, name)) ? fs.readFileSync(path.join(logDir, name), 'utf8').trimEnd().split('\n').slice(-3).join('\n') : '';
+  return `stdout: ${tail('daemon.stdout.log')}\nstderr: ${tail('daemon.stderr.log')}`;
 }
 
 /** Run `fn` with a daemon process that is always killed afterwards (the test may have stopped it). */

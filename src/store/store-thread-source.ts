@@ -1,0 +1,71 @@
+/**
+ * The code of the store's helper thread (`store-thread.ts`), evaluated from a string so that it
+ * runs the same from the compiled program, the tests (which run the TypeScript sources) and the
+ * release package; it loads better-sqlite3 from the path its owner resolves.
+ *
+ * Messages in: a number (fsync the WAL, answer with that id), `'checkpoint'` (one now), `'close'`.
+ * Messages out: `{ id, synced }` or `{ id, error }` for an fsync; `{ checkpoint: { log, checkpointed } }`
+ * or `{ checkpoint: { error, code } }` after every checkpoint, timed or asked for. A checkpoint that
+ * fails is reported, not thrown: on a full disk it fails until space comes back, and the thread
+ * has to be there when it does.
+ */
+export const STORE_THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const Database = require(workerData.modulePath);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('cache_size = -1024');
+let fd = null;
+let folderSynced = false;
+const checkpoint = () => {
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ checkpoint: { log: result.log, checkpointed: result.checkpointed } });
+  } catch (error) {
+    parentPort.postMessage({ checkpoint: { error: String((error && error.message) || error), code: error && error.code } });
+  }
+};
+const timer = setInterval(checkpoint, workerData.checkpointIntervalMs);
+parentPort.on('message', (id) => {
+  if (id === 'close') {
+    clearInterval(timer);
+    if (fd !== null) fs.closeSync(fd);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  if (id === 'checkpoint') return checkpoint();
+  try {
+    if (fd === null) {
+      try {
+        fd = fs.openSync(workerData.file + '-wal', 'r');
+      } catch (error) {
+        if (error && error.code === 'ENOENT') return parentPort.postMessage({ id, synced: false });
+        throw error;
+      }
+    }
+    fs.fsyncSync(fd);
+    if (!folderSynced) {
+      const folder = fs.openSync(path.dirname(workerData.file), 'r');
+      try {
+        fs.fsyncSync(folder);
+      } finally {
+        fs.closeSync(folder);
+      }
+      folderSynced = true;
+    }
+    parentPort.postMessage({ id, synced: true });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+/** A message from the thread. */
+export interface StoreThreadReply {
+  id?: number;
+  synced?: boolean;
+  error?: string;
+  checkpoint?: { log?: number; checkpointed?: number; error?: string; code?: string };
+}
