@@ -88,7 +88,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
         await page.click(`a[href="${request('ЗК-000102')}"]`);
         expect(new URL(page.url()).pathname).toBe(request('ЗК-000102'));
         const timeline = await page.textContent('ol.timeline');
-        expect(timeline).toContain('Recorded from requests-0612.csv, row 4');
+        expect(timeline).toContain('Recorded from requests-0612.csv, row 5');
         expect(timeline).toMatch(/Attempt 1: 201/);
         expect(timeline).toContain('X-Request-Id');
         expect(timeline).toMatch(/Outcome: accepted PRC-REQ-\d+/);
@@ -171,7 +171,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
         expect(problems[0]).toContain('Количество');
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('a[href$="errors.csv"]')]);
         const csv = fs.readFileSync((await download.path())!, 'utf8');
-        expect(csv.startsWith('\uFEFFrow;field;code;message;externalId')).toBe(true);
+        expect(csv.startsWith('\uFEFFrow (rows are numbered as lines of the file: the header is line 1);field;code;message;externalId')).toBe(true);
         expect(csv).toContain('COLUMN_MISSING');
 
         // The mapping is fixed (every line one piece) and reloaded; the operator takes the file again.
