@@ -1,7 +1,7 @@
 /**
  * The daemon's own check of the editor's text, as marks in the editor. The preview beside the
  * editor lists what `check` found when the text was last posted: a syntax error by line and
- * column, anything else by its key path (`request.customer.inn`). Most of it the schema marks
+ * column, anything else by its key path (`request.customer.inn`, an unknown key with its line too). Most of it the schema marks
  * already; what it cannot say (a field with two sources, `upper` with `lower`, a date format the
  * reader refuses, a mapping of the other kind) only the daemon knows. Those are placed on their
  * key here, or on the first line when the path names no key of the text. They hold only for the
@@ -33,18 +33,20 @@ export function placeDaemonProblems(text: string, problems: readonly DaemonProbl
   const placed: Problem[] = [];
   for (const problem of problems) {
     let span: { from: number; to: number } | undefined;
-    if (problem.line !== null) {
+    if (problem.line !== null && problem.path === '') {
       // A syntax error: the editor's parser is the daemon's, and has marked it already.
       if (syntaxMarked) continue;
       span = pointAt(text, problem.line, problem.column ?? 1);
     } else if (doc !== undefined) {
+      // A key's problem is placed on the key, whether or not the daemon also gave its line (an
+      // unknown key does): the line alone would mark one character of it.
       const path = problem.path === '' ? undefined : keyPath(doc.contents, problem.path);
       const key = path && spanOf(doc, path, 'key');
       const value = path && spanOf(doc, path, 'value');
       // The editor marked something in this key or its value: that says it first (the daemon's
       // words for a wrong type, `is required`, would only stand beside it).
       if (key && value && own.some((mark) => mark.from <= Math.max(key.to, value.to) && mark.to >= key.from)) continue;
-      span = key ?? rootSpan(doc, text);
+      span = key ?? (problem.line !== null ? pointAt(text, problem.line, problem.column ?? 1) : rootSpan(doc, text));
     }
     if (span === undefined || taken.has(`${span.from}:${span.to}`)) continue;
     taken.add(`${span.from}:${span.to}`);

@@ -82,7 +82,7 @@ describe('the mapping page in Chromium', { timeout: 120_000 }, () => {
         expect(await page.inputValue('#sample')).toMatch(/^upload:/);
         expect(await page.locator('#preview table.problems tbody tr').allTextContents()).toEqual([
           // The page words the problem from its key (the report's English sentence is for the log and the file).
-          '4ЗК-000102customer.innИННINN_INVALIDfails the INN check digit0274062112',
+          '5ЗК-000102customer.innИННINN_INVALIDfails the INN check digit0274062112',
         ]);
         await replaceEditorText(page, BOXES);
         await previewSays(page, '"unit": "коробка"', 'the edit previewed on the upload');

@@ -151,7 +151,7 @@ describe('the mapping editor in Chromium', { timeout: 120_000 }, () => {
         await waitUntil(async () => (await lintMarks(page)).join() === 'customer.inn', 'the daemon’s problem on its key');
         await page.hover('.cm-lintRange-error >> text=customer.inn');
         expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticText')).toBe(
-          'needs exactly one of column, path, const, template, parts or counter (has column, const)',
+          'needs exactly one of column, path, const, template, parts or counter (it has column, const)',
         );
         expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticSource')).toBe('daemon check');
         // Until the text changes: then only the next preview says.
