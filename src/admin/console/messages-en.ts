@@ -1,4 +1,5 @@
 /** The console's English text; `messages-ru.ts` has the same keys. `{name}` placeholders are filled by `translator`. */
+import { EDITOR_WORDS_EN } from './editor/words.js';
 import type { Entry } from './i18n-entry.js';
 
 export const en = {
@@ -426,6 +427,8 @@ export const en = {
   'state.files.archived': 'archived',
   'state.files.processing': 'processing',
   'state.retry': 'to retry',
+  // The mapping editor's own words (its marks, hover, completion), written in editor/words.ts, which the browser bundle holds too.
+  ...EDITOR_WORDS_EN,
 } as const;
 
 export type MessageKey = keyof typeof en;

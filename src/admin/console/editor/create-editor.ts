@@ -28,6 +28,7 @@ import { createChecker } from './schema-problems.js';
 import type { Schema } from './schema-walk.js';
 import { consoleTheme, yamlHighlight } from './theme.js';
 import { typeOverSelection } from './type-over-selection.js';
+import { sayEnglish, type Say } from './words.js';
 
 /** A change that came from the textarea: copied into the editor, not announced back. */
 const fromTextarea = Annotation.define<boolean>();
@@ -40,9 +41,11 @@ export interface EditorOptions {
   schema: Schema | null;
   /** The editor's accessible name (the label of the textarea). */
   label: string;
+  /** The editor's words, in the console's language (words.ts); English without. */
+  say?: Say;
 }
 
-export function createEditor({ textarea, schema, label }: EditorOptions): EditorView {
+export function createEditor({ textarea, schema, label, say = sayEnglish }: EditorOptions): EditorView {
   const host = document.createElement('div');
   host.className = 'yaml-editor';
   textarea.after(host);
@@ -73,15 +76,15 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
         indentUnit.of('  '),
         yaml(),
         syntaxHighlighting(yamlHighlight),
-        autocompletion({ override: schema ? [completeFrom(schema)] : [], icons: false }),
+        autocompletion({ override: schema ? [completeFrom(schema, say)] : [], icons: false }),
         linter(
-          lintWith(schema, () => checked),
+          lintWith(schema, () => checked, say),
           {
             delay: 300,
             needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((effect) => effect.is(daemonChecked))),
           },
         ),
-        ...(schema ? [hoverTooltip(hoverFrom(schema))] : []),
+        ...(schema ? [hoverTooltip(hoverFrom(schema, say))] : []),
         // Tab indents (YAML is indentation); Escape then Tab leaves the editor, as CodeMirror documents.
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
         EditorView.contentAttributes.of({ 'aria-label': label, spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
@@ -122,9 +125,9 @@ export function createEditor({ textarea, schema, label }: EditorOptions): Editor
  * Keys and values from the schema, as the word is typed or on Ctrl-Space. On an empty line nothing
  * pops up by itself (a new line is not a question): a key is offered from its first letter.
  */
-function completeFrom(schema: Schema) {
+function completeFrom(schema: Schema, say: Say) {
   return (context: CompletionContext): CompletionResult | null => {
-    const found = suggestAt(schema, context.state.doc.toString(), context.pos);
+    const found = suggestAt(schema, context.state.doc.toString(), context.pos, say);
     if (found === null) return null;
     if (!context.explicit && found.from === context.pos && found.suggestions[0]?.kind === 'key') return null;
     return {
@@ -160,10 +163,10 @@ function readDaemonProblems(text: string): Checked {
   return { text: text.replace(/\r\n?/g, '\n'), problems };
 }
 
-const SOURCES = { YAML: 'YAML', schema: 'mapping schema', daemon: 'daemon check' } as const;
+const SOURCES = { YAML: 'editor.source.yaml', schema: 'editor.source.schema', daemon: 'editor.source.daemon' } as const;
 
-function lintWith(schema: Schema | null, checked: () => Checked) {
-  const check = createChecker(schema);
+function lintWith(schema: Schema | null, checked: () => Checked, say: Say) {
+  const check = createChecker(schema, say);
   return (view: EditorView): Diagnostic[] => {
     const text = view.state.doc.toString();
     const own = check(text);
@@ -175,15 +178,15 @@ function lintWith(schema: Schema | null, checked: () => Checked) {
       to: Math.min(problem.to, length),
       severity: 'error',
       message: problem.message,
-      source: SOURCES[problem.source],
+      source: say(SOURCES[problem.source]),
     }));
   };
 }
 
 /** The schema's word on the key under the pointer: its path, type, default and description (as text, never markup). */
-function hoverFrom(schema: Schema) {
+function hoverFrom(schema: Schema, say: Say) {
   return (view: EditorView, pos: number): Tooltip | null => {
-    const found = describeAt(schema, view.state.doc.toString(), pos);
+    const found = describeAt(schema, view.state.doc.toString(), pos, say);
     if (found === null) return null;
     return {
       pos: found.from,
@@ -199,7 +202,7 @@ function hoverFrom(schema: Schema) {
           dom.append(part);
         };
         line('cm-schema-hover-title', found.title);
-        line('cm-schema-hover-type', found.fallback === undefined ? found.type : `${found.type}; default ${found.fallback}`);
+        line('cm-schema-hover-type', found.fallback === undefined ? found.type : say('editor.hover.default', { type: found.type, value: found.fallback }));
         if (found.description) line('cm-schema-hover-description', found.description);
         return { dom };
       },

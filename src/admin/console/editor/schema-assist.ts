@@ -5,6 +5,7 @@
  */
 import { contextAt, keyAt } from './cursor-context.js';
 import { defaultOf, describeType, descriptionOf, keysOf, schemasAt, valuesOf, type Schema } from './schema-walk.js';
+import { sayEnglish, type Say } from './words.js';
 
 export interface Suggestion {
   /** What the list shows and the typed word is matched against. */
@@ -19,7 +20,7 @@ export interface Suggestion {
 }
 
 /** Keys or values to offer at `pos`, replacing the text from `from`; null where the schema has nothing to say. */
-export function suggestAt(root: Schema, text: string, pos: number): { from: number; suggestions: Suggestion[] } | null {
+export function suggestAt(root: Schema, text: string, pos: number, say: Say = sayEnglish): { from: number; suggestions: Suggestion[] } | null {
   const context = contextAt(text, pos);
   if (context === null) return null;
   const schemas = schemasAt(root, context.path);
@@ -28,7 +29,7 @@ export function suggestAt(root: Schema, text: string, pos: number): { from: numb
     if (keys.length > 0) {
       const suggestions = keys.map(({ key, schemas: own }): Suggestion => {
         const written = scalarText(key);
-        return { label: written, apply: `${written}: `, kind: 'key', detail: describeType(root, own[0]), info: descriptionOf(own) };
+        return { label: written, apply: `${written}: `, kind: 'key', detail: describeType(root, own[0], say), info: descriptionOf(own) };
       });
       return { from: context.from, suggestions };
     }
@@ -36,7 +37,7 @@ export function suggestAt(root: Schema, text: string, pos: number): { from: numb
   const fallback = defaultOf(schemas);
   const suggestions = valuesOf(schemas).map((value): Suggestion => {
     const written = scalarText(value);
-    return { label: written, apply: written, kind: 'value', detail: fallback?.value === value ? 'default' : '', info: undefined };
+    return { label: written, apply: written, kind: 'value', detail: fallback?.value === value ? say('editor.completion.default') : '', info: undefined };
   });
   return suggestions.length > 0 ? { from: context.from, suggestions } : null;
 }
@@ -61,7 +62,7 @@ export interface Hover {
 }
 
 /** What the schema says of the key under `pos`, or null (not on a key, or a key the schema does not know). */
-export function describeAt(root: Schema, text: string, pos: number): Hover | null {
+export function describeAt(root: Schema, text: string, pos: number, say: Say = sayEnglish): Hover | null {
   const key = keyAt(text, pos);
   if (key === null) return null;
   const parents = schemasAt(root, key.path.slice(0, -1));
@@ -72,7 +73,7 @@ export function describeAt(root: Schema, text: string, pos: number): Hover | nul
     from: key.from,
     to: key.to,
     title: key.path.map(String).join(' › '),
-    type: describeType(root, own.schemas[0]),
+    type: describeType(root, own.schemas[0], say),
     fallback: fallback === undefined ? undefined : JSON.stringify(fallback.value),
     description: descriptionOf(own.schemas),
   };

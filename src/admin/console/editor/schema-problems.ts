@@ -14,6 +14,7 @@
 import { Validator, type OutputUnit, type Schema as ValidatorSchema } from '@cfworker/json-schema';
 import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair } from 'yaml';
 import { describeType, keysOf, schemasAt, type Schema, type Segment } from './schema-walk.js';
+import { sayEnglish, YAML_ERROR_TEXTS, type Say } from './words.js';
 
 export interface Problem {
   from: number;
@@ -27,7 +28,7 @@ export interface Problem {
  * A check of the editor's text against `root`, made once per schema (the validator indexes it).
  * Without a schema (the page could not fetch it) only the YAML is checked.
  */
-export function createChecker(root: Schema | null): (text: string) => Problem[] {
+export function createChecker(root: Schema | null, say: Say = sayEnglish): (text: string) => Problem[] {
   // The validator writes its index into the schema objects: it gets a copy of its own.
   const validator = root === null ? null : new Validator(structuredClone(root) as ValidatorSchema, '7', false);
   return (text) => {
@@ -35,23 +36,23 @@ export function createChecker(root: Schema | null): (text: string) => Problem[] 
     try {
       doc = parseDocument(text, { prettyErrors: false });
     } catch (error) {
-      return [{ from: 0, to: 0, message: `cannot be read as YAML: ${(error as Error).message}`, source: 'YAML' }];
+      return [{ from: 0, to: 0, message: say('editor.unreadable', { said: (error as Error).message }), source: 'YAML' }];
     }
     if (doc.errors.length > 0) {
-      return doc.errors.map((error) => ({ from: error.pos[0], to: Math.max(error.pos[0], error.pos[1]), message: error.message, source: 'YAML' }));
+      return doc.errors.map((error) => ({ from: error.pos[0], to: Math.max(error.pos[0], error.pos[1]), message: yamlMessage(error, say), source: 'YAML' }));
     }
     let data: unknown;
     try {
       // As the daemon reads it: an alias bomb stops here instead of filling the tab's memory.
       data = doc.toJS({ maxAliasCount: 100 });
     } catch (error) {
-      return [{ from: 0, to: 0, message: `cannot be read as YAML: ${(error as Error).message}`, source: 'YAML' }];
+      return [{ from: 0, to: 0, message: say('editor.unreadable', { said: (error as Error).message }), source: 'YAML' }];
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      return [{ ...rootSpan(doc, text), message: 'must be a YAML mapping (key: value pairs)', source: 'schema' }];
+      return [{ ...rootSpan(doc, text), message: say('editor.notMapping'), source: 'schema' }];
     }
     if (root === null || validator === null) return [];
-    return schemaProblems(root, validator.validate(data).errors, doc, data, text);
+    return schemaProblems(root, validator.validate(data).errors, doc, data, text, say);
   };
 }
 
@@ -77,7 +78,18 @@ const LEAF_KEYWORDS = new Set([
   'maxProperties',
 ]);
 
-function schemaProblems(root: Schema, errors: readonly OutputUnit[], doc: Document.Parsed, data: unknown, text: string): Problem[] {
+/**
+ * A parser error in the console's words (the keys config/read-yaml.ts words the daemon's with);
+ * one no key says is the parser's own first line, as `check` quotes it.
+ */
+function yamlMessage(error: { code: string; message: string }, say: Say): string {
+  const key = YAML_ERROR_TEXTS[error.code];
+  if (key !== undefined) return say(`text.${key}`);
+  const said = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
+  return say('editor.yamlSyntax', { said });
+}
+
+function schemaProblems(root: Schema, errors: readonly OutputUnit[], doc: Document.Parsed, data: unknown, text: string, say: Say): Problem[] {
   const choices = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.keywordLocation}/`);
   const problems: Problem[] = [];
   const seen = new Set<string>();
@@ -85,7 +97,7 @@ function schemaProblems(root: Schema, errors: readonly OutputUnit[], doc: Docume
     if (!LEAF_KEYWORDS.has(error.keyword)) continue;
     if (choices.some((prefix) => error.keywordLocation.startsWith(prefix))) continue;
     const path = instancePath(error.instanceLocation, data);
-    const { message, on } = say(root, error, path, valueAt(data, path));
+    const { message, on } = explain(root, error, path, valueAt(data, path), say);
     const span = spanOf(doc, path, on) ?? rootSpan(doc, text);
     const id = `${span.from}:${span.to}:${message}`;
     if (seen.has(id)) continue;
@@ -120,58 +132,59 @@ function limitAt(root: Schema, path: readonly Segment[], keyword: string): numbe
   return undefined;
 }
 
-function say(root: Schema, error: OutputUnit, path: Segment[], value: unknown): { message: string; on: 'key' | 'value' } {
-  const expected = () => describeType(root, schemasAt(root, path)[0]);
+function explain(root: Schema, error: OutputUnit, path: Segment[], value: unknown, say: Say): { message: string; on: 'key' | 'value' } {
+  const expected = () => describeType(root, schemasAt(root, path)[0], say);
   const limit = (keyword: string) => limitAt(root, path, keyword) ?? Number(/(\d+(\.\d+)?)\)?\.?$/.exec(error.error)?.[1]);
   switch (error.keyword) {
     case 'false': {
       const key = String(path[path.length - 1]);
       const known = keysOf(root, schemasAt(root, path.slice(0, -1))).map((info) => info.key);
       const near = closest(key, known);
-      const hint = near !== undefined ? `did you mean ${near}?` : known.length > 0 ? `known here: ${known.join(', ')}` : 'no keys are allowed here';
-      return { message: `unknown key "${key}" (${hint})`, on: 'key' };
+      const hint =
+        near !== undefined
+          ? say('editor.didYouMean', { near })
+          : known.length > 0
+            ? say('editor.knownHere', { keys: known.join(', ') })
+            : say('editor.noKeysHere');
+      return { message: say('editor.unknownKey', { key, hint }), on: 'key' };
     }
     case 'required': {
       const missing = /"(.*)"\.?$/.exec(error.error)?.[1] ?? error.error;
-      return { message: `missing required key "${missing}"`, on: 'key' };
+      return { message: say('editor.missingKey', { key: missing }), on: 'key' };
     }
     case 'type':
     case 'enum':
     case 'const':
     case 'anyOf':
     case 'oneOf':
-      return { message: `expected ${expected()}, got ${show(value)}`, on: 'value' };
+      return { message: say('editor.expected', { expected: expected(), got: show(value, say) }), on: 'value' };
     case 'minLength': {
       const n = limit('minLength');
-      return { message: n === 1 ? 'must not be empty' : `must be at least ${n} characters long`, on: 'value' };
+      return { message: n === 1 ? say('editor.notEmpty') : say('editor.minLength', { n }), on: 'value' };
     }
     case 'maxLength': {
       const n = limit('maxLength');
-      return { message: n === 1 ? 'must be a single character' : `must be at most ${n} characters long`, on: 'value' };
+      return { message: n === 1 ? say('editor.singleCharacter') : say('editor.maxLength', { n }), on: 'value' };
     }
     case 'pattern':
-      return { message: `must match the pattern ${String(schemasAt(root, path).find((s) => typeof s.pattern === 'string')?.pattern)}`, on: 'value' };
+      return { message: say('editor.pattern', { pattern: String(schemasAt(root, path).find((s) => typeof s.pattern === 'string')?.pattern) }), on: 'value' };
     case 'minimum':
-      return { message: `must be at least ${limit('minimum')}`, on: 'value' };
     case 'maximum':
-      return { message: `must be at most ${limit('maximum')}`, on: 'value' };
     case 'exclusiveMinimum':
-      return { message: `must be above ${limit('exclusiveMinimum')}`, on: 'value' };
     case 'exclusiveMaximum':
-      return { message: `must be below ${limit('exclusiveMaximum')}`, on: 'value' };
     case 'minItems':
-      return { message: `must list at least ${limit('minItems')}`, on: 'value' };
+      return { message: say(`editor.${error.keyword}`, { n: limit(error.keyword) }), on: 'value' };
     default:
       return { message: error.error, on: 'value' };
   }
 }
 
-function show(value: unknown): string {
-  if (value === null) return 'nothing (null)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
+function show(value: unknown, say: Say): string {
+  if (value === null) return say('editor.got.null');
+  if (Array.isArray(value)) return say('editor.got.list');
+  if (typeof value === 'object') return say('editor.got.mapping');
   if (typeof value === 'string') return JSON.stringify(value);
-  return typeof value === 'number' ? `the number ${value}` : String(value);
+  return typeof value === 'number' ? say('editor.got.number', { n: value }) : String(value);
 }
 
 /** The known key within two edits of `key` (a typo), if exactly one is nearest. */

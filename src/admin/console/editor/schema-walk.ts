@@ -9,6 +9,8 @@
  * written as `allOf: [{ $ref: fieldSpec }]` and the `required` of the `else` branch are all seen.
  */
 
+import { sayEnglish, type EditorWordKey, type Say } from './words.js';
+
 /** A JSON Schema object (a boolean schema is not walked into). */
 export type Schema = { readonly [keyword: string]: unknown };
 
@@ -133,42 +135,70 @@ function typesOf(schema: Schema): string[] {
  * above 0`, `"auto"`, `one of csv, json`, `a mapping`, `a list of strings`. `anyOf` branches are
  * joined with "or".
  */
-export function describeType(root: Schema, schema: unknown): string {
-  if (!isSchema(schema)) return schema === false ? 'nothing (not allowed here)' : 'anything';
-  if (typeof schema.$ref === 'string') return describeType(root, resolveRef(root, schema.$ref));
+export function describeType(root: Schema, schema: unknown, say: Say = sayEnglish): string {
+  if (!isSchema(schema)) return say(schema === false ? 'editor.type.nothing' : 'editor.type.anything');
+  if (typeof schema.$ref === 'string') return describeType(root, resolveRef(root, schema.$ref), say);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const members = schema[keyword];
-    if (Array.isArray(members)) return [...new Set(members.map((member) => describeType(root, member)))].join(' or ');
+    if (Array.isArray(members)) return either([...new Set(members.map((member) => describeType(root, member, say)))], say);
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && typesOf(schema).length === 0) return describeType(root, schema.allOf[0]);
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && typesOf(schema).length === 0) return describeType(root, schema.allOf[0], say);
   if ('const' in schema) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ')}`;
+  if (Array.isArray(schema.enum)) {
+    return say('editor.type.oneOf', { values: schema.enum.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ') });
+  }
   const types = typesOf(schema);
-  if (types.length === 0) return isSchema(schema.properties) ? 'a mapping' : 'anything';
-  return types.map((type) => describeOneType(root, schema, type)).join(' or ');
+  if (types.length === 0) return say(isSchema(schema.properties) ? 'editor.type.object' : 'editor.type.anything');
+  return either(
+    types.map((type) => describeOneType(root, schema, type, say)),
+    say,
+  );
 }
 
-const ARTICLE: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'true or false',
-  object: 'a mapping',
-  array: 'a list',
-  null: 'null',
+/** `a or b or c`, in the editor's words. */
+function either(words: string[], say: Say): string {
+  return words.reduce((a, b) => say('editor.type.or', { a, b }));
+}
+
+const TYPE_WORDS: Record<string, EditorWordKey> = {
+  string: 'editor.type.string',
+  number: 'editor.type.number',
+  integer: 'editor.type.integer',
+  boolean: 'editor.type.boolean',
+  object: 'editor.type.object',
+  array: 'editor.type.array',
+  null: 'editor.type.null',
 };
 
-function describeOneType(root: Schema, schema: Schema, type: string): string {
-  let words = ARTICLE[type] ?? type;
-  if (type === 'array' && isSchema(schema.items)) words = `a list of ${plural(describeType(root, schema.items))}`;
+/** The plural a list of one plain type is said with (`a list of strings`). */
+const PLURAL_WORDS: Record<string, EditorWordKey> = {
+  string: 'editor.type.strings',
+  number: 'editor.type.numbers',
+  integer: 'editor.type.integers',
+  object: 'editor.type.mappings',
+  array: 'editor.type.lists',
+};
+
+function describeOneType(root: Schema, schema: Schema, type: string, say: Say): string {
+  const known = TYPE_WORDS[type];
+  let words = known === undefined ? type : say(known);
+  if (type === 'array' && isSchema(schema.items)) words = say('editor.type.listOf', { items: itemsWords(root, schema.items, say) });
   if (type === 'number' || type === 'integer') {
-    if (typeof schema.exclusiveMinimum === 'number') words += ` above ${schema.exclusiveMinimum}`;
-    else if (typeof schema.minimum === 'number') words += ` of at least ${schema.minimum}`;
-    if (typeof schema.maximum === 'number') words += ` up to ${schema.maximum}`;
+    if (typeof schema.exclusiveMinimum === 'number') words = say('editor.type.above', { type: words, n: schema.exclusiveMinimum });
+    else if (typeof schema.minimum === 'number') words = say('editor.type.atLeast', { type: words, n: schema.minimum });
+    if (typeof schema.maximum === 'number') words = say('editor.type.upTo', { type: words, n: schema.maximum });
   }
   return words;
 }
 
-function plural(words: string): string {
-  return words.replace(/^an? (\w+)/, '$1s');
+/** What a list holds: a plain type in the plural (`strings`), anything else as it is said alone. */
+function itemsWords(root: Schema, items: Schema, say: Say): string {
+  const schema = typeof items.$ref === 'string' ? resolveRef(root, items.$ref) : items;
+  if (isSchema(schema) && !('enum' in schema) && !('const' in schema)) {
+    const types = typesOf(schema);
+    const bounded = ['minimum', 'maximum', 'exclusiveMinimum'].some((keyword) => typeof schema[keyword] === 'number');
+    const plural = types.length === 1 && !bounded ? PLURAL_WORDS[types[0]!] : undefined;
+    if (plural !== undefined && !(types[0] === 'array' && isSchema(schema.items))) return say(plural);
+  }
+  return describeType(root, items, say);
 }

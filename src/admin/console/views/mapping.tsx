@@ -3,7 +3,8 @@
  * button (Preview, Suggest, Save: `formaction`), so the page works without JavaScript; with it,
  * `mapping.js` swaps in a fresh `#preview` (rendered by `PreviewSection`, the same markup) as the
  * operator types, and `editor.js` puts a YAML editor in place of the textarea (which stays in the
- * form, holding the text), with completion, hover and inline errors from the schema at `data-schema`.
+ * form, holding the text), with completion, hover and inline errors from the schema at `data-schema`,
+ * saying them with the words in `data-words` (the console's language, `editorWords`).
  */
 import type { PreviewData } from '../studio/preview.js';
 import type { SampleInfo } from '../studio/samples.js';
@@ -11,11 +12,20 @@ import type { StudioData } from '../studio/studio-data.js';
 import type { UploadFormats } from '../studio/upload-formats.js';
 import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
 import { formatBytes } from '../format.js';
+import { EDITOR_WORDS_EN, YAML_ERROR_TEXTS } from '../editor/words.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
 import { AuditTable, hintFor, Json, ProblemMessage, ProblemTable } from './parts.js';
 import type { ViewContext } from './view-context.js';
+
+/** The editor's words in the page's language, placeholders as written (the editor fills them): its own, and the YAML parser's texts. */
+export function editorWords(t: Translate): Record<string, string> {
+  const words: Record<string, string> = {};
+  for (const key of Object.keys(EDITOR_WORDS_EN) as (keyof typeof EDITOR_WORDS_EN)[]) words[key] = t(key);
+  for (const key of Object.values(YAML_ERROR_TEXTS)) words[`text.${key}`] = t.text({ key }) ?? key;
+  return words;
+}
 
 /** `upload`: the formats the flow reads (`uploadFormatsOf`), named on the upload's label and offered by its file picker. */
 export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload: UploadFormats }) {
@@ -80,7 +90,16 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload:
             <input type="file" name="upload" id="upload" accept={upload.accept} />
           </label>
           <label for="yaml">{t('mapping.editor')}</label>
-          <textarea name="yaml" id="yaml" spellcheck={false} autocomplete="off" wrap="off" rows={34} data-schema={paths.mappingSchema(data.flow)}>
+          <textarea
+            name="yaml"
+            id="yaml"
+            spellcheck={false}
+            autocomplete="off"
+            wrap="off"
+            rows={34}
+            data-schema={paths.mappingSchema(data.flow)}
+            data-words={JSON.stringify(editorWords(t))}
+          >
             {data.text}
           </textarea>
           <p class="buttons">

@@ -204,14 +204,14 @@ describe('createChecker: the marks', () => {
     ]);
   });
 
-  it('underlines a YAML syntax error where the daemon reports it, and checks nothing else', () => {
+  it('underlines a YAML syntax error where the daemon reports it, in the words the console says it with, and checks nothing else', () => {
     const text = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"\nformt: 1');
     const found = check(text);
     expect(found).toEqual([
       {
         from: expect.any(Number),
         to: expect.any(Number),
-        message: 'Flow map in block collection must be sufficiently indented and end with a }',
+        message: 'is indented wrongly: keys of one mapping stand in one column',
         source: 'YAML',
       },
     ]);
@@ -222,7 +222,7 @@ describe('createChecker: the marks', () => {
     } catch (error) {
       daemon = (error as ConnectorError).details.problems;
     }
-    expect(daemon).toEqual([expect.objectContaining({ line: before.length, column: before[before.length - 1]!.length + 1 })]);
+    expect(daemon).toEqual([expect.objectContaining({ line: before.length, column: before[before.length - 1]!.length + 1, text: { key: 'yamlBadIndent' } })]);
   });
 
   it('wants a mapping at the top, and checks only the YAML without a schema', () => {
