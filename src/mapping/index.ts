@@ -14,4 +14,5 @@ export type { MappingSpec } from '../config/mapping-schema.js';
 export { suggestMapping, type SuggestOptions } from './suggest/suggest-mapping.js';
 export { suggestMappingForFile } from './suggest/suggest-file.js';
 export { previewSuggestion, formatSuggestionSummary, fieldsToLookAt, suggestExitCode, type SuggestionPreview } from './suggest/preview-suggestion.js';
+export { SUMMARY_WORDS_EN, summaryEnglish, type SummaryKey, type SummarySay } from './suggest/summary-words.js';
 export { CONFIDENCE_THRESHOLD, type MappingSuggestion, type FieldSuggestion } from './suggest/types.js';

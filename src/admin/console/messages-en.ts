@@ -1,4 +1,5 @@
 /** The console's English text; `messages-ru.ts` has the same keys. `{name}` placeholders are filled by `translator`. */
+import { SUMMARY_WORDS_EN } from '../../mapping/suggest/summary-words.js';
 import { EDITOR_WORDS_EN } from './editor/words.js';
 import type { Entry } from './i18n-entry.js';
 
@@ -429,6 +430,8 @@ export const en = {
   'state.retry': 'to retry',
   // The mapping editor's own words (its marks, hover, completion), written in editor/words.ts, which the browser bundle holds too.
   ...EDITOR_WORDS_EN,
+  // The summary of a suggestion (after Suggest), written in mapping/suggest/summary-words.ts, which the CLI says in English.
+  ...SUMMARY_WORDS_EN,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -12,6 +12,7 @@ import { isConnectorError } from '../../errors.js';
 import { mapFile, type MapInput } from '../map-file.js';
 import { CONFIDENCE_THRESHOLD, REVIEW_BELOW, type MappingSuggestion } from './types.js';
 import { shown } from './shown.js';
+import { summaryEnglish, type SummarySay } from './summary-words.js';
 
 /** Problem messages quoted in the summary. */
 const SHOWN_PROBLEMS = 5;
@@ -77,91 +78,109 @@ export function suggestExitCode(suggestion: MappingSuggestion, preview: Suggesti
   return suggestion.complete && preview.ran && preview.submissions > 0 && !preview.fileProblem ? 0 : 1;
 }
 
-/** Each field the user must still look at, with why: `request.contact.name: 0.71, "ФИО клиента" contains "ФИО"`. */
-export function fieldsToLookAt(suggestion: MappingSuggestion, preview: SuggestionPreview): string[] {
+/** Each field the user must still look at, with why: `request.contact.name: 0.71, check it: "ФИО клиента" contains "ФИО"`. */
+export function fieldsToLookAt(suggestion: MappingSuggestion, preview: SuggestionPreview, say: SummarySay = summaryEnglish): string[] {
   const out: string[] = [];
   const tabular = suggestion.sample.format === 'csv' || suggestion.sample.format === 'xlsx';
-  if (tabular && suggestion.groupBy === undefined) out.push('groupBy: TODO, required: no column was sure to group the rows');
+  if (tabular && suggestion.groupBy === undefined) out.push(say('summary.look.groupBy'));
   for (const field of suggestion.fields) {
+    const { key, reason } = field;
     if (field.source === undefined) {
-      if (field.required || field.guess !== undefined) out.push(`${field.key}: TODO, ${field.required ? 'required' : 'optional'}: ${field.reason}`);
+      if (field.required || field.guess !== undefined) out.push(say(field.required ? 'summary.look.required' : 'summary.look.optional', { key, reason }));
     } else if ('counter' in field.source) {
-      out.push(`${field.key}: generated (counter): ${field.reason}`);
+      out.push(say('summary.look.counter', { key, reason }));
     } else if (field.confidence < REVIEW_BELOW) {
-      out.push(`${field.key}: ${field.confidence.toFixed(2)}, check it: ${field.reason}`);
+      out.push(say('summary.look.checkIt', { key, confidence: field.confidence.toFixed(2), reason }));
     }
   }
-  for (const [key, count] of Object.entries(preview.problemFields)) out.push(`${key}: ${count} problem(s) in the preview`);
+  for (const [key, n] of Object.entries(preview.problemFields)) out.push(say('summary.look.problems', { key, n }));
   return out;
 }
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
-/** The summary printed after the YAML: what was detected, what the preview found, what to look at. */
-export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: SuggestionPreview, written: string): string {
+/**
+ * The summary printed after the YAML: what was detected, what the preview found, what to look at.
+ * `say` words it (English, as the CLI prints it; the console passes its language's); `written`
+ * says where the YAML went.
+ */
+export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: SuggestionPreview, written: string, say: SummarySay = summaryEnglish): string {
   const { sample } = suggestion;
-  const lines = [`Suggested a ${suggestion.kind} mapping for ${suggestion.fileName} (${written}).`];
-  const encoding = `encoding ${sample.encoding.value} (${sample.encoding.reason})`;
+  const lines = [say(suggestion.kind === 'requests' ? 'summary.title.requests' : 'summary.title.confirmations', { file: suggestion.fileName, written })];
+  const encoding = say('summary.encoding', { value: sample.encoding.value, reason: sample.encoding.reason });
+  const columns = say('summary.columns', { n: sample.columns.length });
+  const rows = say('summary.dataRows', { n: sample.rowCount });
+  const grouping = () => say('summary.grouping', { value: suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO' });
   if (sample.format === 'csv') {
-    lines.push(`  Sample: CSV, ${encoding}, delimiter ${JSON.stringify(sample.delimiter?.value)} (${sample.delimiter?.reason}),`);
-    lines.push(
-      `          header on line ${sample.headerLine?.value ?? '?'}, ${plural(sample.columns.length, 'column')}, ${plural(sample.rowCount, 'data row')}`,
-    );
-    lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
+    lines.push(say('summary.csvSample', { encoding, delimiter: JSON.stringify(sample.delimiter?.value), reason: String(sample.delimiter?.reason) }));
+    lines.push(say('summary.csvHeader', { line: sample.headerLine?.value ?? '?', columns, rows }));
+    lines.push(grouping());
   } else if (sample.format === 'xlsx') {
     lines.push(
-      `  Sample: XLSX, ${sample.sheet?.value ?? 'the first sheet'}, header on row ${sample.headerLine?.value ?? '?'} (${sample.headerLine?.reason ?? 'not found'}),`,
+      say('summary.xlsxSample', {
+        sheet: sample.sheet?.value ?? say('summary.firstSheet'),
+        row: sample.headerLine?.value ?? '?',
+        reason: sample.headerLine?.reason ?? say('summary.notFound'),
+      }),
     );
-    lines.push(`          ${plural(sample.columns.length, 'column')}, ${plural(sample.rowCount, 'data row')}`);
-    lines.push(`  Grouping: ${suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO'}`);
-    if (suggestion.fillDown) lines.push(`  Fill-down: ${suggestion.fillDown.reason}`);
+    lines.push(say('summary.xlsxSize', { columns, rows }));
+    lines.push(grouping());
+    if (suggestion.fillDown) lines.push(say('summary.fillDown', { reason: suggestion.fillDown.reason }));
   } else if (sample.format === 'xml') {
-    lines.push(`  Sample: XML, ${sample.document ?? plural(sample.rowCount, 'document')}`);
+    lines.push(say('summary.xmlSample', { document: sample.document ?? say('summary.documents', { n: sample.rowCount }) }));
   } else {
-    const at = sample.jsonPath?.value === undefined ? '' : ` at ${shown(sample.jsonPath.value)}`;
+    const at = sample.jsonPath?.value === undefined ? '' : say('summary.recordsAt', { path: shown(sample.jsonPath.value) });
     lines.push(
-      `  Sample: ${sample.format.toUpperCase()}, ${encoding}, ${plural(sample.rowCount, 'record')}${at}, lines at ${shown(sample.itemsPath?.value ?? '?')}`,
+      say('summary.jsonSample', {
+        format: sample.format.toUpperCase(),
+        encoding,
+        records: say('summary.records', { n: sample.rowCount }),
+        at,
+        items: shown(sample.itemsPath?.value ?? '?'),
+      }),
     );
   }
-  const thousands = suggestion.thousands.length > 0 ? `; thousands separator: ${suggestion.thousands.join(', ')}` : '';
-  lines.push(`  Numbers: decimalComma ${suggestion.decimalComma.value} (${suggestion.decimalComma.reason})${thousands}`);
+  const thousands = suggestion.thousands.length > 0 ? say('summary.thousands', { list: suggestion.thousands.join(', ') }) : '';
+  lines.push(say('summary.numbers', { value: String(suggestion.decimalComma.value), reason: suggestion.decimalComma.reason, thousands }));
   const dates = Object.entries(suggestion.dates).map(([column, format]) => `${shown(column)} ${format.value}`);
-  if (dates.length > 0) lines.push(`  Dates: ${dates.join(', ')}`);
+  if (dates.length > 0) lines.push(say('summary.dates', { list: dates.join(', ') }));
   const matched = suggestion.fields.filter((field) => field.source !== undefined);
   const required = suggestion.fields.filter((field) => field.required);
   const todo = suggestion.fields.filter((field) => field.source === undefined).map((field) => field.key);
   lines.push(
-    `  Fields: ${matched.length} of ${suggestion.fields.length} written (${required.filter((f) => f.source !== undefined).length} of ${required.length} required)` +
-      (todo.length > 0 ? `; TODO: ${todo.join(', ')}` : ''),
+    say('summary.fields', {
+      matched: matched.length,
+      total: suggestion.fields.length,
+      requiredMatched: required.filter((f) => f.source !== undefined).length,
+      required: required.length,
+      todo: todo.length > 0 ? say('summary.fieldsTodo', { list: todo.join(', ') }) : '',
+    }),
   );
-  if (suggestion.unusedColumns.length > 0) lines.push(`  Unused columns: ${suggestion.unusedColumns.map(shown).join(', ')}`);
+  if (suggestion.unusedColumns.length > 0) lines.push(say('summary.unusedColumns', { list: suggestion.unusedColumns.map(shown).join(', ') }));
   if (preview.ran) {
     const codes = Object.entries(preview.problemsByCode).map(([code, count]) => `${code} ${count}`);
-    const noun = suggestion.kind === 'requests' ? 'request' : 'confirmation';
     lines.push(
-      `Preview of the sample: ${plural(preview.submissions, noun)}, ${plural(sum(preview.problemsByCode), 'problem')}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}; dates in the past are not checked here`,
+      say('summary.previewRan', {
+        submissions: say(suggestion.kind === 'requests' ? 'summary.requests' : 'summary.confirmations', { n: preview.submissions }),
+        problems: say('summary.problems', { n: sum(preview.problemsByCode) }),
+        codes: codes.length > 0 ? ` (${codes.join(', ')})` : '',
+      }),
     );
     for (const example of preview.examples) lines.push(`  ${example}`);
   } else {
-    lines.push(`Preview not run: the mapping does not load yet (${firstLine(preview.skipped)}); fill in the TODO lines`);
+    lines.push(say('summary.previewNotRun', { why: firstLine(preview.skipped) }));
   }
-  const look = fieldsToLookAt(suggestion, preview);
-  if (look.length > 0) lines.push('Look at:', ...look.map((line) => `  - ${line}`));
-  if (suggestion.warnings.length > 0) lines.push('Warnings:', ...suggestion.warnings.map((line) => `  - ${line}`));
-  if (suggestion.notes !== undefined && suggestion.notes.length > 0) lines.push('Notes:', ...suggestion.notes.map((line) => `  - ${line}`));
-  lines.push(finalLine(suggestion, preview));
+  const look = fieldsToLookAt(suggestion, preview, say);
+  if (look.length > 0) lines.push(say('summary.lookAt'), ...look.map((line) => `  - ${line}`));
+  if (suggestion.warnings.length > 0) lines.push(say('summary.warnings'), ...suggestion.warnings.map((line) => `  - ${line}`));
+  if (suggestion.notes !== undefined && suggestion.notes.length > 0) lines.push(say('summary.notes'), ...suggestion.notes.map((line) => `  - ${line}`));
+  lines.push(finalLine(suggestion, preview, say));
   return `${lines.join('\n')}\n`;
 }
 
-function finalLine(suggestion: MappingSuggestion, preview: SuggestionPreview): string {
-  if (suggestExitCode(suggestion, preview) === 0) {
-    return `Every required field has a column (guesses under ${CONFIDENCE_THRESHOLD} are TODOs). Check the "Look at" list, then point a flow at the mapping.`;
-  }
+function finalLine(suggestion: MappingSuggestion, preview: SuggestionPreview, say: SummarySay): string {
+  if (suggestExitCode(suggestion, preview) === 0) return say('summary.final.ready', { threshold: CONFIDENCE_THRESHOLD });
   // A sample with nothing to map (1C's settings message): the mapping is whole, the sample says nothing of it.
-  if (suggestion.complete && preview.ran && preview.submissions === 0 && sum(preview.problemsByCode) === 0) {
-    return 'The mapping loads, but the sample holds nothing to map: run `preview` on a sample with data before a flow uses it.';
-  }
-  return 'Incomplete: fill in the TODO lines (or fix what the preview reports) and run `preview`.';
+  if (suggestion.complete && preview.ran && preview.submissions === 0 && sum(preview.problemsByCode) === 0) return say('summary.final.nothingToMap');
+  return say('summary.final.incomplete');
 }
 
 function sum(counts: Record<string, number>): number {

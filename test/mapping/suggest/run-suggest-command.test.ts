@@ -84,7 +84,7 @@ describe('runSuggestCommand', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('Preview of the sample: 2 requests, 1 problem (INN_INVALID 1)');
     expect(result.stderr).toContain('  INN_INVALID: Row 5 of bad-inn.csv: customer.inn "0274062112" fails the INN check digit');
-    expect(result.stderr).toContain('  - request.customer.inn: 1 problem(s) in the preview');
+    expect(result.stderr).toContain('  - request.customer.inn: 1 problem in the preview');
   });
 
   it('every field found but the preview builds nothing (a title above the header): exit 1', async () => {

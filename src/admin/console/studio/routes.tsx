@@ -95,7 +95,7 @@ export function addMappingStudio(app: Hono<ConsoleEnv>, rt: Runtime): void {
     const got = await readEditorForm(c);
     if (got instanceof Response) return got;
     const { flow, yaml, version, sample, error } = got;
-    const answer = await suggestFromSample(flow, sample, error, t('mapping.suggestNeedsSample'), now);
+    const answer = await suggestFromSample(flow, sample, error, t, now);
     if (!answer.ok) {
       if (wantsJson(c)) return c.json({ error: answer.failure }, 422);
       return renderPage(c, flow, { text: yaml, version, preview: await previewMapping(yaml, flow, null, answer.failure, now()) }, 422);

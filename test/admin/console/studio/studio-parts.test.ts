@@ -10,6 +10,7 @@ import { chooseSample } from '../../../../src/admin/console/studio/choose-sample
 import { MAX_SAMPLE_BYTES } from '../../../../src/admin/console/studio/limits.js';
 import type { SaveOutcome } from '../../../../src/admin/console/studio/save-and-reload.js';
 import { suggestFromSample } from '../../../../src/admin/console/studio/suggest-from-sample.js';
+import { translator } from '../../../../src/admin/console/i18n.js';
 import { createUploadStore } from '../../../../src/admin/console/studio/uploads.js';
 import { flowSchema } from '../../../../src/config/flow-schema.js';
 import { createLogger } from '../../../../src/log.js';
@@ -57,7 +58,7 @@ describe('suggestFromSample', () => {
   it('suggests a mapping from the sample, with its summary and the preview of the suggested YAML', async () => {
     const uploads = createUploadStore({ clock: manualClock() });
     const sample = uploads.put('requests.csv', fs.readFileSync(SAMPLE));
-    const answer = await suggestFromSample(flowIn('/srv/inbox'), sample, null, 'choose a sample first', now);
+    const answer = await suggestFromSample(flowIn('/srv/inbox'), sample, null, translator('en'), now);
     expect(answer.ok).toBe(true);
     if (!answer.ok) return;
     expect(answer.suggestion.yaml).toContain('kind: requests');
@@ -67,12 +68,12 @@ describe('suggestFromSample', () => {
 
   it('answers the failure without a sample, or with the sample error it was given', async () => {
     const flow = flowIn('/srv/inbox');
-    expect(await suggestFromSample(flow, null, null, 'choose a sample first', now)).toEqual({
+    expect(await suggestFromSample(flow, null, null, translator('en'), now)).toEqual({
       ok: false,
-      failure: { code: 'FILE_UNREADABLE', message: 'choose a sample first' },
+      failure: { code: 'FILE_UNREADABLE', message: translator('en')('mapping.suggestNeedsSample') },
     });
     const gone = { code: 'FILE_UNREADABLE', message: 'upload it again' };
-    expect(await suggestFromSample(flow, null, gone, 'choose a sample first', now)).toEqual({ ok: false, failure: gone });
+    expect(await suggestFromSample(flow, null, gone, translator('en'), now)).toEqual({ ok: false, failure: gone });
   });
 });
 
