@@ -4,7 +4,9 @@
  * schema, a key's description on hover, an unknown key, a wrong type and a YAML syntax error
  * underlined with their messages, the daemon's own check (the preview's) marked on its key, and
  * not one CSP violation on the way (a `<style>` added on
- * purpose at the end proves the listener hears one).
+ * purpose at the end proves the listener hears one). A Russian console's editor says all that is
+ * its own in Russian (its words come in the textarea's `data-words`), and so does the summary of a
+ * suggestion.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../../../src/config/json-schema.js';
 import { REPO } from '../../../helpers/with-daemon.js';
+import { latinWords } from '../../../helpers/console/latin-words.js';
 import { waitUntil } from '../../../helpers/wait-until.js';
 import { collectErrors, withBrowser } from '../../../helpers/console/with-browser.js';
 import { withConsoleDaemon } from '../../../helpers/console/with-console-daemon.js';
@@ -24,7 +27,41 @@ const MISTAKES = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy:
 );
 const BROKEN = MAPPING.replace('groupBy: "Номер заявки"', 'groupBy: { column: "Номер заявки"');
 const TWO_SOURCES = MAPPING.replace('customer.inn: { column: "ИНН" }', 'customer.inn: { column: "ИНН", const: "7707083894" }');
+const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 const SCHEMA = jsonSchemaOf('mapping-requests') as { properties: Record<string, { description: string }> };
+
+/** The Latin-script words of ours in a Russian text: what it quotes (keys, values: data) taken out. */
+function english(text: string | null): string[] {
+  return latinWords((text ?? '').replace(/«[^»]*»|"[^"]*"/g, ' '));
+}
+
+/**
+ * What the lint tooltip of the mark on `text` says: every message and who says it (the daemon's
+ * check may stand beside the editor's). The marks are drawn again when a preview comes back: the
+ * hover is tried until a tooltip shows.
+ */
+async function markSays(page: Page, text: string): Promise<{ messages: string[]; sources: string[] }> {
+  await waitUntil(
+    async () => {
+      await page.mouse.move(0, 0);
+      // The daemon's mark may overlap the editor's: the spans nest.
+      const mark = page.locator('.cm-lintRange-error', { hasText: text }).first();
+      if ((await mark.count()) === 0) return false;
+      await mark.hover({ timeout: 2000 }).catch(() => undefined);
+      // CodeMirror shows it after the pointer rests a moment.
+      return page.waitForSelector('.cm-tooltip-lint', { timeout: 2000 }).then(
+        () => true,
+        () => false,
+      );
+    },
+    `the tooltip of the mark on ${text}`,
+    30_000,
+  );
+  return {
+    messages: await page.locator('.cm-tooltip-lint .cm-diagnosticText').allTextContents(),
+    sources: await page.locator('.cm-tooltip-lint .cm-diagnosticSource').allTextContents(),
+  };
+}
 
 /** The labels of the open completion list. */
 async function completions(page: Page): Promise<string[]> {
@@ -140,9 +177,7 @@ describe('the mapping editor in Chromium', { timeout: 120_000 }, () => {
         await waitUntil(async () => (await lintMarks(page)).length === 1, 'one lint mark');
         expect(await lintMarks(page)).toEqual(['r']);
         await page.hover('.cm-lintRange-error');
-        expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticText')).toBe(
-          'Flow map in block collection must be sufficiently indented and end with a }',
-        );
+        expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticText')).toBe('is indented wrongly: keys of one mapping stand in one column');
         expect(await page.textContent('.cm-tooltip-lint .cm-diagnosticSource')).toBe('YAML');
         await waitUntil(async () => ((await page.textContent('#preview')) ?? '').includes('line 7, column 1'), 'the preview says where');
 
@@ -164,6 +199,74 @@ describe('the mapping editor in Chromium', { timeout: 120_000 }, () => {
         expect(errors, errors.join('\n')).toEqual([]);
         await page.evaluate("document.head.append(Object.assign(document.createElement('style'), { textContent: 'body { color: red }' }))");
         await waitUntil(() => errors.some((error) => error.startsWith('CSP violation: style-src')), 'the control violation heard');
+      });
+    });
+  });
+
+  it('speaks Russian in a Russian console: its marks, their kinds, a type on hover, and the summary of a suggestion', async () => {
+    await withConsoleDaemon({ language: 'ru' }, async ({ url, inbox, daemon }) => {
+      fs.copyFileSync(SAMPLE, path.join(inbox, 'requests.csv'));
+      await waitUntil(() => daemon.sandbox!.requests().length === 3, 'the sample delivered');
+      await withBrowser(async (open) => {
+        const { page } = await open();
+        const errors = collectErrors(page);
+        await page.goto(`${url}/mapping`);
+        await waitForEditor(page);
+
+        await replaceEditorText(page, MISTAKES);
+        await waitUntil(async () => (await lintMarks(page)).length === 2, 'two lint marks');
+        const unknown = await markSays(page, 'optinal');
+        expect(unknown.messages).toContain('неизвестный ключ «optinal» (может быть, optional?)');
+        expect(unknown.sources).toContain('схема маппинга');
+        for (const said of [...unknown.messages, ...unknown.sources]) expect(english(said.replace(/\boptional\b/, ' ')), said).toEqual([]);
+        await page.mouse.move(0, 0);
+        await page.hover('.cm-lintRange-error >> text=5');
+        await waitUntil(
+          async () => (await page.textContent('.cm-tooltip-lint .cm-diagnosticText')) === 'ожидается строка, а здесь число 5',
+          'the type message',
+        );
+
+        // A key's type on hover (its description is the schema's own text, in English, as the schema says it).
+        await page.mouse.move(0, 0);
+        await page
+          .locator('.cm-line', { hasText: 'groupBy' })
+          .first()
+          .hover({ position: { x: 10, y: 5 } });
+        await page.waitForSelector('.cm-schema-hover');
+        const type = await page.textContent('.cm-schema-hover-type');
+        expect(type).toMatch(/[а-яё]{3}/i);
+        expect(english(type), type ?? '').toEqual([]);
+
+        // A YAML syntax error, in the words the preview says it with.
+        await replaceEditorText(page, BROKEN);
+        await waitUntil(async () => (await lintMarks(page)).length === 1, 'one lint mark');
+        const syntax = await markSays(page, 'r');
+        expect(syntax.messages).toEqual(['неверный отступ: ключи одного словаря стоят в одном столбце']);
+
+        // The daemon's own check, on its key, named as such.
+        await replaceEditorText(page, TWO_SOURCES);
+        await waitUntil(async () => (await lintMarks(page)).join() === 'customer.inn', 'the daemon’s problem on its key');
+        const daemonSays = await markSays(page, 'customer.inn');
+        expect(daemonSays.sources).toEqual(['проверка демона']);
+        // It names the keys a field spec takes: those are data.
+        for (const said of daemonSays.messages) expect(english(said.replace(/\b(column|path|const|template|parts|counter)\b/g, ' ')), said).toEqual([]);
+
+        // The summary of a suggestion: its headings, counts and last line in Russian. What the
+        // suggester found and why is its own text and is quoted as it is: only the words before a
+        // line's first colon, and the lines wholly ours, are checked.
+        await page.click('#suggest-button');
+        await waitUntil(async () => (await page.inputValue('#yaml')).includes('\n# Mapping suggested by'), 'the suggested YAML in the form');
+        const summary = (await page.textContent('#suggestion-summary')) ?? '';
+        expect(summary).toMatch(/^Предложен маппинг заявок для \S+ \(в редакторе\)\.\n/);
+        const lines = summary.split('\n').filter((line) => line.trim() !== '');
+        const ours = lines.flatMap((line) => {
+          if (/^(Предложен|Предпросмотр на образце|У каждого|Маппинг загружается|Не готово)/.test(line)) return [line];
+          const heading = /^\s*(?:- )?([^:]*):/.exec(line);
+          return heading ? [heading[1]!] : [];
+        });
+        expect(ours.length).toBeGreaterThan(5);
+        expect(english(ours.join('\n')), summary).toEqual([]);
+        expect(errors, errors.join('\n')).toEqual([]);
       });
     });
   });
