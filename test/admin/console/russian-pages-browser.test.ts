@@ -6,6 +6,8 @@
  * marked as such (`<code>`, the platform's own words in `<q class="said">`, JSON in `<pre>`), and
  * is left out of the check. Any Latin-script word of ours fails it (`latin-words.ts`: identifiers,
  * paths, commands and a short list of product names are not words of ours; nor are the flows' names).
+ * The mapping page's editor is given its words as data (`data-words`): they are checked too (the
+ * editor's marks themselves, and the suggest summary, in studio/mapping-editor-browser.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +65,16 @@ describe('a Russian console', () => {
               expect(text, `${entry.name} (${address})`).toMatch(/[а-яё]{3}/i);
               const words = englishWords(text);
               if (words.length > 0) english[`${entry.name} (${address})`] = words;
+              // The mapping editor's words (its marks, types, hover), which the page gives it in `data-words`.
+              const editorWords = await page
+                .locator('textarea[data-words]')
+                .evaluateAll((areas) => areas.map((area) => (area as unknown as { dataset: { words: string } }).dataset.words));
+              for (const json of editorWords) {
+                const said = Object.values(JSON.parse(json) as Record<string, string>).map((word) => word.replace(/\{\w+\}/g, ' '));
+                expect(said.length, `${entry.name}: the editor's words`).toBeGreaterThan(40);
+                const latin = englishWords(said.join('\n'));
+                if (latin.length > 0) english[`${entry.name} (${address}): the editor's words`] = latin;
+              }
             },
           ),
         ),
