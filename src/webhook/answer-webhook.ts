@@ -32,7 +32,7 @@ export function createWebhookAnswerer(deps: AnswerWebhookDeps): (req: IncomingMe
   return async (req, res) => {
     if (isHealthProbe(req.url, req.method)) return sendHealthz(res);
     const head: RequestHead = { target: req.url, method: req.method, remote: req.socket.remoteAddress, headers: req.headers, stopping: deps.stopping() };
-    log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
+    if (log.isLevelEnabled('debug')) log.debug({ remote: head.remote, requestId: req.headers['x-request-id'], method: req.method }, 'webhook request received');
     let admission = admitWebhook(policy, head);
     if (admission.kind === 'read-body') {
       const read = await readBody(req, policy.maxBodyBytes, req.headers['content-length']);

@@ -81,7 +81,7 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
       if (result.ok) {
         outcomes.push(result.outcome);
         const { eventId, eventType, orderId, status } = item.event;
-        log.add(result.outcome, eventType === ORDER_STATUS_CHANGED ? `${eventId} ${orderId} ${status}` : `${eventId} ${eventType}`);
+        log.add(result.outcome, () => (eventType === ORDER_STATUS_CHANGED ? `${eventId} ${orderId} ${status}` : `${eventId} ${eventType}`));
       }
       item.resolve(result);
     });

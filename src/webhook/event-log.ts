@@ -20,8 +20,8 @@ const MAX_LISTED = 200;
 const MAX_NAME = 60;
 
 export interface EventLog {
-  /** Note one stored event: `line` names it (`EVT-000123 ORD-2026-000042 shipped`). */
-  add(outcome: EventOutcome, line: string): void;
+  /** Note one stored event: `name()` names it (`EVT-000123 ORD-2026-000042 shipped`), called only while its outcome's names are listed. */
+  add(outcome: EventOutcome, name: () => string): void;
   /** Write the pending line now. */
   flush(): void;
 }
@@ -45,11 +45,14 @@ export function createEventLog(logger: Logger | undefined, intervalMs = 1_000): 
     counts = {};
   };
   return {
-    add(outcome, line) {
+    add(outcome, name) {
       if (logger === undefined) return;
       counts[outcome] = (counts[outcome] ?? 0) + 1;
       const names = (listed[outcome] ??= []);
-      if (names.length < MAX_LISTED) names.push(line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line);
+      if (names.length < MAX_LISTED) {
+        const line = name();
+        names.push(line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line);
+      }
       if (timer === undefined) {
         timer = setTimeout(flush, intervalMs);
         timer.unref();

@@ -39,7 +39,15 @@ export function eventToStore(event: WebhookEvent, body: string, receivedAt: numb
 }
 
 export function statusExportRecord(event: WebhookEvent, orderId: string, status: string, receivedAt: number): StatusExportRecord {
-  return { eventId: event.eventId, eventType: event.eventType, eventDate: event.eventDate, orderId, status, receivedAt: new Date(receivedAt).toISOString() };
+  return { eventId: event.eventId, eventType: event.eventType, eventDate: event.eventDate, orderId, status, receivedAt: isoTime(receivedAt) };
+}
+
+/** The last time formatted: every event of a group is received at the same `now`. */
+let lastIso = { ms: Number.NaN, text: '' };
+
+function isoTime(ms: number): string {
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 /** Whether `event` replaces the order's applied status `current`. */

@@ -16,9 +16,9 @@ describe('createEventLog', () => {
     vi.useFakeTimers();
     const { lines, logger } = capture();
     const log = createEventLog(logger, 1_000);
-    log.add('applied', 'EVT-000001 ORD-1 shipped');
+    log.add('applied', () => 'EVT-000001 ORD-1 shipped');
     vi.advanceTimersByTime(500);
-    log.add('stored', 'EVT-000002 ORD-1 confirmed');
+    log.add('stored', () => 'EVT-000002 ORD-1 confirmed');
     expect(lines).toHaveLength(0);
     vi.advanceTimersByTime(500);
     expect(lines).toMatchObject([
@@ -31,7 +31,7 @@ describe('createEventLog', () => {
   it('names at most 200 events of an outcome in a line and counts the rest', () => {
     const { lines, logger } = capture();
     const log = createEventLog(logger);
-    for (let i = 1; i <= 250; i++) log.add('applied', `EVT-${i}`);
+    for (let i = 1; i <= 250; i++) log.add('applied', () => `EVT-${i}`);
     log.flush();
     expect(lines[0]!.msg).toBe('250 applied webhook event(s) stored');
     expect(String(lines[0]!.applied).split(', ')).toHaveLength(201);
@@ -42,7 +42,7 @@ describe('createEventLog', () => {
     const { lines, logger } = capture();
     const log = createEventLog(logger);
     const long = `EVT-${'x'.repeat(5_000)}`;
-    for (const outcome of ['applied', 'stored', 'duplicate'] as const) for (let i = 0; i < 300; i++) log.add(outcome, long);
+    for (const outcome of ['applied', 'stored', 'duplicate'] as const) for (let i = 0; i < 300; i++) log.add(outcome, () => long);
     log.flush();
     expect(String(lines[0]!.applied).split(', ')[0]).toBe(`EVT-${'x'.repeat(55)}…`);
     expect(JSON.stringify(lines[0]).length).toBeLessThan(48 * 1024);
