@@ -526,4 +526,69 @@ export const ru: Messages = {
   'summary.final.nothingToMap':
     'Маппинг загружается, но в образце нечего сопоставлять: перед тем как поток его использует, выполните предпросмотр на образце с данными.',
   'summary.final.incomplete': 'Не готово: заполните строки TODO (или исправьте то, о чём сообщает предпросмотр) и выполните предпросмотр снова.',
+  // Предупреждения предложения.
+  'summary.warn.noDelimiter': 'ни один разделитель (";", ",", табуляция, "|") не делит строки на столбцы: это выгрузка CSV?',
+  'summary.warn.noHeader': 'в первых строках значения, а не названия столбцов: демону нужна строка заголовка с названиями столбцов',
+  'summary.warn.headerBelow':
+    'заголовок в строке {line}: демон читает заголовок из строки 1, так что записи над ним ({n}; заголовок отчёта?) нужно убрать из выгрузки',
+  'summary.warn.noRows': 'в образце есть заголовок, но нет строк: столбцы сопоставлены только по названиям',
+  'summary.warn.noHeaderRow': 'ни одна из первых строк листа {sheet} (проверено: {rows}) не называет столбцы: демону нужна строка заголовка',
+  'summary.warn.unnamedColumn': 'в столбце {column} есть значения, но нет названия: маппинг не сможет на него сослаться',
+  'summary.warn.unnamedSheetColumn': 'в столбце {column} листа {sheet} есть значения, но нет названия: маппинг не сможет на него сослаться',
+  'summary.warn.nameTwice': 'заголовок называет {name} дважды: демон читает первый',
+  'summary.warn.notObjects': 'записи, которые не являются объектами JSON, пропущены: {n}',
+  'summary.warn.noLinesArray': 'в записях нет массива строк: заявка в JSON должна держать свои строки в массиве',
+  'summary.warn.lineNotJson': 'строка {line} — не JSON, пропущена',
+  'summary.warn.cutSample': 'разобраны только первые байты файла {file} ({bytes}); предпросмотр читает весь файл',
+  'summary.warn.cutSheet': 'разобраны только первые строки листа {sheet} ({rows}); предпросмотр читает всю книгу',
+  'summary.warn.notCyrillic': 'байты вне ASCII не читаются как русский текст в windows-1251 (кириллических букв {cyrillic} из {nonAscii}): проверьте кодировку',
+  'summary.warn.orderIds':
+    'в {column} номера заказов платформы: это подтверждение поставщика? Тогда его читает поток подтверждений (flows[].kind=confirmations)',
+  'summary.warn.keyReturns':
+    '{value} снова встречается в строке {row} после других строк: демон объединяет только соседние строки (отсортируйте выгрузку по этому столбцу)',
+  'summary.warn.keyBlank': 'строки без значения в нём: {n}',
+  'summary.warn.mixedDecimals': 'есть и десятичные запятые ({comma}), и десятичные точки ({point}): одни из них не прочитаются',
+  'summary.warn.noCommerceMlOrder': 'в образце нет документа заказа (ХозОперация "Заказ товара")',
+  'summary.warn.edVersion':
+    'сообщение в EnterpriseData {version}, а пресет её не читает (читает {versions}); 1С пишет в старшей версии, которую объявили обе стороны',
+  'summary.warn.edSettingsMessage':
+    'в сообщении настроек (рукопожатии) нет тела (Message/Body): в образце нет заказа поставщику ({object}) для предпросмотра; пресет всё равно предложен, проверьте его на сообщении с данными',
+  'summary.warn.edNoOrder': 'в сообщении нет заказа поставщику ({object}), только другие объекты: предпросматривать нечего; пресет всё равно предложен',
+  'summary.warn.commerceMlKind':
+    'пресет CommerceML читает заявки покупателя; потоку с flows[].kind={kind}, читающему XML, пути записи, строк и полей нужно написать вручную',
+  'summary.warn.notCommerceMl': 'это не выгрузка документов CommerceML: {why}',
+  'summary.warn.edKind':
+    'это сообщение обмена EnterpriseData: пресет EnterpriseData читает из него заказы поставщику как заявки покупателя; поток с flows[].kind={kind} его прочитать не может',
+  'summary.example': '{value} в {column}',
+  // Заметки предложения.
+  'summary.note.requisite': '{key} читает реквизит {path}, заполненный в {carried} из {documents}, вместо пути пресета',
+  'summary.note.edNodes':
+    'потоку, читающему эти сообщения, нужны ещё в конфигурации демона коды узлов: enterpriseData.node={node} (из Header/Confirmation/To — код, который 1С дала этой программе) и enterpriseData.peer={peer} (из Header/Confirmation/From — собственный код 1С){missing}',
+  'summary.note.edMissing': '; заголовок {what}: возьмите коды из настроек синхронизации в 1С',
+  'summary.note.edNoAddressee': 'не называет получателя (Confirmation/To)',
+  'summary.note.edNoSender': 'не называет отправителя (Confirmation/From)',
+  'summary.note.edNoAddresseeNorSender': 'не называет ни получателя (Confirmation/To), ни отправителя (Confirmation/From)',
+  'summary.note.edPassword': '1С сжимает свои сообщения: если в ней задан пароль архива («Пароль архива»), укажите его в enterpriseData.password',
+  'summary.note.edPlaceholders':
+    '{fields}: заглушки (SITE в YAML), как в поставляемом enterprisedata-orders.yaml; впишите данные своего отдела закупок, прежде чем заявки пойдут на настоящую платформу',
+  // Что за образец XML.
+  'summary.doc.commerceMl': {
+    one: 'выгрузка документов CommerceML, {n} документ заказа (пресет CommerceML)',
+    few: 'выгрузка документов CommerceML, {n} документа заказа (пресет CommerceML)',
+    many: 'выгрузка документов CommerceML, {n} документов заказа (пресет CommerceML)',
+    other: 'выгрузка документов CommerceML, {n} документа заказа (пресет CommerceML)',
+  },
+  'summary.doc.edSettings': 'сообщение настроек EnterpriseData (рукопожатие) от {from} для {to}, {orders} ({object}; пресет EnterpriseData)',
+  'summary.doc.edData': 'сообщение с данными EnterpriseData {version} от {from} для {to}, {orders} ({object}; пресет EnterpriseData)',
+  'summary.doc.unnamedNode': 'безымянного узла',
+  'summary.doc.noPreset': 'его не читает ни один пресет (не выгрузка заказов CommerceML и не сообщение EnterpriseData)',
+  'summary.doc.orders': { one: '{n} заказ поставщику', few: '{n} заказа поставщику', many: '{n} заказов поставщику', other: '{n} заказа поставщику' },
+  'summary.doc.noOrders': 'ни одного заказа поставщику',
+  'summary.doc.ordersOfFirst': {
+    one: 'первого {n} документа заказа',
+    few: 'первых {n} документов заказа',
+    many: 'первых {n} документов заказа',
+    other: 'первых {n} документов заказа',
+  },
+  'summary.doc.ordersOf': { one: '{n} документа заказа', few: '{n} документов заказа', many: '{n} документов заказа', other: '{n} документов заказа' },
 };

@@ -11,6 +11,7 @@ import { CONFIDENCE_THRESHOLD } from './types.js';
 import { matchName } from './names.js';
 import type { ColumnProfile } from './profile-column.js';
 import { shown } from './shown.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 export interface GroupKey {
   /** The chosen column; undefined when none fits. */
@@ -25,7 +26,7 @@ export interface GroupKey {
   /** Requests counted in the sample. */
   count: number;
   /** Something the user must know about the key (rows that are not adjacent). */
-  warning?: string;
+  warning?: Phrase;
 }
 
 interface Runs {
@@ -116,9 +117,9 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     }
     const returning = byName.runs.returning;
     const problem = returning
-      ? `${shown(returning.value)} comes back at row ${returning.row} after other rows: the daemon maps adjacent rows only (sort the export by this column)`
-      : `${Math.round((1 - byName.profile.filled) * rowCount)} row(s) have no value in it`;
-    const reason = `${nameWhy}, but ${problem}`;
+      ? phrase('summary.warn.keyReturns', { value: shown(returning.value), row: returning.row })
+      : phrase('summary.warn.keyBlank', { n: Math.round((1 - byName.profile.filled) * rowCount) });
+    const reason = `${nameWhy}, but ${phraseEnglish(problem)}`;
     return { column: byName.profile.column.name, confidence: round(byName.name!.score * 0.7), reason, keyReason: reason, groups, count, warning: problem };
   }
 

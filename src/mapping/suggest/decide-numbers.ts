@@ -8,6 +8,7 @@
 import type { ColumnProfile } from './profile-column.js';
 import type { Detected } from './types.js';
 import { shown } from './shown.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 /** Columns whose values are numbers at least this often are looked at. */
 const NUMERIC = 0.9;
@@ -17,7 +18,7 @@ export interface NumberStyle {
   /** Thousands separators seen, by name. */
   thousands: string[];
   thousandsReason: string | undefined;
-  warning?: string;
+  warning?: Phrase;
 }
 
 export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: string | undefined): NumberStyle {
@@ -28,7 +29,8 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
   const thousands = [...new Set(numeric.flatMap((p) => [...p.number.thousands]))];
   const withThousands = numeric.find((p) => p.number.thousandsExample !== undefined);
   const thousandsReason = withThousands ? `${shown(withThousands.number.thousandsExample!)} in ${shown(withThousands.column.name)}` : undefined;
-  const example = (p: ColumnProfile, value: string | undefined) => `${shown(value ?? '')} in ${shown(p.column.name)}`;
+  const examplePhrase = (p: ColumnProfile, value: string | undefined) => phrase('summary.example', { value: shown(value ?? ''), column: shown(p.column.name) });
+  const example = (p: ColumnProfile, value: string | undefined) => phraseEnglish(examplePhrase(p, value));
 
   if (comma.length > 0 && point.length === 0) {
     return { decimalComma: { value: true, reason: `decimal commas: ${example(comma[0]!, comma[0]!.number.commaExample)}` }, thousands, thousandsReason };
@@ -42,7 +44,10 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
   }
   if (comma.length > 0) {
     const value = comma.length >= point.length;
-    const warning = `both decimal commas (${example(comma[0]!, comma[0]!.number.commaExample)}) and decimal points (${example(point[0]!, point[0]!.number.pointExample)}): one of them will not read`;
+    const warning = phrase('summary.warn.mixedDecimals', {
+      comma: examplePhrase(comma[0]!, comma[0]!.number.commaExample),
+      point: examplePhrase(point[0]!, point[0]!.number.pointExample),
+    });
     return { decimalComma: { value, reason: `more columns with ${value ? 'decimal commas' : 'decimal points'}` }, thousands, thousandsReason, warning };
   }
   if (delimiter === ';') {

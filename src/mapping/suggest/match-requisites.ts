@@ -17,6 +17,7 @@ import type { OrderDocuments } from './read-requisites.js';
 import { shown } from './shown.js';
 import type { TargetField } from './targets.js';
 import type { FieldSuggestion, SampleColumn } from './types.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 /** The share of the order documents that must carry a requisite, with a value, for a field to read it. */
 export const REQUISITE_SHARE = 0.9;
@@ -25,7 +26,7 @@ export interface RequisiteMatch {
   /** Fields read from a requisite, by target key (`request.delivery.city`). */
   fields: Map<string, FieldSuggestion>;
   /** For each of those fields, which requisite and how many documents carry it: `requisite "Город доставки", with a value in 3 of 3 order documents`. */
-  evidence: Map<string, string>;
+  evidence: Map<string, Phrase>;
   /** For a target no requisite could fill: a requisite that names it but too few documents carry. */
   hints: Map<string, string>;
 }
@@ -44,7 +45,8 @@ export function matchRequisites(read: OrderDocuments, targets: readonly TargetFi
   const documents = read.documents;
   if (documents === 0 || targets.length === 0) return out;
   const carried = (values: readonly string[]) => values.filter((value) => value !== '').length;
-  const of = `of ${read.truncated ? `the first ${documents}` : documents} order document${documents === 1 ? '' : 's'}`;
+  const ofDocuments = phrase(read.truncated ? 'summary.doc.ordersOfFirst' : 'summary.doc.ordersOf', { n: documents });
+  const of = `of ${phraseEnglish(ofDocuments)}`;
 
   const columns: SampleColumn[] = [];
   const scarce: SampleColumn[] = [];
@@ -60,9 +62,10 @@ export function matchRequisites(read: OrderDocuments, targets: readonly TargetFi
   for (const field of fields) {
     const source = field.source;
     if (source === undefined || !('path' in source)) continue;
-    const evidence = `requisite ${shown(source.path)}, with a value in ${carried(read.requisites.get(source.path)!)} ${of}`;
+    const carriedBy = carried(read.requisites.get(source.path)!);
+    const evidence = `requisite ${shown(source.path)}, with a value in ${carriedBy} ${of}`;
     out.fields.set(field.key, { ...field, source: { path: requisitePath(source.path)! }, reason: `${evidence}: ${field.reason}` });
-    out.evidence.set(field.key, evidence);
+    out.evidence.set(field.key, phrase('summary.note.requisite', { key: field.key, path: shown(source.path), carried: carriedBy, documents: ofDocuments }));
   }
   for (const target of targets) {
     if (out.fields.has(target.key)) continue;

@@ -12,7 +12,7 @@ import { isConnectorError } from '../../errors.js';
 import { mapFile, type MapInput } from '../map-file.js';
 import { CONFIDENCE_THRESHOLD, REVIEW_BELOW, type MappingSuggestion } from './types.js';
 import { shown } from './shown.js';
-import { summaryEnglish, type SummarySay } from './summary-words.js';
+import { sayPhrase, summaryEnglish, type Phrase, type SummarySay } from './summary-words.js';
 
 /** Problem messages quoted in the summary. */
 const SHOWN_PROBLEMS = 5;
@@ -125,7 +125,7 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     lines.push(grouping());
     if (suggestion.fillDown) lines.push(say('summary.fillDown', { reason: suggestion.fillDown.reason }));
   } else if (sample.format === 'xml') {
-    lines.push(say('summary.xmlSample', { document: sample.document ?? say('summary.documents', { n: sample.rowCount }) }));
+    lines.push(say('summary.xmlSample', { document: sample.document ? sayPhrase(sample.document, say) : say('summary.documents', { n: sample.rowCount }) }));
   } else {
     const at = sample.jsonPath?.value === undefined ? '' : say('summary.recordsAt', { path: shown(sample.jsonPath.value) });
     lines.push(
@@ -170,8 +170,9 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
   }
   const look = fieldsToLookAt(suggestion, preview, say);
   if (look.length > 0) lines.push(say('summary.lookAt'), ...look.map((line) => `  - ${line}`));
-  if (suggestion.warnings.length > 0) lines.push(say('summary.warnings'), ...suggestion.warnings.map((line) => `  - ${line}`));
-  if (suggestion.notes !== undefined && suggestion.notes.length > 0) lines.push(say('summary.notes'), ...suggestion.notes.map((line) => `  - ${line}`));
+  const listed = (phrases: readonly Phrase[]) => phrases.map((p) => `  - ${sayPhrase(p, say)}`);
+  if (suggestion.warnings.length > 0) lines.push(say('summary.warnings'), ...listed(suggestion.warnings));
+  if (suggestion.notes !== undefined && suggestion.notes.length > 0) lines.push(say('summary.notes'), ...listed(suggestion.notes));
   lines.push(finalLine(suggestion, preview, say));
   return `${lines.join('\n')}\n`;
 }

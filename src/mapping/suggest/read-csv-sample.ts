@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { looksLikeValue } from './classify-values.js';
 import type { Detected, SampleTable } from './types.js';
 import { tableColumns } from './table-columns.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 const DELIMITERS = [';', ',', '\t', '|'] as const;
 const DELIMITER_NAMES: Record<string, string> = { ';': '";"', ',': '","', '\t': 'tab', '|': '"|"' };
@@ -19,27 +20,25 @@ type CsvPart = Pick<SampleTable, 'delimiter' | 'headerLine' | 'columns' | 'rowCo
 
 /** Delimiter, header and columns of a CSV sample (`cut`: the text is the start of a longer file). */
 export function readCsvSample(text: string, cut: boolean): CsvPart {
-  const warnings: string[] = [];
+  const warnings: Phrase[] = [];
   const delimiter = chooseDelimiter(text, cut);
   if (delimiter === undefined) {
-    warnings.push('no delimiter (";", ",", tab, "|") splits the lines into columns: is this a CSV export?');
+    warnings.push(phrase('summary.warn.noDelimiter'));
     return { delimiter: { value: ';', reason: 'the default: no delimiter was found' }, columns: [], rowCount: 0, warnings };
   }
   const records = delimiter.records;
   const headerIndex = records.slice(0, HEADER_SEARCH).findIndex((record) => isHeader(record, delimiter.width));
   if (headerIndex === -1) {
-    warnings.push('the first lines hold values, not column names: the daemon needs a header line naming the columns');
+    warnings.push(phrase('summary.warn.noHeader'));
     return { delimiter: delimiter.detected, columns: [], rowCount: records.length, warnings };
   }
   const headerLine = lineOfRecord(text, delimiter.detected.value, headerIndex);
   if (headerIndex > 0) {
-    warnings.push(
-      `the header is on line ${headerLine}: the daemon reads line 1 as the header, so the ${headerIndex} record(s) above it (a title?) must go from the export`,
-    );
+    warnings.push(phrase('summary.warn.headerBelow', { line: headerLine, n: headerIndex }));
   }
   const header = records[headerIndex]!.map((cell) => cell.trim());
   const rows = records.slice(headerIndex + 1);
-  if (rows.length === 0) warnings.push('the sample has a header and no rows: columns are matched by their names alone');
+  if (rows.length === 0) warnings.push(phrase('summary.warn.noRows'));
   const columns = tableColumns(
     header,
     rows.map((row) => header.map((_, index) => (row[index] ?? '').trim())),

@@ -6,6 +6,7 @@
 import { ConnectorError } from '../../errors.js';
 import type { Detected, SampleColumn, SampleTable } from './types.js';
 import { shown } from './shown.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 /** How deep paths are followed into nested objects (`buyer.address.city` is depth 3). */
 const MAX_DEPTH = 4;
@@ -17,12 +18,12 @@ const isObject = (value: unknown): value is JsonObject => value !== null && type
 const isArrayOfObjects = (value: unknown): value is JsonObject[] => Array.isArray(value) && value.length > 0 && value.some(isObject);
 
 export function readJsonSample(text: string, format: 'json' | 'ndjson'): JsonPart {
-  const warnings: string[] = [];
+  const warnings: Phrase[] = [];
   const { records, jsonPath } = format === 'ndjson' ? ndjsonRecords(text, warnings) : jsonRecords(text);
   const objects = records.filter(isObject);
-  if (objects.length < records.length) warnings.push(`${records.length - objects.length} record(s) are not JSON objects and were left out`);
+  if (objects.length < records.length) warnings.push(phrase('summary.warn.notObjects', { n: records.length - objects.length }));
   const itemsPath = linesPathOf(objects);
-  if (itemsPath.value === undefined) warnings.push('the records hold no array of lines: a JSON request must hold its lines in an array');
+  if (itemsPath.value === undefined) warnings.push(phrase('summary.warn.noLinesArray'));
 
   const lines: { group: number; line: unknown }[] = [];
   objects.forEach((record, group) => {
@@ -70,14 +71,14 @@ function jsonRecords(text: string): { records: unknown[]; jsonPath: Detected<str
   return { records: [root], jsonPath: { value: undefined, reason: 'the file is one record' } };
 }
 
-function ndjsonRecords(text: string, warnings: string[]): { records: unknown[]; jsonPath: Detected<string | undefined> } {
+function ndjsonRecords(text: string, warnings: Phrase[]): { records: unknown[]; jsonPath: Detected<string | undefined> } {
   const records: unknown[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === '') return;
     try {
       records.push(JSON.parse(line) as unknown);
     } catch {
-      warnings.push(`line ${index + 1} is not valid JSON and was left out`);
+      warnings.push(phrase('summary.warn.lineNotJson', { line: index + 1 }));
     }
   });
   return { records, jsonPath: { value: undefined, reason: `one record per line (${records.length})` } };

@@ -11,6 +11,7 @@ import { MAX_JSON_BYTES } from '../readers/json-reader.js';
 import { readCsvSample } from './read-csv-sample.js';
 import { readJsonSample } from './read-json-sample.js';
 import type { Detected, SampleTable } from './types.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 /** How much of a CSV sample is analysed; the preview still reads the whole file. */
 export const MAX_CSV_SAMPLE_BYTES = 4 * 1024 * 1024;
@@ -31,7 +32,7 @@ export function readSample(bytes: Buffer, fileName: string, truncated = false): 
   const cut = format === 'csv' && bytes.length > MAX_CSV_SAMPLE_BYTES;
   const body = cut ? bytes.subarray(0, MAX_CSV_SAMPLE_BYTES) : bytes;
   const { encoding, text, warnings } = decodeSample(body, truncated || cut);
-  if (truncated || cut) warnings.push(`only the first ${body.length} bytes of ${fileName} were analysed; the preview reads the whole file`);
+  if (truncated || cut) warnings.push(phrase('summary.warn.cutSample', { bytes: body.length, file: fileName }));
   const table = format === 'csv' ? readCsvSample(text, truncated || cut) : readJsonSample(text, format);
   return { ...table, format, encoding, warnings: [...warnings, ...table.warnings] };
 }
@@ -74,8 +75,8 @@ function completeUtf8(bytes: Buffer): Buffer {
   return bytes;
 }
 
-function decodeSample(bytes: Buffer, truncated: boolean): { encoding: Detected<Encoding>; text: string; warnings: string[] } {
-  const warnings: string[] = [];
+function decodeSample(bytes: Buffer, truncated: boolean): { encoding: Detected<Encoding>; text: string; warnings: Phrase[] } {
+  const warnings: Phrase[] = [];
   if (bytes.subarray(0, 3).equals(BOM)) {
     return { encoding: { value: 'utf-8', reason: 'a UTF-8 byte order mark (Excel\'s "CSV UTF-8")' }, text: bytes.subarray(3).toString('utf8'), warnings };
   }
@@ -93,7 +94,7 @@ function decodeSample(bytes: Buffer, truncated: boolean): { encoding: Detected<E
   const cyrillic = (text.match(CYRILLIC) ?? []).length;
   // KOI8-R or CP866 bytes also decode as windows-1251, into other letters: say so instead of guessing on.
   if (cyrillic < nonAscii * 0.8) {
-    warnings.push(`the non-ASCII bytes do not read as Russian text in windows-1251 (${cyrillic} of ${nonAscii} are Cyrillic letters): check the encoding`);
+    warnings.push(phrase('summary.warn.notCyrillic', { cyrillic, nonAscii }));
   }
   return { encoding: { value: 'windows-1251', reason: 'not valid UTF-8 and no BOM: windows-1251, as 1C writes' }, text, warnings };
 }

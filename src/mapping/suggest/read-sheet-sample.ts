@@ -15,6 +15,7 @@ import { compileSkipRows } from '../skip-rows.js';
 import { looksLikeValue } from './classify-values.js';
 import { tableColumns } from './table-columns.js';
 import type { Detected, SampleTable } from './types.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 /** Rows looked at for the header: a 1C report's title, parameters and blank row fit well within. */
 const HEADER_SEARCH = 30;
@@ -23,11 +24,11 @@ type SheetPart = Pick<SampleTable, 'headerLine' | 'columns' | 'rowCount' | 'warn
 
 /** The header, columns and values of a sheet's first rows. */
 export function readSheetSample(rows: readonly TableRow[], sheet: string): SheetPart {
-  const warnings: string[] = [];
+  const warnings: Phrase[] = [];
   const width = Math.max(0, ...rows.map((row) => row.cells.length));
   const headerIndex = rows.slice(0, HEADER_SEARCH).findIndex((row) => isHeader(row.cells, width));
   if (headerIndex === -1) {
-    warnings.push(`none of the first ${Math.min(HEADER_SEARCH, rows.length)} rows of ${sheet} names the columns: the daemon needs a header row`);
+    warnings.push(phrase('summary.warn.noHeaderRow', { rows: Math.min(HEADER_SEARCH, rows.length), sheet }));
     return { columns: [], rowCount: rows.length, warnings };
   }
   const upper = rows[headerIndex]!;
@@ -36,10 +37,10 @@ export function readSheetSample(rows: readonly TableRow[], sheet: string): Sheet
   const names = twoRows ? twoRowNames(upper.cells, lower.cells) : upper.cells.map((cell) => cellText(cell).trim());
   const skip = compileSkipRows({ blank: true, totals: ['Итого', 'Всего'] });
   const data = rows.slice(headerIndex + (twoRows ? 2 : 1)).filter((row) => !skip(row.cells));
-  if (data.length === 0) warnings.push('the sample has a header and no rows: columns are matched by their names alone');
+  if (data.length === 0) warnings.push(phrase('summary.warn.noRows'));
 
   const texts = data.map((row) => names.map((_, index) => valueText(row.cells[index])));
-  const columns = tableColumns(names, texts, warnings, ` of ${sheet}`);
+  const columns = tableColumns(names, texts, warnings, sheet);
   const headerLine: Detected<number> = {
     value: upper.row,
     reason:

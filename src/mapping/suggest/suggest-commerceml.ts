@@ -18,6 +18,7 @@ import { tryPreset } from './try-preset.js';
 import type { FieldSuggestion, MappingSuggestion } from './types.js';
 import { inline } from './write-yaml.js';
 import { xmlSkeleton, xmlSuggestion } from './xml-suggestion.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 const PRESET_FIELDS: Record<string, string | undefined> = Object.fromEntries([
   ...Object.entries(COMMERCEML_PRESET.request).map(([name, field]) => [`request.${name}`, 'path' in field ? field.path : undefined]),
@@ -50,13 +51,11 @@ export async function suggestCommerceMl(
   options: { kind: MappingKind; now: Date },
 ): Promise<MappingSuggestion | undefined> {
   if (options.kind !== 'requests') {
-    return xmlSkeleton(fileName, options.kind, [
-      `the CommerceML preset maps buyer requests; a ${options.kind} flow reading XML needs record, lines and paths written by hand`,
-    ]);
+    return xmlSkeleton(fileName, options.kind, [phrase('summary.warn.commerceMlKind', { kind: options.kind })]);
   }
   const spec = parseMappingSpec({ kind: 'requests', preset: 'commerceml' }, 'preset commerceml');
   const run = await tryPreset(input, spec, fileName, options.now);
-  if ('unsupported' in run) return xmlSkeleton(fileName, 'requests', [`not a CommerceML document export: ${run.unsupported}`]);
+  if ('unsupported' in run) return xmlSkeleton(fileName, 'requests', [phrase('summary.warn.notCommerceMl', { why: run.unsupported })]);
   const { documents, empty } = run;
 
   // Request fields the preset has no path for, or whose own path reads nothing in some document, are looked for among the requisites.
@@ -97,8 +96,8 @@ export async function suggestCommerceMl(
   const own = fields.filter((field) => requisites.fields.has(field.key));
   const todo = fields.filter((field) => field.source === undefined && field.reason.startsWith('empty'));
   const complete = documents > 0 && todo.every((field) => !field.required) && oneOfFilled(fields);
-  const warnings = documents === 0 ? ['no order document (ХозОперация "Заказ товара") in the sample'] : [];
-  const notes = own.map((field) => `${field.key} reads the ${requisites.evidence.get(field.key)!}, in place of the preset's path`);
+  const warnings = documents === 0 ? [phrase('summary.warn.noCommerceMlOrder')] : [];
+  const notes = own.map((field) => requisites.evidence.get(field.key)!);
   const request = Object.fromEntries(own.map((field) => [field.key.slice('request.'.length), { ...field.source, ...field.options }]));
   return xmlSuggestion({
     fileName,
@@ -107,7 +106,7 @@ export async function suggestCommerceMl(
     yaml: yamlOf(fileName, documents, own, todo, warnings),
     fields,
     documents,
-    document: `a CommerceML document export, ${documents} order document${documents === 1 ? '' : 's'} (preset commerceml)`,
+    document: phrase('summary.doc.commerceMl', { n: documents }),
     warnings,
     notes,
     complete,
@@ -119,13 +118,13 @@ function oneOfFilled(fields: readonly FieldSuggestion[]): boolean {
   return fields.some((field) => oneOf.includes(field.key) && field.source !== undefined);
 }
 
-function yamlOf(fileName: string, documents: number, own: readonly FieldSuggestion[], todo: readonly FieldSuggestion[], warnings: readonly string[]): string {
+function yamlOf(fileName: string, documents: number, own: readonly FieldSuggestion[], todo: readonly FieldSuggestion[], warnings: readonly Phrase[]): string {
   const lines = [
     `# Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(fileName)} (requests).`,
     `# A CommerceML document export (${documents} order document${documents === 1 ? '' : 's'}): \`preset: commerceml\` reads every field`,
     '# the standard carries (docs/mapping-commerceml.md lists them); a field written below replaces or',
     "# adds to the preset's. Then run `preview`.",
-    ...warnings.map((warning) => `# WARNING: ${warning}`),
+    ...warnings.map((warning) => `# WARNING: ${phraseEnglish(warning)}`),
     'kind: requests',
     'preset: commerceml',
   ];

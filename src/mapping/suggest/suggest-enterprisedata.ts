@@ -22,6 +22,7 @@ import { sniffContainer } from '../readers/sniff.js';
 import { ENTERPRISEDATA_SITE_DEFAULTS, type SiteDefault } from '../../config/presets/enterprisedata-site-defaults.js';
 import { readExchangeHeader, type ExchangeHeader } from './read-exchange-header.js';
 import { quoted, shown } from './shown.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 import { targetsOf } from './targets.js';
 import { tryPreset } from './try-preset.js';
 import type { FieldSuggestion, MappingSuggestion, SuggestedSource } from './types.js';
@@ -53,9 +54,7 @@ export async function suggestEnterpriseData(
   const header = await readExchangeHeader(input, fileName);
   if (header === undefined) return undefined;
   if (options.kind !== 'requests') {
-    return xmlSkeleton(fileName, options.kind, [
-      `an EnterpriseData exchange message: the enterprisedata preset reads its purchase orders as buyer requests; a ${options.kind} flow cannot read it`,
-    ]);
+    return xmlSkeleton(fileName, options.kind, [phrase('summary.warn.edKind', { kind: options.kind })]);
   }
   // The site's phone, so that no order fails for want of a phone or an e-mail; no defaults, so that an empty field shows.
   const phone = SITE.get('request.contact.phone')!.spec;
@@ -68,7 +67,7 @@ export async function suggestEnterpriseData(
   const warnings = warningsOf(header, orders);
   const notes = [
     ...exchangeNotes(header, (await sniffContainer(input.handle)) === 'zip'),
-    `${ENTERPRISEDATA_SITE_DEFAULTS.map((site) => site.name).join(', ')}: placeholders (SITE in the YAML), as the shipped enterprisedata-orders.yaml gives them; put your purchasing department's own before the requests go to the real platform`,
+    phrase('summary.note.edPlaceholders', { fields: ENTERPRISEDATA_SITE_DEFAULTS.map((site) => site.name).join(', ') }),
   ];
   return xmlSuggestion({
     fileName,
@@ -77,7 +76,7 @@ export async function suggestEnterpriseData(
     yaml: yamlOf(fileName, header, orders, empty, todo, warnings),
     fields,
     documents: orders,
-    document: `${describeMessage(header)}, ${ordersText(orders)} (${ORDER}; preset enterprisedata)`,
+    document: messagePhrase(header, orders),
     warnings,
     notes,
     complete: todo.every((field) => !field.required),
@@ -108,7 +107,15 @@ function fieldOf(key: string, required: boolean, orders: number, missing: number
   return { ...base, source, options: {}, reason: 'preset enterprisedata' };
 }
 
-const ordersText = (orders: number) => (orders === 0 ? 'no purchase order' : `${orders} purchase order${orders === 1 ? '' : 's'}`);
+const ordersPhrase = (orders: number): Phrase => (orders === 0 ? phrase('summary.doc.noOrders') : phrase('summary.doc.orders', { n: orders }));
+const ordersText = (orders: number) => phraseEnglish(ordersPhrase(orders));
+
+/** What the message is, as the summary names it. */
+function messagePhrase(header: ExchangeHeader, orders: number): Phrase {
+  const node = (code: string | null): Phrase | string => (code === null ? phrase('summary.doc.unnamedNode') : shown(code));
+  const params = { from: node(header.from), to: node(header.to), orders: ordersPhrase(orders), object: ORDER };
+  return header.version === null ? phrase('summary.doc.edSettings', params) : phrase('summary.doc.edData', { ...params, version: header.version });
+}
 
 function describeMessage(header: ExchangeHeader): string {
   const what = header.version === null ? 'an EnterpriseData settings message (the handshake)' : `an EnterpriseData ${header.version} data message`;
@@ -117,35 +124,28 @@ function describeMessage(header: ExchangeHeader): string {
 
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
-function warningsOf(header: ExchangeHeader, orders: number): string[] {
-  const warnings: string[] = [];
+function warningsOf(header: ExchangeHeader, orders: number): Phrase[] {
+  const warnings: Phrase[] = [];
   if (header.version !== null && !(ENTERPRISEDATA_VERSIONS as readonly string[]).includes(header.version)) {
-    warnings.push(
-      `the message is in EnterpriseData ${header.version}, which the preset does not read (it reads ${ENTERPRISEDATA_VERSIONS.join(', ')}); 1C writes in the highest version both sides declare`,
-    );
+    warnings.push(phrase('summary.warn.edVersion', { version: header.version, versions: ENTERPRISEDATA_VERSIONS.join(', ') }));
   }
-  if (orders === 0) {
-    warnings.push(
-      header.version === null
-        ? `a settings message (the handshake) has no Body: the sample has no purchase order (${ORDER}) to preview; the preset is proposed all the same, try it on a data message`
-        : `the message holds no purchase order (${ORDER}), only other objects: the sample has nothing to preview; the preset is proposed all the same`,
-    );
-  }
+  if (orders === 0) warnings.push(phrase(header.version === null ? 'summary.warn.edSettingsMessage' : 'summary.warn.edNoOrder', { object: ORDER }));
   return warnings;
 }
 
 /** What the flow needs besides the mapping: the codes of the exchange, and the archive's password if 1C sets one. */
-function exchangeNotes(header: ExchangeHeader, zipped: boolean): string[] {
+function exchangeNotes(header: ExchangeHeader, zipped: boolean): Phrase[] {
   const code = (value: string | null) => (value === null ? '"?"' : quoted(value));
-  const missing = [header.to === null ? 'names no addressee (Confirmation/To)' : '', header.from === null ? 'names no sender (Confirmation/From)' : ''].filter(
-    (text) => text !== '',
-  );
-  return [
-    `the flow reading these messages also needs, in the daemon config, enterpriseData: { node: ${code(header.to)}, peer: ${code(header.from)} } ` +
-      "(node: Header/Confirmation/To, the code 1C gave this program; peer: Header/Confirmation/From, 1C's own code)" +
-      (missing.length > 0 ? `; the header ${missing.join(' and ')}: take the codes from 1C's synchronization settings` : ''),
-    ...(zipped ? ['1C compresses its messages: if it sets an archive password ("Пароль архива"), give it as enterpriseData.password'] : []),
-  ];
+  const missingKey =
+    header.to === null && header.from === null
+      ? 'summary.note.edNoAddresseeNorSender'
+      : header.to === null
+        ? 'summary.note.edNoAddressee'
+        : header.from === null
+          ? 'summary.note.edNoSender'
+          : undefined;
+  const missing = missingKey === undefined ? '' : phrase('summary.note.edMissing', { what: phrase(missingKey) });
+  return [phrase('summary.note.edNodes', { node: code(header.to), peer: code(header.from), missing }), ...(zipped ? [phrase('summary.note.edPassword')] : [])];
 }
 
 function yamlOf(
@@ -154,7 +154,7 @@ function yamlOf(
   orders: number,
   empty: ReadonlyMap<string, number>,
   todo: readonly FieldSuggestion[],
-  warnings: readonly string[],
+  warnings: readonly Phrase[],
 ): string {
   const code = (value: string | null) => (value === null ? '"?"' : quoted(value));
   const lines = [
@@ -171,7 +171,7 @@ function yamlOf(
     '#',
     "# SITE: the four values marked SITE are placeholders. Put your purchasing department's own here before",
     '# the requests go to the real platform.',
-    ...warnings.map((warning) => `# WARNING: ${warning}`),
+    ...warnings.map((warning) => `# WARNING: ${phraseEnglish(warning)}`),
     'kind: requests',
     'preset: enterprisedata',
     'request:',

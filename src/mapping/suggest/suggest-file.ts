@@ -17,6 +17,7 @@ import { suggestCommerceMl } from './suggest-commerceml.js';
 import { suggestEnterpriseData } from './suggest-enterprisedata.js';
 import { suggestFromTable, suggestMapping } from './suggest-mapping.js';
 import type { MappingSuggestion } from './types.js';
+import { phrase } from './summary-words.js';
 
 /** Rows of a sheet the suggestion looks at; the preview still maps the whole workbook. */
 export const MAX_SHEET_SAMPLE_ROWS = 2_000;
@@ -61,7 +62,7 @@ async function suggestFromWorkbook(input: OpenedInput, fileName: string, kind: M
   }
   const sheet = workbook.label ?? 'the first sheet';
   const part = readSheetSample(rows, sheet);
-  if (truncated) part.warnings.push(`only the first ${MAX_SHEET_SAMPLE_ROWS} rows of ${sheet} were analysed; the preview reads the whole workbook`);
+  if (truncated) part.warnings.push(phrase('summary.warn.cutSheet', { rows: MAX_SHEET_SAMPLE_ROWS, sheet }));
   return suggestFromTable(
     {
       format: 'xlsx',

@@ -25,6 +25,7 @@ import { keyTargetOf, ONE_OF, targetsOf } from './targets.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type MappingSuggestion } from './types.js';
 import { buildMapping, writeSuggestionYaml, type MappingParts } from './write-yaml.js';
 import { shown } from './shown.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 export interface SuggestOptions {
   /** Default `requests`. */
@@ -150,11 +151,11 @@ function listUnusedColumns(table: SampleTable, used: ReadonlySet<SampleColumn>, 
     .map((column) => (column.level === 'line' && linesAt !== undefined ? `${linesAt}[].${column.name}` : column.name));
 }
 
-function gatherWarnings(table: SampleTable, profiles: readonly ColumnProfile[], key: GroupKey | undefined, numbers: NumberStyle, kind: MappingKind): string[] {
+function gatherWarnings(table: SampleTable, profiles: readonly ColumnProfile[], key: GroupKey | undefined, numbers: NumberStyle, kind: MappingKind): Phrase[] {
   const warnings = [...table.warnings, ...(key?.warning ? [key.warning] : []), ...(numbers.warning ? [numbers.warning] : [])];
   if (kind === 'requests') {
     const orders = profiles.find((p) => p.orderId >= 0.9);
-    if (orders) warnings.push(`${shown(orders.column.name)} holds platform order ids: is this a supplier confirmation? (--kind confirmations)`);
+    if (orders) warnings.push(phrase('summary.warn.orderIds', { column: shown(orders.column.name) }));
   }
   return warnings;
 }

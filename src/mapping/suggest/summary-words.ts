@@ -4,8 +4,10 @@
  * the console's mapping page says them in its language: its catalogues have these keys under
  * `summary.` (messages-en.ts takes this English; messages-ru.ts has the Russian).
  *
- * What the suggester found and why (a reason, a warning, a note, a problem of the preview) is its
- * own text, in English, and is quoted as it is.
+ * The suggester's warnings and notes, and what an XML sample is (`summary.warn.*`, `summary.note.*`,
+ * `summary.doc.*`), are phrases: a key and its values (`Phrase`), worded where they are shown. Why a
+ * field or a setting was chosen (a `reason`) is still the suggester's own English, as the YAML's
+ * comments say it, and is quoted as it is.
  */
 
 /** A text, or its plural forms by `{n}` (the console's `Entry`). */
@@ -54,12 +56,91 @@ export const SUMMARY_WORDS_EN = {
   'summary.final.ready': 'Every required field has a column (guesses under {threshold} are TODOs). Check the "Look at" list, then point a flow at the mapping.',
   'summary.final.nothingToMap': 'The mapping loads, but the sample holds nothing to map: run `preview` on a sample with data before a flow uses it.',
   'summary.final.incomplete': 'Incomplete: fill in the TODO lines (or fix what the preview reports) and run `preview`.',
+  // The suggester's warnings.
+  'summary.warn.noDelimiter': 'no delimiter (";", ",", tab, "|") splits the lines into columns: is this a CSV export?',
+  'summary.warn.noHeader': 'the first lines hold values, not column names: the daemon needs a header line naming the columns',
+  'summary.warn.headerBelow':
+    'the header is on line {line}: the daemon reads line 1 as the header, so the {n} record(s) above it (a title?) must go from the export',
+  'summary.warn.noRows': 'the sample has a header and no rows: columns are matched by their names alone',
+  'summary.warn.noHeaderRow': 'none of the first {rows} rows of {sheet} names the columns: the daemon needs a header row',
+  'summary.warn.unnamedColumn': 'column {column} has values but no name: a mapping cannot name it',
+  'summary.warn.unnamedSheetColumn': 'column {column} of {sheet} has values but no name: a mapping cannot name it',
+  'summary.warn.nameTwice': 'the header names {name} twice: the daemon reads the first',
+  'summary.warn.notObjects': '{n} record(s) are not JSON objects and were left out',
+  'summary.warn.noLinesArray': 'the records hold no array of lines: a JSON request must hold its lines in an array',
+  'summary.warn.lineNotJson': 'line {line} is not valid JSON and was left out',
+  'summary.warn.cutSample': 'only the first {bytes} bytes of {file} were analysed; the preview reads the whole file',
+  'summary.warn.cutSheet': 'only the first {rows} rows of {sheet} were analysed; the preview reads the whole workbook',
+  'summary.warn.notCyrillic':
+    'the non-ASCII bytes do not read as Russian text in windows-1251 ({cyrillic} of {nonAscii} are Cyrillic letters): check the encoding',
+  'summary.warn.orderIds': '{column} holds platform order ids: is this a supplier confirmation? (--kind confirmations)',
+  'summary.warn.keyReturns': '{value} comes back at row {row} after other rows: the daemon maps adjacent rows only (sort the export by this column)',
+  'summary.warn.keyBlank': '{n} row(s) have no value in it',
+  'summary.warn.mixedDecimals': 'both decimal commas ({comma}) and decimal points ({point}): one of them will not read',
+  'summary.warn.noCommerceMlOrder': 'no order document (ХозОперация "Заказ товара") in the sample',
+  'summary.warn.edVersion':
+    'the message is in EnterpriseData {version}, which the preset does not read (it reads {versions}); 1C writes in the highest version both sides declare',
+  'summary.warn.edSettingsMessage':
+    'a settings message (the handshake) has no Body: the sample has no purchase order ({object}) to preview; the preset is proposed all the same, try it on a data message',
+  'summary.warn.edNoOrder':
+    'the message holds no purchase order ({object}), only other objects: the sample has nothing to preview; the preset is proposed all the same',
+  'summary.warn.commerceMlKind': 'the CommerceML preset maps buyer requests; a {kind} flow reading XML needs record, lines and paths written by hand',
+  'summary.warn.notCommerceMl': 'not a CommerceML document export: {why}',
+  'summary.warn.edKind':
+    'an EnterpriseData exchange message: the enterprisedata preset reads its purchase orders as buyer requests; a {kind} flow cannot read it',
+  'summary.example': '{value} in {column}',
+  // The suggester's notes.
+  'summary.note.requisite': "{key} reads the requisite {path}, with a value in {carried} of {documents}, in place of the preset's path",
+  'summary.note.edNodes':
+    "the flow reading these messages also needs, in the daemon config, enterpriseData: { node: {node}, peer: {peer} } (node: Header/Confirmation/To, the code 1C gave this program; peer: Header/Confirmation/From, 1C's own code){missing}",
+  'summary.note.edMissing': "; the header {what}: take the codes from 1C's synchronization settings",
+  'summary.note.edNoAddressee': 'names no addressee (Confirmation/To)',
+  'summary.note.edNoSender': 'names no sender (Confirmation/From)',
+  'summary.note.edNoAddresseeNorSender': 'names no addressee (Confirmation/To) and names no sender (Confirmation/From)',
+  'summary.note.edPassword': '1C compresses its messages: if it sets an archive password ("Пароль архива"), give it as enterpriseData.password',
+  'summary.note.edPlaceholders':
+    "{fields}: placeholders (SITE in the YAML), as the shipped enterprisedata-orders.yaml gives them; put your purchasing department's own before the requests go to the real platform",
+  // What an XML sample is.
+  'summary.doc.commerceMl': {
+    one: 'a CommerceML document export, {n} order document (preset commerceml)',
+    other: 'a CommerceML document export, {n} order documents (preset commerceml)',
+  },
+  'summary.doc.edSettings': 'an EnterpriseData settings message (the handshake) from {from} to {to}, {orders} ({object}; preset enterprisedata)',
+  'summary.doc.edData': 'an EnterpriseData {version} data message from {from} to {to}, {orders} ({object}; preset enterprisedata)',
+  'summary.doc.unnamedNode': 'an unnamed node',
+  'summary.doc.noPreset': 'no preset reads it (not a CommerceML order export, not an EnterpriseData message)',
+  'summary.doc.orders': { one: '{n} purchase order', other: '{n} purchase orders' },
+  'summary.doc.noOrders': 'no purchase order',
+  'summary.doc.ordersOfFirst': { one: 'the first {n} order document', other: 'the first {n} order documents' },
+  'summary.doc.ordersOf': { one: '{n} order document', other: '{n} order documents' },
 } as const satisfies Record<string, SummaryEntry>;
 
 export type SummaryKey = keyof typeof SUMMARY_WORDS_EN;
 
 /** A word of the summary, its placeholders filled (`{n}` also chooses the plural form). */
 export type SummarySay = (key: SummaryKey, params?: Record<string, string | number>) => string;
+
+/** A value of a phrase: text, a number, or a phrase of its own (worded first). */
+export type PhraseValue = string | number | Phrase;
+
+/** A warning, a note or a description of the suggester: a key of the summary's words and its values. */
+export interface Phrase {
+  key: SummaryKey;
+  params?: Readonly<Record<string, PhraseValue>>;
+}
+
+export const phrase = (key: SummaryKey, params?: Readonly<Record<string, PhraseValue>>): Phrase => (params === undefined ? { key } : { key, params });
+
+/** `p` in the words of `say`, its phrases inside worded first. */
+export function sayPhrase(p: Phrase, say: SummarySay): string {
+  if (p.params === undefined) return say(p.key);
+  const params: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(p.params)) params[name] = typeof value === 'object' ? sayPhrase(value, say) : value;
+  return say(p.key, params);
+}
+
+/** `p` in English: the CLI's summary, the YAML's comments, the tests. */
+export const phraseEnglish = (p: Phrase): string => sayPhrase(p, summaryEnglish);
 
 /** The summary in English, as the CLI prints it. */
 export const summaryEnglish: SummarySay = (key, params) => {

@@ -3,6 +3,7 @@
  * as a field and what stays a TODO line.
  */
 import type { MappingKind, PartSpec } from '../../config/mapping-schema.js';
+import type { Phrase } from './summary-words.js';
 
 /** A guess at or above this confidence is written as a field; below it, it stays a TODO line. */
 export const CONFIDENCE_THRESHOLD = 0.6;
@@ -46,11 +47,11 @@ export interface SampleTable {
   itemsPath?: Detected<string | undefined>;
   columns: SampleColumn[];
   /** XML only: what the document is, as the summary names it (`a CommerceML document export, 3 order documents`). */
-  document?: string;
+  document?: Phrase;
   /** Data rows (CSV) or records (JSON). */
   rowCount: number;
   /** What the user must know that no field carries (a title above the header, a cut sample). */
-  warnings: string[];
+  warnings: Phrase[];
 }
 
 /** Where a suggested field reads from (`const`: a value the site gives, as a preset's shipped mapping does). */
@@ -103,9 +104,9 @@ export interface MappingSuggestion {
   dates: Record<string, Detected<string>>;
   fields: FieldSuggestion[];
   unusedColumns: string[];
-  warnings: string[];
+  warnings: Phrase[];
   /** What else the flow needs or the user should know, that is not wrong with the sample (the daemon config an exchange flow needs). */
-  notes?: string[];
+  notes?: Phrase[];
   /** Every required field has a source: the YAML loads as a mapping. */
   complete: boolean;
 }

@@ -9,6 +9,7 @@ import type { MappingKind } from '../../config/mapping-schema.js';
 import { schemaFileName, schemaModeline, shippedSchemaPath } from '../../config/schema-files.js';
 import { CONFIDENCE_THRESHOLD, type Detected, type FieldSuggestion, type SampleTable, type SuggestedSource } from './types.js';
 import { quoted, shown } from './shown.js';
+import { phraseEnglish, type Phrase } from './summary-words.js';
 
 export interface MappingParts {
   kind: MappingKind;
@@ -24,7 +25,7 @@ export interface MappingParts {
   fillDown?: Detected<boolean> | undefined;
   fields: readonly FieldSuggestion[];
   unusedColumns: readonly string[];
-  warnings: readonly string[];
+  warnings: readonly Phrase[];
 }
 
 const DISGUISING = /[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/g;
@@ -112,7 +113,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     ' The first line points an editor at the schema of this installation. To edit on another machine,',
     ` write it there with \`procurement-connector schema ${schema} > ${schemaFileName(schema)}\``,
     ' and point the line at that file.',
-    ...parts.warnings.map((warning) => ` WARNING: ${warning}`),
+    ...parts.warnings.map((warning) => ` WARNING: ${phraseEnglish(warning)}`),
   ].join('\n');
 
   const at = (path: string[]) => doc.getIn(path, true) as Scalar | YAMLMap | undefined;

@@ -7,6 +7,7 @@ import type { MappingKind } from '../../config/mapping-schema.js';
 import { shown } from './shown.js';
 import { targetsOf } from './targets.js';
 import type { FieldSuggestion, MappingSuggestion } from './types.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 /** The parts of an XML suggestion its proposer decides. */
 export interface XmlSuggestionParts {
@@ -19,9 +20,9 @@ export interface XmlSuggestionParts {
   /** The documents (requests) the sample holds. */
   documents: number;
   /** What the document is, for the summary: `a CommerceML document export, 3 order documents (preset commerceml)`. */
-  document: string;
-  warnings: string[];
-  notes?: string[];
+  document: Phrase;
+  warnings: Phrase[];
+  notes?: Phrase[];
   complete: boolean;
 }
 
@@ -53,13 +54,13 @@ export function xmlSuggestion(parts: XmlSuggestionParts): MappingSuggestion {
 }
 
 /** Any other XML: what to write by hand. */
-export function xmlSkeleton(fileName: string, kind: MappingKind, warnings: string[]): MappingSuggestion {
+export function xmlSkeleton(fileName: string, kind: MappingKind, warnings: Phrase[]): MappingSuggestion {
   const yaml = [
     `# Mapping suggested by \`procurement-connector mapping suggest\` from ${shown(fileName)} (${kind}).`,
     `# An XML file no preset reads as ${kind}: write the element path of one request`,
     "# (record, from the root), of its lines (lines, inside the record) and each field's path",
     '# (docs/mapping.md, "XML and CommerceML"), then run `preview`.',
-    ...warnings.map((warning) => `# WARNING: ${warning}`),
+    ...warnings.map((warning) => `# WARNING: ${phraseEnglish(warning)}`),
     `kind: ${kind}`,
     'format: xml',
     '# TODO record: "Root/Document"',
@@ -81,7 +82,7 @@ export function xmlSkeleton(fileName: string, kind: MappingKind, warnings: strin
     yaml,
     fields,
     documents: 0,
-    document: 'no preset reads it (not a CommerceML order export, not an EnterpriseData message)',
+    document: phrase('summary.doc.noPreset'),
     warnings,
     complete: false,
   });

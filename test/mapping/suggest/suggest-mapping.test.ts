@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMappingSpec } from '../../../src/config/load-mapping.js';
 import { formatSuggestionSummary, type SuggestionPreview } from '../../../src/mapping/suggest/preview-suggestion.js';
 import { suggestMapping } from '../../../src/mapping/suggest/suggest-mapping.js';
+import { phraseEnglish } from '../../../src/mapping/suggest/summary-words.js';
 import type { FieldSuggestion, MappingSuggestion } from '../../../src/mapping/suggest/types.js';
 import { HEADER, requestCsv, requestMapping, requestRow, toCsv } from '../../helpers/fixtures.js';
 import { ROOT } from '../../helpers/mapping-fixtures.js';
@@ -79,20 +80,20 @@ describe('suggestMapping: the file', () => {
     const suggestion = suggestText(`Заявки покупателей за июнь 2026\r\n${requestCsv(ROWS)}`);
     expect(suggestion.sample.headerLine?.value).toBe(2);
     expect(suggestion.sample.columns).toEqual(HEADER);
-    expect(suggestion.warnings).toEqual([expect.stringMatching(/^the header is on line 2: the daemon reads line 1 as the header/)]);
+    expect(suggestion.warnings.map(phraseEnglish)).toEqual([expect.stringMatching(/^the header is on line 2: the daemon reads line 1 as the header/)]);
     expect(suggestion.yaml).toContain('# WARNING: the header is on line 2');
   });
 
   it('a file whose first lines are values has no names to map: everything stays a TODO', () => {
     const suggestion = suggestText(ROWS.map((row) => row.join(';')).join('\n'));
-    expect(suggestion.warnings).toEqual([expect.stringContaining('the first lines hold values, not column names')]);
+    expect(suggestion.warnings.map(phraseEnglish)).toEqual([expect.stringContaining('the first lines hold values, not column names')]);
     expect(suggestion.fields.every((f) => f.source === undefined)).toBe(true);
     expect(suggestion.complete).toBe(false);
   });
 
   it('a header without rows: names alone decide, and the summary says so', () => {
     const suggestion = suggestText(requestCsv([]));
-    expect(suggestion.warnings).toEqual(['the sample has a header and no rows: columns are matched by their names alone']);
+    expect(suggestion.warnings.map(phraseEnglish)).toEqual(['the sample has a header and no rows: columns are matched by their names alone']);
     expect(suggestion.groupBy).toEqual({ value: 'Заявка', reason: 'named "Заявка"; no rows to check it on' });
     expect(field(suggestion, 'request.customer.inn').source).toEqual({ column: 'ИНН' });
   });
@@ -154,7 +155,7 @@ describe('suggestMapping: grouping', () => {
   it('a key whose rows are not adjacent is named in a warning (the daemon maps adjacent rows only)', () => {
     const rows = [requestRow('R-1', '1'), requestRow('R-2', '1'), requestRow('R-1', '2')];
     const suggestion = suggestText(requestCsv(rows));
-    expect(suggestion.warnings).toContainEqual(expect.stringContaining('"R-1" comes back at row 3 after other rows'));
+    expect(suggestion.warnings.map(phraseEnglish)).toContainEqual(expect.stringContaining('"R-1" comes back at row 3 after other rows'));
     // "Заявка" is a generic name (0.8); scattered rows take it under the threshold.
     expect(suggestion.groupBy).toBeUndefined();
     expect(field(suggestion, 'request.externalId')).toMatchObject({ source: undefined, confidence: 0.56 });
@@ -245,7 +246,7 @@ describe('suggestMapping: fields by content, and the threshold', () => {
 
   it('warns when a requests sample holds platform order ids (a confirmation?)', () => {
     const suggestion = suggestText('Заказ;Строка;Количество;Цена;Валюта\nORD-2026-000001;1;5;10,50;RUB\n');
-    expect(suggestion.warnings).toContainEqual('"Заказ" holds platform order ids: is this a supplier confirmation? (--kind confirmations)');
+    expect(suggestion.warnings.map(phraseEnglish)).toContainEqual('"Заказ" holds platform order ids: is this a supplier confirmation? (--kind confirmations)');
   });
 });
 
@@ -336,7 +337,7 @@ describe('suggestMapping: JSON', () => {
 
   it('records without an array of lines cannot be a JSON request mapping: said, and left incomplete', () => {
     const suggestion = suggestText(JSON.stringify([{ id: 'A', inn: '7707083893', qty: 1 }]), 'flat.json');
-    expect(suggestion.warnings).toContainEqual('the records hold no array of lines: a JSON request must hold its lines in an array');
+    expect(suggestion.warnings.map(phraseEnglish)).toContainEqual('the records hold no array of lines: a JSON request must hold its lines in an array');
     expect(suggestion.complete).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCsvSample } from '../../../src/mapping/suggest/read-csv-sample.js';
 import { readSheetSample } from '../../../src/mapping/suggest/read-sheet-sample.js';
+import { phraseEnglish } from '../../../src/mapping/suggest/summary-words.js';
 
 const TABLE = [
   ['Номер', 'Товар', '', 'Товар', 'Кол-во'],
@@ -18,7 +19,7 @@ describe('the columns of a tabular sample', () => {
       ['Кол-во', ['5', '2']],
     ]);
     expect(sample.columns[0]!.groups).toEqual([0, 1]);
-    expect(sample.warnings).toEqual([
+    expect(sample.warnings.map(phraseEnglish)).toEqual([
       'column 3 has values but no name: a mapping cannot name it',
       'the header names "Товар" twice: the daemon reads the first',
     ]);
@@ -34,7 +35,7 @@ describe('the columns of a tabular sample', () => {
       ['Товар', ['Бумага', 'Картридж']],
       ['Кол-во', ['5', '2']],
     ]);
-    expect(sample.warnings).toEqual([
+    expect(sample.warnings.map(phraseEnglish)).toEqual([
       'column 3 of Заявки has values but no name: a mapping cannot name it',
       'the header names "Товар" twice: the daemon reads the first',
     ]);

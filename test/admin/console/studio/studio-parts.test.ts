@@ -20,6 +20,7 @@ import { openStore } from '../../../../src/store/open-store.js';
 import { manualClock } from '../../../helpers/clock.js';
 import { withTempDir } from '../../../helpers/temp-dir.js';
 import { REPO } from '../../../helpers/with-daemon.js';
+import { latinWords } from '../../../helpers/console/latin-words.js';
 
 const SAMPLE = path.join(REPO, 'samples/requests-1c-windows1251.csv');
 const flowIn = (inbox: string) =>
@@ -64,6 +65,41 @@ describe('suggestFromSample', () => {
     expect(answer.suggestion.yaml).toContain('kind: requests');
     expect(answer.summary).toContain('in the editor');
     expect(answer.preview.result?.submissions).toBeGreaterThan(0);
+  });
+
+  it("says the suggester's warnings, notes and what an XML sample is in the console's language, their values kept", async () => {
+    const uploads = createUploadStore({ clock: manualClock() });
+    // A title above the header, a column with values and no name, a name given twice.
+    const titled = 'Заявки за июнь\nНомер;ИНН;;Товар;Товар;Кол-во\nЗК-1;7707083893;лишнее;Бумага;Ручка;5\n';
+    const samples = [
+      { name: 'titled.csv', bytes: Buffer.from(titled), words: ['заголовок в строке 2', 'в столбце 3 есть значения', 'заголовок называет "Товар" дважды'] },
+      {
+        name: 'Message_УТ_ПК.xml',
+        bytes: fs.readFileSync(path.join(REPO, 'samples/enterprisedata/data/Message_УТ_ПК.xml')),
+        words: ['enterpriseData.node="ПК"', 'заглушки (SITE в YAML)', 'сообщение с данными EnterpriseData'],
+      },
+      {
+        name: 'Message_УТ_ПК.xml',
+        bytes: fs.readFileSync(path.join(REPO, 'samples/enterprisedata/settings/Message_УТ_ПК.xml')),
+        words: ['сообщении настроек (рукопожатии) нет тела', 'ни одного заказа поставщику'],
+      },
+      { name: 'orders.xml', bytes: fs.readFileSync(path.join(REPO, 'samples/suggest/site-orders-commerceml.xml')), words: ['выгрузка документов CommerceML'] },
+    ];
+    for (const { name, bytes, words } of samples) {
+      const ru = await suggestFromSample(flowIn('/srv/inbox'), uploads.put(name, bytes), null, translator('ru'), now);
+      const en = await suggestFromSample(flowIn('/srv/inbox'), uploads.put(name, bytes), null, translator('en'), now);
+      if (!ru.ok || !en.ok) throw new Error(`no suggestion from ${name}`);
+      for (const word of words) expect(ru.summary, name).toContain(word);
+      // The lines under «Предупреждения:» and «Заметки:», and what the XML sample is: no English of ours.
+      const lines = ru.summary.split('\n');
+      const listed = lines.filter((line, index) => line.startsWith('  - ') && lines.slice(0, index).some((l) => /^(Предупреждения|Заметки):$/.test(l)));
+      const sampleLine = lines.filter((line) => line.startsWith('  Образец: XML'));
+      expect(listed.length + sampleLine.length, name).toBeGreaterThan(0);
+      expect(latinWords([...listed, ...sampleLine].join('\n')), ru.summary).toEqual([]);
+      // As many warnings and notes in either language: each one is said, none dropped.
+      const count = (summary: string) => summary.split('\n').filter((line) => line.startsWith('  - ')).length;
+      expect(count(ru.summary), name).toBe(count(en.summary));
+    }
   });
 
   it('answers the failure without a sample, or with the sample error it was given', async () => {
