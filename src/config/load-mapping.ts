@@ -152,16 +152,7 @@ function fieldProblems(issues: readonly z.core.$ZodIssue[], context: Parameters<
 /** Checks zod cannot express per field: sources that fit the format, date formats, XML paths, grouping. */
 function crossCheck(spec: MappingSpec): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const section = spec.kind === 'requests' ? 'request' : 'confirmation';
-  const all: [string, FieldSpec][] = [
-    ...Object.entries(spec.header).map(([k, v]): [string, FieldSpec] => [`${section}.${k}`, v]),
-    ...Object.entries(spec.items).map(([k, v]): [string, FieldSpec] => [`items.${k}`, v]),
-  ];
-  if (spec.kind === 'confirmations') all.push(['orderId', spec.orderId]);
-  if (spec.kind === 'requests') {
-    for (const [name, field] of Object.entries(spec.document ?? {})) if (field !== undefined) all.push([`document.${name}`, field]);
-    if (spec.withdrawals) all.push(['withdrawals.id', spec.withdrawals.id]);
-  }
+  const all = fieldsOfSpec(spec);
   const format = formatOfSpec(spec);
   const table = format !== undefined && TABLE_FORMATS.has(format);
   const tree = format !== undefined && !table;
@@ -233,24 +224,44 @@ function crossCheck(spec: MappingSpec): ConfigProblem[] {
     if (spec.record !== undefined) problems.push(onlyXml('record'));
     if (spec.lines !== undefined) problems.push(onlyXml('lines'));
   }
-  if (table || (format === undefined && usesColumns(spec))) {
-    const keyField = spec.kind === 'requests' ? spec.header.externalId : spec.orderId;
-    if (spec.groupBy === undefined && keyField?.column === undefined) {
-      problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column', text: { key: 'groupByRequired' } });
-    }
-    if (Array.isArray(spec.fillDown)) {
-      // Fill-down is for what a grouped report writes once per request: the group and the request's columns.
-      const requestLevel = new Set(columnsOf(spec).flatMap(({ column, key }) => (key.startsWith('items.') ? [] : [column])));
-      spec.fillDown.forEach((column, index) => {
-        if (!requestLevel.has(column)) {
-          problems.push({
-            path: `fillDown.${index}`,
-            message: `"${column}" is not the group column or a request-level column this mapping reads`,
-            text: { key: 'fillDownColumn', params: { column } },
-          });
-        }
-      });
-    }
+  if (table || (format === undefined && usesColumns(spec))) problems.push(...groupingProblems(spec));
+  return problems;
+}
+
+/** Every field spec of the mapping, by its key (`request.customer.inn`, `items.quantity`, `document.id`). */
+function fieldsOfSpec(spec: MappingSpec): [string, FieldSpec][] {
+  const section = spec.kind === 'requests' ? 'request' : 'confirmation';
+  const all: [string, FieldSpec][] = [
+    ...Object.entries(spec.header).map(([k, v]): [string, FieldSpec] => [`${section}.${k}`, v]),
+    ...Object.entries(spec.items).map(([k, v]): [string, FieldSpec] => [`items.${k}`, v]),
+  ];
+  if (spec.kind === 'confirmations') all.push(['orderId', spec.orderId]);
+  if (spec.kind === 'requests') {
+    for (const [name, field] of Object.entries(spec.document ?? {})) if (field !== undefined) all.push([`document.${name}`, field]);
+    if (spec.withdrawals) all.push(['withdrawals.id', spec.withdrawals.id]);
+  }
+  return all;
+}
+
+/** A table's grouping: a group column unless the key is read from one, fill-down only of the request's own columns. */
+function groupingProblems(spec: MappingSpec): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const keyField = spec.kind === 'requests' ? spec.header.externalId : spec.orderId;
+  if (spec.groupBy === undefined && keyField?.column === undefined) {
+    problems.push({ path: 'groupBy', message: 'is required when the request key is not read from one column', text: { key: 'groupByRequired' } });
+  }
+  if (Array.isArray(spec.fillDown)) {
+    // Fill-down is for what a grouped report writes once per request: the group and the request's columns.
+    const requestLevel = new Set(columnsOf(spec).flatMap(({ column, key }) => (key.startsWith('items.') ? [] : [column])));
+    spec.fillDown.forEach((column, index) => {
+      if (!requestLevel.has(column)) {
+        problems.push({
+          path: `fillDown.${index}`,
+          message: `"${column}" is not the group column or a request-level column this mapping reads`,
+          text: { key: 'fillDownColumn', params: { column } },
+        });
+      }
+    });
   }
   return problems;
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import YAML, { LineCounter, Parser, isMap, isNode, isScalar, isSeq, type CST, type Document, type Scalar } from 'yaml';
 import { ConnectorError, type MessageText } from '../errors.js';
 import { configError, type ConfigProblem } from './config-problem.js';
+import { YAML_ERROR_KEYS } from './yaml-error-keys.js';
 
 /** A line and column of a file, 1-based. */
 export interface YamlPlace {
@@ -39,21 +40,6 @@ export const MAX_YAML_DEPTH = 64;
 
 /** How many of the parser's errors a message lists (a broken file can have hundreds). */
 const MAX_LISTED_ERRORS = 10;
-
-/**
- * The yaml package's errors a person makes, by its code, as the console's catalogue says them
- * (the editor marks them with the same keys); any other is `yamlSyntax`, quoting the parser.
- */
-export const YAML_ERROR_KEYS: Readonly<Record<string, string>> = {
-  BLOCK_AS_IMPLICIT_KEY: 'yamlNestedOnOneLine',
-  MULTILINE_IMPLICIT_KEY: 'yamlKeyOnOneLine',
-  TAB_AS_INDENT: 'yamlTabIndent',
-  DUPLICATE_KEY: 'yamlDuplicateKey',
-  BAD_INDENT: 'yamlBadIndent',
-  BAD_DQ_ESCAPE: 'yamlBadEscape',
-  UNEXPECTED_TOKEN: 'yamlUnexpected',
-  MISSING_CHAR: 'yamlNotClosed',
-};
 
 /** The console's text of one of the yaml package's errors (`said`: its first line, without the place it names). */
 export function yamlErrorText(error: { code: string; message: string }): MessageText {

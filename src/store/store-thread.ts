@@ -68,6 +68,8 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export const CATCH_UP_FRAMES = 2000;
 const MAX_RESTART_DELAY_MS = 60_000;
 
+const gone = (): ConnectorError => new ConnectorError('STORE_FAILED', "The store's helper thread is not running");
+
 /** Start the thread for `db` (a file in WAL mode); moves the connection's automatic checkpoint to `CATCH_UP_FRAMES`. */
 export function startStoreThread(db: Database.Database, options: StoreThreadOptions): StoreThread {
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -81,17 +83,13 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
   let nextId = 1;
   let checkpoints = 0;
 
-  const gone = (): ConnectorError => new ConnectorError('STORE_FAILED', "The store's helper thread is not running");
-
   const onCheckpointReply = (reply: NonNullable<StoreThreadReply['checkpoint']>): void => {
-    if (reply.error === undefined) {
+    const outcome = checkpointOutcome(db.name, reply);
+    if (outcome.ok) {
       checkpoints += 1;
       failuresInRow = 0;
-      options.onCheckpoint?.({ ok: true, log: reply.log ?? -1, checkpointed: reply.checkpointed ?? -1 });
-      return;
     }
-    const cause = Object.assign(new Error(reply.error), { code: reply.code });
-    options.onCheckpoint?.({ ok: false, error: new ConnectorError('STORE_FAILED', `A checkpoint of ${db.name} failed: ${reply.error}`, { cause }) });
+    options.onCheckpoint?.(outcome);
   };
 
   const spawn = (): void => {
@@ -150,12 +148,7 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
     checkpointNow() {
       if (worker) return worker.postMessage('checkpoint');
       if (closed || !db.open || db.inTransaction) return;
-      try {
-        const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
-        options.onCheckpoint?.({ ok: true, log: result?.log ?? -1, checkpointed: result?.checkpointed ?? -1 });
-      } catch (error) {
-        options.onCheckpoint?.({ ok: false, error });
-      }
+      options.onCheckpoint?.(checkpointOnConnection(db));
     },
     get checkpoints() {
       return checkpoints;
@@ -176,4 +169,21 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
       await exited;
     },
   };
+}
+
+/** What a checkpoint the thread reported came to. */
+function checkpointOutcome(file: string, reply: NonNullable<StoreThreadReply['checkpoint']>): CheckpointOutcome {
+  if (reply.error === undefined) return { ok: true, log: reply.log ?? -1, checkpointed: reply.checkpointed ?? -1 };
+  const cause = Object.assign(new Error(reply.error), { code: reply.code });
+  return { ok: false, error: new ConnectorError('STORE_FAILED', `A checkpoint of ${file} failed: ${reply.error}`, { cause }) };
+}
+
+/** A PASSIVE checkpoint on the connection itself, while no thread runs (outside any transaction). */
+function checkpointOnConnection(db: Database.Database): CheckpointOutcome {
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    return { ok: true, log: result?.log ?? -1, checkpointed: result?.checkpointed ?? -1 };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }

@@ -9,7 +9,7 @@ import { translator } from '../../src/admin/console/i18n.js';
 import { textsEn } from '../../src/admin/console/texts-en.js';
 import type { ConfigProblem } from '../../src/config/config-problem.js';
 import { parseMappingText } from '../../src/config/load-mapping.js';
-import { YAML_ERROR_KEYS } from '../../src/config/read-yaml.js';
+import { YAML_ERROR_KEYS } from '../../src/config/yaml-error-keys.js';
 import { isConnectorError } from '../../src/errors.js';
 import { REPO } from '../helpers/with-daemon.js';
 

@@ -259,7 +259,7 @@ export const textsEn = {
   below: 'must be less than {limit}',
   patternMismatch: 'does not match the pattern {pattern}',
   noAllowedForm: 'fits none of the forms this key takes',
-  // The YAML parser's errors (config/read-yaml.ts YAML_ERROR_KEYS), and a file that is no YAML.
+  // The YAML parser's errors (config/yaml-error-keys.ts), and a file that is no YAML.
   yamlNestedOnOneLine: 'a nested mapping cannot start on the line of its key: move it to the next line, indented',
   yamlKeyOnOneLine: 'a key must fit on one line: is a colon or a quote missing above?',
   yamlTabIndent: 'is indented with a tab: YAML indents with spaces',

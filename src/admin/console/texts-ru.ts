@@ -301,7 +301,7 @@ export const textsRu: Texts = {
   below: 'должен быть меньше {limit}',
   patternMismatch: 'не подходит под шаблон {pattern}',
   noAllowedForm: 'не подходит ни под одну из форм, которые принимает этот ключ',
-  // Ошибки разборщика YAML (config/read-yaml.ts YAML_ERROR_KEYS) и файл, который не YAML.
+  // Ошибки разборщика YAML (config/yaml-error-keys.ts) и файл, который не YAML.
   yamlNestedOnOneLine: 'вложенный словарь не может начинаться на строке своего ключа: перенесите его на следующую строку с отступом',
   yamlKeyOnOneLine: 'ключ должен умещаться в одну строку: нет ли выше пропущенного двоеточия или кавычки?',
   yamlTabIndent: 'отступ сделан табуляцией: в YAML отступы делаются пробелами',

@@ -14,7 +14,8 @@
 import { Validator, type OutputUnit, type Schema as ValidatorSchema } from '@cfworker/json-schema';
 import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair } from 'yaml';
 import { describeType, keysOf, schemasAt, type Schema, type Segment } from './schema-walk.js';
-import { sayEnglish, YAML_ERROR_TEXTS, type Say } from './words.js';
+import { YAML_ERROR_KEYS } from '../../../config/yaml-error-keys.js';
+import { sayEnglish, type Say } from './words.js';
 
 export interface Problem {
   from: number;
@@ -83,7 +84,7 @@ const LEAF_KEYWORDS = new Set([
  * one no key says is the parser's own first line, as `check` quotes it.
  */
 function yamlMessage(error: { code: string; message: string }, say: Say): string {
-  const key = YAML_ERROR_TEXTS[error.code];
+  const key = YAML_ERROR_KEYS[error.code];
   if (key !== undefined) return say(`text.${key}`);
   const said = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
   return say('editor.yamlSyntax', { said });

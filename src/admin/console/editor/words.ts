@@ -2,13 +2,14 @@
  * What the editor itself says (its marks, its hover, the kinds of its marks), in the console's
  * language. The page gives the words of its language as JSON in the textarea's `data-words` (data,
  * not a script: the console's CSP runs none inline), from the catalogues' `editor.*` block (messages-en.ts, messages-ru.ts) and the YAML
- * parser's texts (texts-*.ts, the keys config/read-yaml.ts words the daemon's errors with). The
+ * parser's texts (texts-*.ts, under the keys of config/yaml-error-keys.ts, which the daemon's errors use too). The
  * English here is the catalogue's (messages-en.ts takes it from here) and what the editor says
  * when the page gave it nothing, as in the Node tests.
  *
  * The schema's own text (a key's description, its enum values, its patterns) is not the editor's:
  * it is shown as the schema writes it, in English; so are the keys themselves.
  */
+import { YAML_ERROR_KEYS } from '../../../config/yaml-error-keys.js';
 
 export const EDITOR_WORDS_EN = {
   'editor.source.yaml': 'YAML',
@@ -63,22 +64,6 @@ export const EDITOR_WORDS_EN = {
 
 export type EditorWordKey = keyof typeof EDITOR_WORDS_EN;
 
-/**
- * The yaml package's errors a person makes, by its code, and the key of the console's text that
- * says each (the same as config/read-yaml.ts YAML_ERROR_KEYS: a test holds them equal). The page
- * passes these texts under `text.<key>`.
- */
-export const YAML_ERROR_TEXTS: Readonly<Record<string, string>> = {
-  BLOCK_AS_IMPLICIT_KEY: 'yamlNestedOnOneLine',
-  MULTILINE_IMPLICIT_KEY: 'yamlKeyOnOneLine',
-  TAB_AS_INDENT: 'yamlTabIndent',
-  DUPLICATE_KEY: 'yamlDuplicateKey',
-  BAD_INDENT: 'yamlBadIndent',
-  BAD_DQ_ESCAPE: 'yamlBadEscape',
-  UNEXPECTED_TOKEN: 'yamlUnexpected',
-  MISSING_CHAR: 'yamlNotClosed',
-};
-
 /** English of the parser's texts, for an editor the page gave no words (the catalogue's, texts-en.ts). */
 const YAML_TEXTS_EN: Readonly<Record<string, string>> = {
   'text.yamlNestedOnOneLine': 'a nested mapping cannot start on the line of its key: move it to the next line, indented',
@@ -92,7 +77,7 @@ const YAML_TEXTS_EN: Readonly<Record<string, string>> = {
 };
 
 /** Every key of the words the page gives the editor. */
-export const EDITOR_WORD_KEYS: readonly string[] = [...Object.keys(EDITOR_WORDS_EN), ...Object.values(YAML_ERROR_TEXTS).map((key) => `text.${key}`)];
+export const EDITOR_WORD_KEYS: readonly string[] = [...Object.keys(EDITOR_WORDS_EN), ...Object.values(YAML_ERROR_KEYS).map((key) => `text.${key}`)];
 
 /** `say('editor.minimum', { n: 3 })`: a word of the editor, its `{name}` placeholders filled. */
 export type Say = (key: EditorWordKey | `text.${string}`, params?: Record<string, string | number>) => string;

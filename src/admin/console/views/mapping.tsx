@@ -12,7 +12,8 @@ import type { StudioData } from '../studio/studio-data.js';
 import type { UploadFormats } from '../studio/upload-formats.js';
 import { MAX_SAMPLE_BYTES } from '../studio/limits.js';
 import { formatBytes } from '../format.js';
-import { EDITOR_WORDS_EN, YAML_ERROR_TEXTS } from '../editor/words.js';
+import { YAML_ERROR_KEYS } from '../../../config/yaml-error-keys.js';
+import { EDITOR_WORDS_EN } from '../editor/words.js';
 import { translateOr, type Translate } from '../i18n.js';
 import { paths } from '../paths.js';
 import { Layout } from './layout.js';
@@ -23,7 +24,7 @@ import type { ViewContext } from './view-context.js';
 export function editorWords(t: Translate): Record<string, string> {
   const words: Record<string, string> = {};
   for (const key of Object.keys(EDITOR_WORDS_EN) as (keyof typeof EDITOR_WORDS_EN)[]) words[key] = t(key);
-  for (const key of Object.values(YAML_ERROR_TEXTS)) words[`text.${key}`] = t.text({ key }) ?? key;
+  for (const key of Object.values(YAML_ERROR_KEYS)) words[`text.${key}`] = t.text({ key }) ?? key;
   return words;
 }
 
@@ -35,21 +36,7 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload:
   return (
     <Layout ctx={ctx} title={title} script="mapping.js">
       <h1>{title}</h1>
-      <form method="get" action={paths.mapping()} class="search flow-pick">
-        <label>
-          {t('mapping.flow')}{' '}
-          <select name="flow">
-            {ctx.flows.map((flow) => (
-              <option value={flow} selected={flow === data.flow}>
-                {flow}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" class="button secondary">
-          {t('mapping.open')}
-        </button>
-      </form>
+      <FlowPicker ctx={ctx} flow={data.flow} />
       <dl class="facts">
         <dt>{t('mapping.file')}</dt>
         <dd>
@@ -58,17 +45,7 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload:
         <dt>{t('col.kind')}</dt>
         <dd>{data.kind}</dd>
       </dl>
-      {data.fileError ? <p class="error">{t('mapping.fileError', { file: data.file, error: data.fileError })}</p> : null}
-      {data.notWritable ? (
-        <p class="warn" id="not-writable">
-          <code title={hintFor(t, data.notWritable.code)}>{data.notWritable.code}</code> {t('mapping.notWritable', { message: data.notWritable.message })}
-        </p>
-      ) : null}
-      {data.saveError ? (
-        <p class="error" role="alert" id="save-error">
-          <code>{data.saveError.code}</code> {t('mapping.saveRefused', { message: data.saveError.message })}
-        </p>
-      ) : null}
+      <FileNotices t={t} data={data} />
       <div class="studio">
         <form method="post" action={paths.mappingPreview()} enctype="multipart/form-data" id="studio" class="editor" data-failed={t('mapping.previewFailed')}>
           <input type="hidden" name="_csrf" value={ctx.session?.csrfToken ?? ''} />
@@ -131,6 +108,49 @@ export function MappingPage(props: { ctx: ViewContext; data: StudioData; upload:
         </section>
       ) : null}
     </Layout>
+  );
+}
+
+/** The flows' mappings, one at a time. */
+function FlowPicker(props: { ctx: ViewContext; flow: string }) {
+  const { ctx, flow: current } = props;
+  const { t } = ctx;
+  return (
+    <form method="get" action={paths.mapping()} class="search flow-pick">
+      <label>
+        {t('mapping.flow')}{' '}
+        <select name="flow">
+          {ctx.flows.map((flow) => (
+            <option value={flow} selected={flow === current}>
+              {flow}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="button secondary">
+        {t('mapping.open')}
+      </button>
+    </form>
+  );
+}
+
+/** What is wrong with the mapping's file: it cannot be read, cannot be written, or the last save was refused. */
+function FileNotices(props: { t: Translate; data: StudioData }) {
+  const { t, data } = props;
+  return (
+    <>
+      {data.fileError ? <p class="error">{t('mapping.fileError', { file: data.file, error: data.fileError })}</p> : null}
+      {data.notWritable ? (
+        <p class="warn" id="not-writable">
+          <code title={hintFor(t, data.notWritable.code)}>{data.notWritable.code}</code> {t('mapping.notWritable', { message: data.notWritable.message })}
+        </p>
+      ) : null}
+      {data.saveError ? (
+        <p class="error" role="alert" id="save-error">
+          <code>{data.saveError.code}</code> {t('mapping.saveRefused', { message: data.saveError.message })}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -4,7 +4,7 @@
  * language, and the editor says its marks and types with them (Russian here).
  */
 import { describe, expect, it } from 'vitest';
-import { EDITOR_WORD_KEYS, EDITOR_WORDS_EN, sayWith, YAML_ERROR_TEXTS } from '../../../../src/admin/console/editor/words.js';
+import { EDITOR_WORD_KEYS, EDITOR_WORDS_EN, sayWith } from '../../../../src/admin/console/editor/words.js';
 import { createChecker } from '../../../../src/admin/console/editor/schema-problems.js';
 import { describeAt, suggestAt } from '../../../../src/admin/console/editor/schema-assist.js';
 import { describeType, schemasAt, type Schema } from '../../../../src/admin/console/editor/schema-walk.js';
@@ -14,7 +14,6 @@ import { ru } from '../../../../src/admin/console/messages-ru.js';
 import { textsEn } from '../../../../src/admin/console/texts-en.js';
 import { textsRu } from '../../../../src/admin/console/texts-ru.js';
 import { editorWords } from '../../../../src/admin/console/views/mapping.js';
-import { YAML_ERROR_KEYS } from '../../../../src/config/read-yaml.js';
 import { jsonSchemaOf } from '../../../../src/config/json-schema.js';
 import { latinWords } from '../../../helpers/console/latin-words.js';
 
@@ -31,10 +30,6 @@ describe("the editor's words", () => {
     expect(typeof russian[name], key).toBe('string');
     expect(placeholders(russian[name])).toEqual(placeholders(english[name]));
     expect(russian[name]).not.toBe('');
-  });
-
-  it("words the parser's errors with the keys the daemon's are worded with", () => {
-    expect(YAML_ERROR_TEXTS).toEqual(YAML_ERROR_KEYS);
   });
 
   it('are English in the English catalogue as the editor says them without a page', () => {
