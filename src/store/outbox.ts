@@ -247,12 +247,12 @@ export function countSubmissionsByState(db: Db): StateCount[] {
   ).all() as StateCount[];
 }
 
+/** Read from `submissions_due` alone, which holds `created_at` for it (migration 13). */
+export const OLDEST_PENDING_SQL = `SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`;
+
 /** Creation time of the oldest pending (or in-flight) row per flow. */
 export function oldestPendingByFlow(db: Db): { flow: string; createdAt: number }[] {
-  return statement(
-    db,
-    `SELECT flow, MIN(created_at) AS createdAt FROM submissions WHERE state IN ('pending', 'in_flight') GROUP BY flow ORDER BY flow`,
-  ).all() as { flow: string; createdAt: number }[];
+  return statement(db, OLDEST_PENDING_SQL).all() as { flow: string; createdAt: number }[];
 }
 
 const BRIEF_COLUMNS = `id, flow, kind, external_id AS externalId, state, attempts, last_status AS lastStatus,

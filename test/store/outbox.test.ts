@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { claimDueSubmissions, claimDueToSend, recordAttempt, recordAttempts, releaseInFlight, requeueSubmissions } from '../../src/store/outbox.js';
+import {
+  claimDueSubmissions,
+  claimDueToSend,
+  OLDEST_PENDING_SQL,
+  oldestPendingByFlow,
+  recordAttempt,
+  recordAttempts,
+  releaseInFlight,
+  requeueSubmissions,
+} from '../../src/store/outbox.js';
 import { getSubmission } from '../../src/store/submissions.js';
 import { readOutboxStatus, formatOutboxStatus } from '../../src/delivery/outbox-status.js';
 import { withTempDir } from '../helpers/temp-dir.js';
@@ -191,6 +200,26 @@ describe('outbox queries', () => {
         const text = formatOutboxStatus(status);
         expect(text).toContain('f: dead 1, pending 2; oldest pending 60 s');
         expect(text).toContain('X1 after 3 attempt(s): Gave up');
+      }),
+    ));
+
+  it('finds the oldest pending or in-flight row of each flow in the due index alone, reading no row of the table', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        addRequestRow(db, 'a', validRequest('A1'), 'A1', T + 5);
+        const inFlight = addRequestRow(db, 'a', validRequest('A2'), 'A2', T + 3);
+        db.prepare(`UPDATE submissions SET state = 'in_flight' WHERE id = ?`).run(inFlight);
+        const accepted = addRequestRow(db, 'b', validRequest('B1'), 'B1', T);
+        db.prepare(`UPDATE submissions SET state = 'accepted' WHERE id = ?`).run(accepted);
+        addRequestRow(db, 'b', validRequest('B2'), 'B2', T + 9);
+        expect(oldestPendingByFlow(db)).toEqual([
+          { flow: 'a', createdAt: T + 3 },
+          { flow: 'b', createdAt: T + 9 },
+        ]);
+        // The overview, status, the metrics and the summary read it: a plan that reads rows costs
+        // them a walk over every request (docs/performance.md, Console).
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${OLDEST_PENDING_SQL}`).all() as { detail: string }[]).map((row) => row.detail);
+        expect(plan).toEqual(['SCAN submissions USING COVERING INDEX submissions_due']);
       }),
     ));
 });

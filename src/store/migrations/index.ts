@@ -11,6 +11,7 @@ import { AUDIT_TEXT_SCHEMA } from './009-audit-text.js';
 import { DOCUMENTS_SCHEMA } from './010-documents.js';
 import { EXCHANGE_FOLDER_SCHEMA } from './011-exchange-folder.js';
 import { SET_ASIDE_FILES_SCHEMA } from './012-set-aside-files.js';
+import { OLDEST_PENDING_SCHEMA } from './013-oldest-pending.js';
 
 export const MIGRATIONS: readonly string[] = [
   INITIAL_SCHEMA,
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly string[] = [
   DOCUMENTS_SCHEMA,
   EXCHANGE_FOLDER_SCHEMA,
   SET_ASIDE_FILES_SCHEMA,
+  OLDEST_PENDING_SCHEMA,
 ];
