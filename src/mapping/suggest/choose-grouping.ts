@@ -17,8 +17,8 @@ export interface GroupKey {
   /** The chosen column; undefined when none fits. */
   column: string | undefined;
   confidence: number;
-  /** Why this column groups the rows (the `groupBy` comment). */
-  reason: string;
+  /** Why this column groups the rows (the `groupBy` comment, the summary's grouping). */
+  reason: Phrase;
   /** Why it is the key field too (the `externalId`/`orderId` comment). */
   keyReason: string;
   /** The request of each data row (each row its own when there is no key). */
@@ -88,17 +88,18 @@ function changesWithin(line: readonly string[], groups: readonly number[]): bool
 
 /** Choose the grouping column among `profiles` for the key field `keyTarget` (`request.externalId`, `orderId`). */
 export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: string, rowCount: number, noun: 'request' | 'order'): GroupKey {
-  const ungrouped = (reason: string): GroupKey => ({
+  const ungrouped = (reason: Phrase): GroupKey => ({
     column: undefined,
     confidence: 0,
     reason,
-    keyReason: reason,
+    keyReason: phraseEnglish(reason),
     groups: Array.from({ length: rowCount }, (_, row) => row),
     count: rowCount,
   });
   const candidates = profiles.map((profile) => ({ profile, runs: runsOf(profile.column.values), name: matchName(keyTarget, profile.column.name) }));
   const usable = (candidate: (typeof candidates)[number]) => candidate.profile.filled === 1 && candidate.runs.returning === undefined;
-  const describe = (candidate: (typeof candidates)[number]) => `${candidate.runs.runs} ${noun}${candidate.runs.runs === 1 ? '' : 's'} in ${rowCount} rows`;
+  const describe = (candidate: (typeof candidates)[number]) =>
+    phrase(noun === 'request' ? 'summary.why.requestsInRows' : 'summary.why.ordersInRows', { n: candidate.runs.runs, rows: rowCount });
 
   const named = candidates.filter((candidate) => (candidate.name?.score ?? 0) >= CONFIDENCE_THRESHOLD).sort((a, b) => b.name!.score - a.name!.score);
   // A named column that groups cleanly beats a better-named one whose rows are scattered.
@@ -106,28 +107,44 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   if (byName !== undefined) {
     const { groups, count } = groupsBy(byName.profile.column.values);
     const orderIds = byName.profile.orderId >= 0.9;
-    const nameWhy = `named ${shown(byName.profile.column.name)}${orderIds ? '; values are platform order ids' : ''}`;
-    const keyReason = `${nameWhy}; the grouping column`;
+    const named = phrase(orderIds ? 'summary.why.namedOrderIds' : 'summary.why.named', { column: shown(byName.profile.column.name) });
+    const keyReason = `${phraseEnglish(named)}; the grouping column`;
     if (rowCount === 0) {
-      return { column: byName.profile.column.name, confidence: byName.name!.score, reason: `${nameWhy}; no rows to check it on`, keyReason, groups, count };
+      return {
+        column: byName.profile.column.name,
+        confidence: byName.name!.score,
+        reason: phrase('summary.why.groupNoRows', { named }),
+        keyReason,
+        groups,
+        count,
+      };
     }
     if (usable(byName)) {
       const confidence = round(Math.min(0.99, byName.name!.score + 0.05 + (orderIds ? 0.05 : 0)));
-      return { column: byName.profile.column.name, confidence, reason: `${nameWhy}; its rows are adjacent: ${describe(byName)}`, keyReason, groups, count };
+      const reason = phrase('summary.why.groupAdjacent', { named, runs: describe(byName) });
+      return { column: byName.profile.column.name, confidence, reason, keyReason, groups, count };
     }
     const returning = byName.runs.returning;
     const problem = returning
       ? phrase('summary.warn.keyReturns', { value: shown(returning.value), row: returning.row })
       : phrase('summary.warn.keyBlank', { n: Math.round((1 - byName.profile.filled) * rowCount) });
-    const reason = `${nameWhy}, but ${phraseEnglish(problem)}`;
-    return { column: byName.profile.column.name, confidence: round(byName.name!.score * 0.7), reason, keyReason: reason, groups, count, warning: problem };
+    const reason = phrase('summary.why.groupBut', { named, problem });
+    return {
+      column: byName.profile.column.name,
+      confidence: round(byName.name!.score * 0.7),
+      reason,
+      keyReason: phraseEnglish(reason),
+      groups,
+      count,
+      warning: problem,
+    };
   }
 
   const orderIds = candidates.filter((candidate) => usable(candidate) && candidate.profile.orderId >= 0.9);
   if (keyTarget === 'orderId' && orderIds.length === 1) {
     const only = orderIds[0]!;
     const { groups, count } = groupsBy(only.profile.column.values);
-    const reason = `its values are platform order ids; ${describe(only)}`;
+    const reason = phrase('summary.why.groupOrderIds', { runs: describe(only) });
     return { column: only.profile.column.name, confidence: 0.85, reason, keyReason: 'values are platform order ids; the grouping column', groups, count };
   }
 
@@ -145,21 +162,14 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   const best = grouping.filter((candidate) => candidate.runs.runs === most);
   const lineNames = lineColumns.map((line) => shown(line.name)).join(', ');
   if (best.length === 0) {
-    return ungrouped(
-      lineColumns.length > 0
-        ? `no column repeats its value over adjacent rows while ${lineNames} changes: each row would be its own request`
-        : 'no column repeats its value over adjacent rows: each row would be its own request',
-    );
+    return ungrouped(lineColumns.length > 0 ? phrase('summary.why.noRepeatWhileLines', { lines: lineNames }) : phrase('summary.why.noRepeat'));
   }
   const { groups, count } = groupsBy(best[0]!.profile.column.values);
   // Only a line column checked above lets the reason say the lines change.
-  const why =
-    lineColumns.length > 0
-      ? `its value repeats over adjacent rows while the line columns change: ${describe(best[0]!)}`
-      : `its value repeats over adjacent rows (no line column to check it against): ${describe(best[0]!)}`;
+  const why = phrase(lineColumns.length > 0 ? 'summary.why.repeatsLinesChange' : 'summary.why.repeatsNoLines', { runs: describe(best[0]!) });
   if (best.length === 1)
-    return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${why}; the grouping column`, groups, count };
+    return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${phraseEnglish(why)}; the grouping column`, groups, count };
   const names = best.map((candidate) => shown(candidate.profile.column.name)).join(', ');
-  const reason = `${names} group the rows the same way (${describe(best[0]!)}); none is named like the key`;
-  return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: reason, groups, count };
+  const reason = phrase('summary.why.sameGrouping', { names, runs: describe(best[0]!) });
+  return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: phraseEnglish(reason), groups, count };
 }

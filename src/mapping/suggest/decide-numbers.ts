@@ -8,7 +8,7 @@
 import type { ColumnProfile } from './profile-column.js';
 import type { Detected } from './types.js';
 import { shown } from './shown.js';
-import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 /** Columns whose values are numbers at least this often are looked at. */
 const NUMERIC = 0.9;
@@ -30,14 +30,17 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
   const withThousands = numeric.find((p) => p.number.thousandsExample !== undefined);
   const thousandsReason = withThousands ? `${shown(withThousands.number.thousandsExample!)} in ${shown(withThousands.column.name)}` : undefined;
   const examplePhrase = (p: ColumnProfile, value: string | undefined) => phrase('summary.example', { value: shown(value ?? ''), column: shown(p.column.name) });
-  const example = (p: ColumnProfile, value: string | undefined) => phraseEnglish(examplePhrase(p, value));
 
   if (comma.length > 0 && point.length === 0) {
-    return { decimalComma: { value: true, reason: `decimal commas: ${example(comma[0]!, comma[0]!.number.commaExample)}` }, thousands, thousandsReason };
+    return {
+      decimalComma: { value: true, reason: phrase('summary.why.decimalCommas', { example: examplePhrase(comma[0]!, comma[0]!.number.commaExample) }) },
+      thousands,
+      thousandsReason,
+    };
   }
   if (point.length > 0 && comma.length === 0) {
     return {
-      decimalComma: { value: false, reason: `decimal points with comma thousands: ${example(point[0]!, point[0]!.number.pointExample)}` },
+      decimalComma: { value: false, reason: phrase('summary.why.commaThousands', { example: examplePhrase(point[0]!, point[0]!.number.pointExample) }) },
       thousands,
       thousandsReason,
     };
@@ -48,14 +51,14 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
       comma: examplePhrase(comma[0]!, comma[0]!.number.commaExample),
       point: examplePhrase(point[0]!, point[0]!.number.pointExample),
     });
-    return { decimalComma: { value, reason: `more columns with ${value ? 'decimal commas' : 'decimal points'}` }, thousands, thousandsReason, warning };
+    return { decimalComma: { value, reason: phrase(value ? 'summary.why.moreCommas' : 'summary.why.morePoints') }, thousands, thousandsReason, warning };
   }
   if (delimiter === ';') {
     return {
-      decimalComma: { value: true, reason: 'no decimal separator in the sample; ";"-separated exports come from locales that write a decimal comma' },
+      decimalComma: { value: true, reason: phrase('summary.why.semicolonLocale') },
       thousands,
       thousandsReason,
     };
   }
-  return { decimalComma: { value: false, reason: 'no decimal comma in the sample' }, thousands, thousandsReason };
+  return { decimalComma: { value: false, reason: phrase('summary.why.noDecimalComma') }, thousands, thousandsReason };
 }

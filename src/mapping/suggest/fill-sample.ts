@@ -8,6 +8,7 @@
  */
 import { shown } from './shown.js';
 import type { Detected, SampleTable } from './types.js';
+import { phrase } from './summary-words.js';
 
 /** Whether `column` is blank below a filled row (a grouped report), with the reason for the YAML. */
 export function detectFillDown(table: SampleTable, column: string): Detected<boolean> | undefined {
@@ -15,7 +16,7 @@ export function detectFillDown(table: SampleTable, column: string): Detected<boo
   const first = values.findIndex((value) => value !== '');
   const blanks = first === -1 ? 0 : values.slice(first).filter((value) => value === '').length;
   if (blanks === 0) return undefined;
-  return { value: true, reason: `${shown(column)} is blank on ${blanks} row(s) below a filled one: a grouped report writes the number once, above its lines` };
+  return { value: true, reason: phrase('summary.why.fillDown', { column: shown(column), n: blanks }) };
 }
 
 /** The table with the blank cells of `column`'s blank rows filled from the request's first row. */

@@ -12,7 +12,7 @@ import { isConnectorError } from '../../errors.js';
 import { mapFile, type MapInput } from '../map-file.js';
 import { CONFIDENCE_THRESHOLD, REVIEW_BELOW, type MappingSuggestion } from './types.js';
 import { shown } from './shown.js';
-import { sayPhrase, summaryEnglish, type Phrase, type SummarySay } from './summary-words.js';
+import { sayPhrase, SUMMARY_WORDS_EN, summaryEnglish, type Phrase, type SummaryKey, type SummarySay } from './summary-words.js';
 
 /** Problem messages quoted in the summary. */
 const SHOWN_PROBLEMS = 5;
@@ -105,12 +105,16 @@ export function fieldsToLookAt(suggestion: MappingSuggestion, preview: Suggestio
 export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: SuggestionPreview, written: string, say: SummarySay = summaryEnglish): string {
   const { sample } = suggestion;
   const lines = [say(suggestion.kind === 'requests' ? 'summary.title.requests' : 'summary.title.confirmations', { file: suggestion.fileName, written })];
-  const encoding = say('summary.encoding', { value: sample.encoding.value, reason: sample.encoding.reason });
+  const why = (reason: Phrase) => sayPhrase(reason, say);
+  const encoding = say('summary.encoding', { value: sample.encoding.value, reason: why(sample.encoding.reason) });
   const columns = say('summary.columns', { n: sample.columns.length });
   const rows = say('summary.dataRows', { n: sample.rowCount });
-  const grouping = () => say('summary.grouping', { value: suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${suggestion.groupBy.reason})` : 'TODO' });
+  const grouping = () =>
+    say('summary.grouping', { value: suggestion.groupBy ? `${shown(suggestion.groupBy.value)} (${why(suggestion.groupBy.reason)})` : 'TODO' });
   if (sample.format === 'csv') {
-    lines.push(say('summary.csvSample', { encoding, delimiter: JSON.stringify(sample.delimiter?.value), reason: String(sample.delimiter?.reason) }));
+    lines.push(
+      say('summary.csvSample', { encoding, delimiter: JSON.stringify(sample.delimiter?.value), reason: sample.delimiter ? why(sample.delimiter.reason) : '' }),
+    );
     lines.push(say('summary.csvHeader', { line: sample.headerLine?.value ?? '?', columns, rows }));
     lines.push(grouping());
   } else if (sample.format === 'xlsx') {
@@ -118,12 +122,12 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
       say('summary.xlsxSample', {
         sheet: sample.sheet?.value ?? say('summary.firstSheet'),
         row: sample.headerLine?.value ?? '?',
-        reason: sample.headerLine?.reason ?? say('summary.notFound'),
+        reason: sample.headerLine ? why(sample.headerLine.reason) : say('summary.notFound'),
       }),
     );
     lines.push(say('summary.xlsxSize', { columns, rows }));
     lines.push(grouping());
-    if (suggestion.fillDown) lines.push(say('summary.fillDown', { reason: suggestion.fillDown.reason }));
+    if (suggestion.fillDown) lines.push(say('summary.fillDown', { reason: why(suggestion.fillDown.reason) }));
   } else if (sample.format === 'xml') {
     lines.push(say('summary.xmlSample', { document: sample.document ? sayPhrase(sample.document, say) : say('summary.documents', { n: sample.rowCount }) }));
   } else {
@@ -138,8 +142,9 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
       }),
     );
   }
-  const thousands = suggestion.thousands.length > 0 ? say('summary.thousands', { list: suggestion.thousands.join(', ') }) : '';
-  lines.push(say('summary.numbers', { value: String(suggestion.decimalComma.value), reason: suggestion.decimalComma.reason, thousands }));
+  const thousandName = (name: string) => (`summary.thousand.${name}` in SUMMARY_WORDS_EN ? say(`summary.thousand.${name}` as SummaryKey) : name);
+  const thousands = suggestion.thousands.length > 0 ? say('summary.thousands', { list: suggestion.thousands.map(thousandName).join(', ') }) : '';
+  lines.push(say('summary.numbers', { value: String(suggestion.decimalComma.value), reason: why(suggestion.decimalComma.reason), thousands }));
   const dates = Object.entries(suggestion.dates).map(([column, format]) => `${shown(column)} ${format.value}`);
   if (dates.length > 0) lines.push(say('summary.dates', { list: dates.join(', ') }));
   const matched = suggestion.fields.filter((field) => field.source !== undefined);

@@ -10,7 +10,6 @@ import { tableColumns } from './table-columns.js';
 import { phrase, type Phrase } from './summary-words.js';
 
 const DELIMITERS = [';', ',', '\t', '|'] as const;
-const DELIMITER_NAMES: Record<string, string> = { ';': '";"', ',': '","', '\t': 'tab', '|': '"|"' };
 /** Records looked at for the header; a title longer than this is not a title. */
 const HEADER_SEARCH = 10;
 /** Shorter cuts tried when a cut sample ends inside a quoted field. */
@@ -24,7 +23,7 @@ export function readCsvSample(text: string, cut: boolean): CsvPart {
   const delimiter = chooseDelimiter(text, cut);
   if (delimiter === undefined) {
     warnings.push(phrase('summary.warn.noDelimiter'));
-    return { delimiter: { value: ';', reason: 'the default: no delimiter was found' }, columns: [], rowCount: 0, warnings };
+    return { delimiter: { value: ';', reason: phrase('summary.why.defaultDelimiter') }, columns: [], rowCount: 0, warnings };
   }
   const records = delimiter.records;
   const headerIndex = records.slice(0, HEADER_SEARCH).findIndex((record) => isHeader(record, delimiter.width));
@@ -48,7 +47,7 @@ export function readCsvSample(text: string, cut: boolean): CsvPart {
     delimiter: delimiter.detected,
     headerLine: {
       value: headerLine,
-      reason: headerIndex === 0 ? 'the first line names the columns' : `the first line of names, after ${headerIndex} record(s)`,
+      reason: headerIndex === 0 ? phrase('summary.why.firstLineNames') : phrase('summary.why.namesAfter', { n: headerIndex }),
     },
     columns,
     rowCount: rows.length,
@@ -74,7 +73,8 @@ function chooseDelimiter(text: string, cut: boolean): DelimiterChoice | undefine
     const consistency = consistent / records.length;
     const better = best === undefined || consistency > best.consistency + 0.05 || (consistency >= best.consistency - 0.05 && width > best.width);
     if (better) {
-      const reason = `${DELIMITER_NAMES[delimiter]} splits ${consistent} of ${records.length} records into ${width} cells`;
+      const name = delimiter === '\t' ? phrase('summary.why.tab') : JSON.stringify(delimiter);
+      const reason = phrase('summary.why.delimiterSplits', { delimiter: name, consistent, records: records.length, width });
       best = { detected: { value: delimiter, reason }, records, width, consistency };
     }
   }

@@ -60,15 +60,15 @@ function jsonRecords(text: string): { records: unknown[]; jsonPath: Detected<str
   } catch (error) {
     throw new ConnectorError('FILE_UNREADABLE', `is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (Array.isArray(root)) return { records: root, jsonPath: { value: undefined, reason: `the file is an array of ${root.length} records` } };
+  if (Array.isArray(root)) return { records: root, jsonPath: { value: undefined, reason: phrase('summary.why.fileIsArray', { n: root.length }) } };
   if (!isObject(root)) throw new ConnectorError('FILE_UNREADABLE', 'holds no JSON object or array');
   // The records array is the shallowest array whose objects hold arrays of objects (their lines).
   for (const [path, value] of arrays(root, '', 0)) {
     if (value.some((record) => isObject(record) && [...arrays(record, '', 0)].length > 0)) {
-      return { records: value, jsonPath: { value: path, reason: `the array at ${shown(path)} holds ${value.length} records, each with its lines` } };
+      return { records: value, jsonPath: { value: path, reason: phrase('summary.why.arrayAt', { path: shown(path), n: value.length }) } };
     }
   }
-  return { records: [root], jsonPath: { value: undefined, reason: 'the file is one record' } };
+  return { records: [root], jsonPath: { value: undefined, reason: phrase('summary.why.oneRecord') } };
 }
 
 function ndjsonRecords(text: string, warnings: Phrase[]): { records: unknown[]; jsonPath: Detected<string | undefined> } {
@@ -81,7 +81,7 @@ function ndjsonRecords(text: string, warnings: Phrase[]): { records: unknown[]; 
       warnings.push(phrase('summary.warn.lineNotJson', { line: index + 1 }));
     }
   });
-  return { records, jsonPath: { value: undefined, reason: `one record per line (${records.length})` } };
+  return { records, jsonPath: { value: undefined, reason: phrase('summary.why.perLine', { n: records.length }) } };
 }
 
 /** Arrays of objects inside `value`, shallowest first, with their dotted paths. */
@@ -102,8 +102,8 @@ function linesPathOf(records: readonly JsonObject[]): Detected<string | undefine
     for (const [path] of arrays(record, '', 0)) tally.set(path, (tally.get(path) ?? 0) + 1);
   }
   const [best] = [...tally].sort((a, b) => b[1] - a[1]);
-  if (best === undefined) return { value: undefined, reason: 'no record holds an array of objects' };
-  return { value: best[0], reason: `${best[1]} of ${records.length} records hold their lines in ${shown(best[0])}` };
+  if (best === undefined) return { value: undefined, reason: phrase('summary.why.noArrays') };
+  return { value: best[0], reason: phrase('summary.why.linesIn', { n: best[1], records: records.length, path: shown(best[0]) }) };
 }
 
 /** Every scalar inside `value` by dotted path, as text; arrays (and `skip`) are not entered. */

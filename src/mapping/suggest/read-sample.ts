@@ -78,16 +78,16 @@ function completeUtf8(bytes: Buffer): Buffer {
 function decodeSample(bytes: Buffer, truncated: boolean): { encoding: Detected<Encoding>; text: string; warnings: Phrase[] } {
   const warnings: Phrase[] = [];
   if (bytes.subarray(0, 3).equals(BOM)) {
-    return { encoding: { value: 'utf-8', reason: 'a UTF-8 byte order mark (Excel\'s "CSV UTF-8")' }, text: bytes.subarray(3).toString('utf8'), warnings };
+    return { encoding: { value: 'utf-8', reason: phrase('summary.why.bom') }, text: bytes.subarray(3).toString('utf8'), warnings };
   }
   const body = truncated ? completeUtf8(bytes) : bytes;
   if (!body.some((byte) => byte >= 0x80)) {
-    const reason = 'only ASCII characters in the sample: auto reads a BOM or valid UTF-8 as UTF-8, else windows-1251, per file';
+    const reason = phrase('summary.why.asciiOnly');
     return { encoding: { value: 'auto', reason }, text: body.toString('latin1'), warnings };
   }
   if (isUtf8(body)) {
     const text = body.toString('utf8');
-    return { encoding: { value: 'utf-8', reason: `valid UTF-8 (${(text.match(NON_ASCII) ?? []).length} non-ASCII characters), no BOM` }, text, warnings };
+    return { encoding: { value: 'utf-8', reason: phrase('summary.why.validUtf8', { n: (text.match(NON_ASCII) ?? []).length }) }, text, warnings };
   }
   const text = iconv.decode(bytes, 'win1251');
   const nonAscii = (text.match(NON_ASCII) ?? []).length;
@@ -96,5 +96,5 @@ function decodeSample(bytes: Buffer, truncated: boolean): { encoding: Detected<E
   if (cyrillic < nonAscii * 0.8) {
     warnings.push(phrase('summary.warn.notCyrillic', { cyrillic, nonAscii }));
   }
-  return { encoding: { value: 'windows-1251', reason: 'not valid UTF-8 and no BOM: windows-1251, as 1C writes' }, text, warnings };
+  return { encoding: { value: 'windows-1251', reason: phrase('summary.why.windows1251') }, text, warnings };
 }

@@ -43,10 +43,11 @@ export function readSheetSample(rows: readonly TableRow[], sheet: string): Sheet
   const columns = tableColumns(names, texts, warnings, sheet);
   const headerLine: Detected<number> = {
     value: upper.row,
-    reason:
-      (headerIndex === 0 ? `row ${upper.row} names the columns` : `the first row of names, under ${headerIndex} row(s) of title`) +
-      (twoRows ? `, with the sub-columns of row ${lower.row}` : '') +
-      '; the daemon finds it by the mapped names (xlsx.headerRow: auto)',
+    reason: phrase(headerIndex === 0 ? 'summary.why.rowNames' : 'summary.why.namesUnderTitle', {
+      row: upper.row,
+      n: headerIndex,
+      subColumns: twoRows ? phrase('summary.why.subColumns', { row: lower.row }) : '',
+    }),
   };
   return { headerLine, columns, rowCount: data.length, warnings };
 }

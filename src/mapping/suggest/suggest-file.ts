@@ -66,8 +66,8 @@ async function suggestFromWorkbook(input: OpenedInput, fileName: string, kind: M
   return suggestFromTable(
     {
       format: 'xlsx',
-      encoding: { value: 'utf-8', reason: 'a workbook holds Unicode text' },
-      sheet: { value: sheet, reason: 'the first sheet, which the daemon reads by default' },
+      encoding: { value: 'utf-8', reason: phrase('summary.why.workbookUnicode') },
+      sheet: { value: sheet, reason: phrase('summary.why.firstSheet') },
       ...part,
     },
     fileName,

@@ -175,8 +175,12 @@ function describeDates(profiles: readonly ColumnProfile[]): Record<string, Detec
   for (const profile of profiles) {
     if (profile.date === undefined) continue;
     const format = profile.date.format ?? 'YYYY-MM-DD (ISO)';
-    const twin = profile.date.ambiguousWith ? `; ${profile.date.ambiguousWith} fits as well` : '';
-    dates[profile.column.name] = { value: format, reason: `${shown(profile.date.example)}${twin}` };
+    const example = shown(profile.date.example);
+    const twin = profile.date.ambiguousWith;
+    dates[profile.column.name] = {
+      value: format,
+      reason: twin ? phrase('summary.why.dateExampleTwin', { example, twin }) : phrase('summary.why.dateExample', { example }),
+    };
   }
   return dates;
 }

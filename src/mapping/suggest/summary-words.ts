@@ -4,10 +4,11 @@
  * the console's mapping page says them in its language: its catalogues have these keys under
  * `summary.` (messages-en.ts takes this English; messages-ru.ts has the Russian).
  *
- * The suggester's warnings and notes, and what an XML sample is (`summary.warn.*`, `summary.note.*`,
- * `summary.doc.*`), are phrases: a key and its values (`Phrase`), worded where they are shown. Why a
- * field or a setting was chosen (a `reason`) is still the suggester's own English, as the YAML's
- * comments say it, and is quoted as it is.
+ * The suggester's warnings and notes, what an XML sample is, and why the sample was read as it was
+ * (its encoding, delimiter, header, records, grouping, numbers: `summary.warn.*`, `summary.note.*`,
+ * `summary.doc.*`, `summary.why.*`) are phrases: a key and its values (`Phrase`), worded where they
+ * are shown; the YAML's comments say them in English. Why a field was given its column (a field's
+ * `reason`) is still the suggester's own English, as the YAML's comments say it, and is quoted as it is.
  */
 
 /** A text, or its plural forms by `{n}` (the console's `Entry`). */
@@ -56,6 +57,56 @@ export const SUMMARY_WORDS_EN = {
   'summary.final.ready': 'Every required field has a column (guesses under {threshold} are TODOs). Check the "Look at" list, then point a flow at the mapping.',
   'summary.final.nothingToMap': 'The mapping loads, but the sample holds nothing to map: run `preview` on a sample with data before a flow uses it.',
   'summary.final.incomplete': 'Incomplete: fill in the TODO lines (or fix what the preview reports) and run `preview`.',
+  // Why the suggester read the sample as it did.
+  'summary.why.bom': 'a UTF-8 byte order mark (Excel\'s "CSV UTF-8")',
+  'summary.why.asciiOnly': 'only ASCII characters in the sample: auto reads a BOM or valid UTF-8 as UTF-8, else windows-1251, per file',
+  'summary.why.validUtf8': 'valid UTF-8 ({n} non-ASCII characters), no BOM',
+  'summary.why.windows1251': 'not valid UTF-8 and no BOM: windows-1251, as 1C writes',
+  'summary.why.workbookUnicode': 'a workbook holds Unicode text',
+  'summary.why.firstSheet': 'the first sheet, which the daemon reads by default',
+  'summary.why.xmlDeclaration': "the XML declaration's, as the daemon reads it",
+  'summary.why.xmlPoint': 'XML exchange formats write numbers with a decimal point',
+  'summary.why.defaultDelimiter': 'the default: no delimiter was found',
+  'summary.why.delimiterSplits': '{delimiter} splits {consistent} of {records} records into {width} cells',
+  'summary.why.tab': 'tab',
+  'summary.why.firstLineNames': 'the first line names the columns',
+  'summary.why.namesAfter': 'the first line of names, after {n} record(s)',
+  'summary.why.rowNames': 'row {row} names the columns{subColumns}; the daemon finds it by the mapped names (xlsx.headerRow: auto)',
+  'summary.why.namesUnderTitle':
+    'the first row of names, under {n} row(s) of title{subColumns}; the daemon finds it by the mapped names (xlsx.headerRow: auto)',
+  'summary.why.subColumns': ', with the sub-columns of row {row}',
+  'summary.why.fileIsArray': 'the file is an array of {n} records',
+  'summary.why.arrayAt': 'the array at {path} holds {n} records, each with its lines',
+  'summary.why.oneRecord': 'the file is one record',
+  'summary.why.perLine': 'one record per line ({n})',
+  'summary.why.noArrays': 'no record holds an array of objects',
+  'summary.why.linesIn': '{n} of {records} records hold their lines in {path}',
+  'summary.why.decimalCommas': 'decimal commas: {example}',
+  'summary.why.commaThousands': 'decimal points with comma thousands: {example}',
+  'summary.why.moreCommas': 'more columns with decimal commas',
+  'summary.why.morePoints': 'more columns with decimal points',
+  'summary.why.semicolonLocale': 'no decimal separator in the sample; ";"-separated exports come from locales that write a decimal comma',
+  'summary.why.noDecimalComma': 'no decimal comma in the sample',
+  'summary.why.fillDown': '{column} is blank on {n} row(s) below a filled one: a grouped report writes the number once, above its lines',
+  'summary.why.dateExample': '{example}',
+  'summary.why.dateExampleTwin': '{example}; {twin} fits as well',
+  'summary.why.named': 'named {column}',
+  'summary.why.namedOrderIds': 'named {column}; values are platform order ids',
+  'summary.why.requestsInRows': { one: '{n} request in {rows} rows', other: '{n} requests in {rows} rows' },
+  'summary.why.ordersInRows': { one: '{n} order in {rows} rows', other: '{n} orders in {rows} rows' },
+  'summary.why.groupNoRows': '{named}; no rows to check it on',
+  'summary.why.groupAdjacent': '{named}; its rows are adjacent: {runs}',
+  'summary.why.groupBut': '{named}, but {problem}',
+  'summary.why.groupOrderIds': 'its values are platform order ids; {runs}',
+  'summary.why.noRepeatWhileLines': 'no column repeats its value over adjacent rows while {lines} changes: each row would be its own request',
+  'summary.why.noRepeat': 'no column repeats its value over adjacent rows: each row would be its own request',
+  'summary.why.repeatsLinesChange': 'its value repeats over adjacent rows while the line columns change: {runs}',
+  'summary.why.repeatsNoLines': 'its value repeats over adjacent rows (no line column to check it against): {runs}',
+  'summary.why.sameGrouping': '{names} group the rows the same way ({runs}); none is named like the key',
+  'summary.thousand.non-breaking space': 'non-breaking space',
+  'summary.thousand.thin space': 'thin space',
+  'summary.thousand.space': 'space',
+  'summary.thousand.apostrophe': 'apostrophe',
   // The suggester's warnings.
   'summary.warn.noDelimiter': 'no delimiter (";", ",", tab, "|") splits the lines into columns: is this a CSV export?',
   'summary.warn.noHeader': 'the first lines hold values, not column names: the daemon needs a header line naming the columns',

@@ -13,7 +13,7 @@ export const REVIEW_BELOW = 0.8;
 /** A decision about the sample, with the reason a person can check. */
 export interface Detected<T> {
   value: T;
-  reason: string;
+  reason: Phrase;
 }
 
 /** One source of the sample: a CSV column, or a JSON path inside a record or inside a line. */

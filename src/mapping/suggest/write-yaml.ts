@@ -117,26 +117,29 @@ export function writeSuggestionYaml(parts: MappingParts): string {
   ].join('\n');
 
   const at = (path: string[]) => doc.getIn(path, true) as Scalar | YAMLMap | undefined;
-  const note = (path: string[], text: string) => {
+  const note = (path: string[], reason: Phrase | string | undefined) => {
     const node = at(path);
-    if (node) node.comment = ` ${text}`;
+    if (node) node.comment = ` ${typeof reason === 'object' ? phraseEnglish(reason) : (reason ?? '')}`;
   };
   if (json) {
-    note(['json', 'path'], parts.sample.jsonPath?.reason ?? '');
+    note(['json', 'path'], parts.sample.jsonPath?.reason);
     note(['json', 'encoding'], parts.sample.encoding.reason);
     note(['json', 'decimalComma'], parts.decimalComma.reason);
-    if (parts.sample.jsonPath?.value === undefined) note(['format'], parts.sample.jsonPath?.reason ?? '');
-    note(['items', 'path'], parts.sample.itemsPath?.reason ?? '');
+    if (parts.sample.jsonPath?.value === undefined) note(['format'], parts.sample.jsonPath?.reason);
+    note(['items', 'path'], parts.sample.itemsPath?.reason);
   } else if (parts.sample.format === 'xlsx') {
-    note(['format'], `the first sheet; header on row ${parts.sample.headerLine?.value ?? '?'} (${parts.sample.headerLine?.reason ?? ''})`);
+    note(
+      ['format'],
+      `the first sheet; header on row ${parts.sample.headerLine?.value ?? '?'} (${parts.sample.headerLine ? phraseEnglish(parts.sample.headerLine.reason) : ''})`,
+    );
     note(['xlsx', 'decimalComma'], parts.decimalComma.reason);
     if (parts.groupBy) note(['groupBy'], parts.groupBy.reason);
     if (parts.fillDown) note(['fillDown'], parts.fillDown.reason);
   } else {
     note(['csv', 'encoding'], parts.sample.encoding.reason);
-    note(['csv', 'delimiter'], parts.sample.delimiter?.reason ?? '');
+    note(['csv', 'delimiter'], parts.sample.delimiter?.reason);
     const thousands = parts.thousandsReason ? `; thousands separated as in ${parts.thousandsReason}` : '';
-    note(['csv', 'decimalComma'], `${parts.decimalComma.reason}${thousands}`);
+    note(['csv', 'decimalComma'], `${phraseEnglish(parts.decimalComma.reason)}${thousands}`);
     if (parts.groupBy) note(['groupBy'], parts.groupBy.reason);
     if (parts.fillDown) note(['fillDown'], parts.fillDown.reason);
   }
@@ -146,7 +149,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     const guess = parts.groupByGuess;
     todos.root.push(
       guess
-        ? ` TODO groupBy: ${quoted(guess.value)}  # required; ${guess.confidence.toFixed(2)}: ${guess.reason}`
+        ? ` TODO groupBy: ${quoted(guess.value)}  # required; ${guess.confidence.toFixed(2)}: ${phraseEnglish(guess.reason)}`
         : ' TODO groupBy: "?"  # required; no column groups the rows into requests',
     );
   }

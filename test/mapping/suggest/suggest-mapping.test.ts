@@ -13,9 +13,13 @@ import { parseMappingSpec } from '../../../src/config/load-mapping.js';
 import { formatSuggestionSummary, type SuggestionPreview } from '../../../src/mapping/suggest/preview-suggestion.js';
 import { suggestMapping } from '../../../src/mapping/suggest/suggest-mapping.js';
 import { phraseEnglish } from '../../../src/mapping/suggest/summary-words.js';
+import type { Detected } from '../../../src/mapping/suggest/types.js';
 import type { FieldSuggestion, MappingSuggestion } from '../../../src/mapping/suggest/types.js';
 import { HEADER, requestCsv, requestMapping, requestRow, toCsv } from '../../helpers/fixtures.js';
 import { ROOT } from '../../helpers/mapping-fixtures.js';
+
+/** A detection with its reason in English, as the CLI says it. */
+const said = <T>(detected: Detected<T> | undefined) => detected && { value: detected.value, reason: phraseEnglish(detected.reason) };
 
 /** Three requests of 2, 1 and 1 lines, as `requestRow` writes them. */
 const ROWS = [requestRow('R-1', '1'), requestRow('R-1', '2'), requestRow('R-2', '1'), requestRow('R-3', '1')];
@@ -49,11 +53,11 @@ describe('suggestMapping: the file', () => {
     const text = requestCsv(ROWS);
     expect(suggestMapping(iconv.encode(text, 'win1251'), 'a.csv').sample.encoding.value).toBe('windows-1251');
     const bom = suggestMapping(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), 'a.csv');
-    expect(bom.sample.encoding).toEqual({ value: 'utf-8', reason: expect.stringContaining('byte order mark') });
+    expect(said(bom.sample.encoding)).toEqual({ value: 'utf-8', reason: expect.stringContaining('byte order mark') });
     expect(bom.sample.columns[0]).toBe('Заявка'); // the BOM is not part of the first name
     expect(suggestText(text).sample.encoding.value).toBe('utf-8');
     const ascii = suggestText('Request ID;Customer;Qty\nA-1;Acme;1\nA-1;Acme;2\n');
-    expect(ascii.sample.encoding).toEqual({ value: 'auto', reason: expect.stringContaining('only ASCII') });
+    expect(said(ascii.sample.encoding)).toEqual({ value: 'auto', reason: expect.stringContaining('only ASCII') });
   });
 
   it.each([
@@ -94,7 +98,7 @@ describe('suggestMapping: the file', () => {
   it('a header without rows: names alone decide, and the summary says so', () => {
     const suggestion = suggestText(requestCsv([]));
     expect(suggestion.warnings.map(phraseEnglish)).toEqual(['the sample has a header and no rows: columns are matched by their names alone']);
-    expect(suggestion.groupBy).toEqual({ value: 'Заявка', reason: 'named "Заявка"; no rows to check it on' });
+    expect(said(suggestion.groupBy)).toEqual({ value: 'Заявка', reason: 'named "Заявка"; no rows to check it on' });
     expect(field(suggestion, 'request.customer.inn').source).toEqual({ column: 'ИНН' });
   });
 
@@ -112,7 +116,7 @@ describe('suggestMapping: the file', () => {
 describe('suggestMapping: grouping', () => {
   it('without a name it knows, groups by the column whose value repeats over adjacent rows while the lines change', () => {
     const suggestion = suggestText(renamed('Заявка', 'Ключ'));
-    expect(suggestion.groupBy).toEqual({
+    expect(said(suggestion.groupBy)).toEqual({
       value: 'Ключ',
       reason: expect.stringContaining('repeats over adjacent rows while the line columns change: 3 requests in 4 rows'),
     });
@@ -136,7 +140,7 @@ describe('suggestMapping: grouping', () => {
 
   it('without a line column to check, groups by content but does not claim the lines change', () => {
     const suggestion = suggestText(renamed('Строка', 'Счётчик', undefined).replace('Заявка', 'Ключ'));
-    expect(suggestion.groupBy).toEqual({
+    expect(said(suggestion.groupBy)).toEqual({
       value: 'Ключ',
       reason: 'its value repeats over adjacent rows (no line column to check it against): 3 requests in 4 rows',
     });
@@ -252,7 +256,7 @@ describe('suggestMapping: fields by content, and the threshold', () => {
 
 describe('suggestMapping: decimal commas', () => {
   it('no decimal separator in a ";" file: a decimal comma, as the locales that choose ";" write', () => {
-    expect(suggestText(requestCsv(ROWS)).decimalComma).toEqual({ value: true, reason: expect.stringContaining('";"-separated exports') });
+    expect(said(suggestText(requestCsv(ROWS)).decimalComma)).toEqual({ value: true, reason: expect.stringContaining('";"-separated exports') });
   });
 
   it('no decimal separator in a "," file: none', () => {
@@ -261,7 +265,7 @@ describe('suggestMapping: decimal commas', () => {
 
   it('decimal points with comma thousands in a ";" file: no decimal comma', () => {
     const rows = ROWS.map((row) => row.map((cell, i) => (HEADER[i] === 'Кол-во' ? '1,250.5' : cell)));
-    expect(suggestText(requestCsv(rows)).decimalComma).toEqual({ value: false, reason: 'decimal points with comma thousands: "1,250.5" in "Кол-во"' });
+    expect(said(suggestText(requestCsv(rows)).decimalComma)).toEqual({ value: false, reason: 'decimal points with comma thousands: "1,250.5" in "Кол-во"' });
   });
 });
 

@@ -67,12 +67,22 @@ describe('suggestFromSample', () => {
     expect(answer.preview.result?.submissions).toBeGreaterThan(0);
   });
 
-  it("says the suggester's warnings, notes and what an XML sample is in the console's language, their values kept", async () => {
+  it("says the suggester's warnings, notes, what the sample is and why it was read so in the console's language, their values kept", async () => {
     const uploads = createUploadStore({ clock: manualClock() });
     // A title above the header, a column with values and no name, a name given twice.
     const titled = 'Заявки за июнь\nНомер;ИНН;;Товар;Товар;Кол-во\nЗК-1;7707083893;лишнее;Бумага;Ручка;5\n';
     const samples = [
-      { name: 'titled.csv', bytes: Buffer.from(titled), words: ['заголовок в строке 2', 'в столбце 3 есть значения', 'заголовок называет "Товар" дважды'] },
+      {
+        name: 'titled.csv',
+        bytes: Buffer.from(titled),
+        words: [
+          'заголовок в строке 2',
+          'в столбце 3 есть значения',
+          'заголовок называет "Товар" дважды',
+          'корректная UTF-8',
+          'делит 2 из 3 записей на 6 ячеек',
+        ],
+      },
       {
         name: 'Message_УТ_ПК.xml',
         bytes: fs.readFileSync(path.join(REPO, 'samples/enterprisedata/data/Message_УТ_ПК.xml')),
@@ -93,7 +103,8 @@ describe('suggestFromSample', () => {
       // The lines under «Предупреждения:» and «Заметки:», and what the XML sample is: no English of ours.
       const lines = ru.summary.split('\n');
       const listed = lines.filter((line, index) => line.startsWith('  - ') && lines.slice(0, index).some((l) => /^(Предупреждения|Заметки):$/.test(l)));
-      const sampleLine = lines.filter((line) => line.startsWith('  Образец: XML'));
+      // What the sample is and why it was read so: its encoding, delimiter, header, grouping and numbers.
+      const sampleLine = lines.filter((line) => /^ {2}(Образец|Группировка|Числа|Заполнение вниз):|^ {10}заголовок/.test(line));
       expect(listed.length + sampleLine.length, name).toBeGreaterThan(0);
       expect(latinWords([...listed, ...sampleLine].join('\n')), ru.summary).toEqual([]);
       // As many warnings and notes in either language: each one is said, none dropped.
