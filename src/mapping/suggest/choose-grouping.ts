@@ -11,7 +11,7 @@ import { CONFIDENCE_THRESHOLD } from './types.js';
 import { matchName } from './names.js';
 import type { ColumnProfile } from './profile-column.js';
 import { shown } from './shown.js';
-import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 export interface GroupKey {
   /** The chosen column; undefined when none fits. */
@@ -20,7 +20,7 @@ export interface GroupKey {
   /** Why this column groups the rows (the `groupBy` comment, the summary's grouping). */
   reason: Phrase;
   /** Why it is the key field too (the `externalId`/`orderId` comment). */
-  keyReason: string;
+  keyReason: Phrase;
   /** The request of each data row (each row its own when there is no key). */
   groups: number[];
   /** Requests counted in the sample. */
@@ -92,7 +92,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     column: undefined,
     confidence: 0,
     reason,
-    keyReason: phraseEnglish(reason),
+    keyReason: reason,
     groups: Array.from({ length: rowCount }, (_, row) => row),
     count: rowCount,
   });
@@ -108,7 +108,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     const { groups, count } = groupsBy(byName.profile.column.values);
     const orderIds = byName.profile.orderId >= 0.9;
     const named = phrase(orderIds ? 'summary.why.namedOrderIds' : 'summary.why.named', { column: shown(byName.profile.column.name) });
-    const keyReason = `${phraseEnglish(named)}; the grouping column`;
+    const keyReason = phrase('summary.why.groupingColumn', { why: named });
     if (rowCount === 0) {
       return {
         column: byName.profile.column.name,
@@ -133,7 +133,7 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
       column: byName.profile.column.name,
       confidence: round(byName.name!.score * 0.7),
       reason,
-      keyReason: phraseEnglish(reason),
+      keyReason: reason,
       groups,
       count,
       warning: problem,
@@ -145,7 +145,14 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
     const only = orderIds[0]!;
     const { groups, count } = groupsBy(only.profile.column.values);
     const reason = phrase('summary.why.groupOrderIds', { runs: describe(only) });
-    return { column: only.profile.column.name, confidence: 0.85, reason, keyReason: 'values are platform order ids; the grouping column', groups, count };
+    return {
+      column: only.profile.column.name,
+      confidence: 0.85,
+      reason,
+      keyReason: phrase('summary.why.groupingColumn', { why: phrase('summary.why.orderIdValues') }),
+      groups,
+      count,
+    };
   }
 
   // By content alone: the finest grouping that still puts several rows together, and within whose
@@ -168,8 +175,8 @@ export function chooseGroupKey(profiles: readonly ColumnProfile[], keyTarget: st
   // Only a line column checked above lets the reason say the lines change.
   const why = phrase(lineColumns.length > 0 ? 'summary.why.repeatsLinesChange' : 'summary.why.repeatsNoLines', { runs: describe(best[0]!) });
   if (best.length === 1)
-    return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: `${phraseEnglish(why)}; the grouping column`, groups, count };
+    return { column: best[0]!.profile.column.name, confidence: 0.65, reason: why, keyReason: phrase('summary.why.groupingColumn', { why }), groups, count };
   const names = best.map((candidate) => shown(candidate.profile.column.name)).join(', ');
   const reason = phrase('summary.why.sameGrouping', { names, runs: describe(best[0]!) });
-  return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: phraseEnglish(reason), groups, count };
+  return { column: best[0]!.profile.column.name, confidence: 0.5, reason, keyReason: reason, groups, count };
 }

@@ -6,7 +6,8 @@
  */
 import { CONFIDENCE_THRESHOLD, type FieldSuggestion, type SuggestedSource } from './types.js';
 import type { ColumnProfile } from './profile-column.js';
-import { scoreColumn, type ColumnScore, type ScoreContext } from './score-column.js';
+import { nounPhrase, scoreColumn, type ColumnScore, type ScoreContext } from './score-column.js';
+import { phrase } from './summary-words.js';
 import type { TargetField } from './targets.js';
 import type { SampleColumn } from './types.js';
 import { shown } from './shown.js';
@@ -72,17 +73,22 @@ export function matchFields(targets: readonly TargetField[], profiles: readonly 
     const tie = ties.get(target.key);
     if (tie) {
       const [a, b] = tie;
-      const reason = `${shown(a.profile.column.name)} (${a.confidence}) and ${shown(b.profile.column.name)} (${b.confidence}) fit as well as each other: choose one`;
+      const reason = phrase('summary.why.tie', { a: shown(a.profile.column.name), ca: a.confidence, b: shown(b.profile.column.name), cb: b.confidence });
       return { ...base, source: undefined, options: { ...a.options, ...optional }, confidence: a.confidence, reason, guess: sourceOf(a, ctx) };
     }
     const best = candidates.find((candidate) => candidate.target.key === target.key && !used.has(candidate.profile.column));
     if (target.key === 'items.lineId' && hasLines) {
-      const hint = best ? `; ${shown(best.profile.column.name)} scored only ${best.confidence} (${best.reason}): use it if it numbers the lines` : '';
-      const reason = `no column numbers the lines of a ${ctx.noun}: generated 1, 2, 3… in the order of the lines${hint}`;
+      const hint = best ? phrase('summary.why.counterHint', { column: shown(best.profile.column.name), score: best.confidence, why: best.reason }) : '';
+      const reason = phrase('summary.why.counter', { a: nounPhrase(ctx.noun, 'a'), hint });
       return { ...base, source: { counter: true }, options: {}, confidence: 0.7, reason };
     }
-    if (best === undefined) return { ...base, source: undefined, options: optional, confidence: 0, reason: 'no column fits' };
-    const reason = `best guess ${shown(best.profile.column.name)} scored ${best.confidence}, under ${CONFIDENCE_THRESHOLD}: ${best.reason}`;
+    if (best === undefined) return { ...base, source: undefined, options: optional, confidence: 0, reason: phrase('summary.why.noColumn') };
+    const reason = phrase('summary.why.bestGuess', {
+      column: shown(best.profile.column.name),
+      score: best.confidence,
+      threshold: CONFIDENCE_THRESHOLD,
+      why: best.reason,
+    });
     return { ...base, source: undefined, options: { ...best.options, ...optional }, confidence: best.confidence, reason, guess: sourceOf(best, ctx) };
   });
   return { fields, used };

@@ -17,7 +17,7 @@ import type { OrderDocuments } from './read-requisites.js';
 import { shown } from './shown.js';
 import type { TargetField } from './targets.js';
 import type { FieldSuggestion, SampleColumn } from './types.js';
-import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
+import { phrase, type Phrase } from './summary-words.js';
 
 /** The share of the order documents that must carry a requisite, with a value, for a field to read it. */
 export const REQUISITE_SHARE = 0.9;
@@ -28,7 +28,7 @@ export interface RequisiteMatch {
   /** For each of those fields, which requisite and how many documents carry it: `requisite "Город доставки", with a value in 3 of 3 order documents`. */
   evidence: Map<string, Phrase>;
   /** For a target no requisite could fill: a requisite that names it but too few documents carry. */
-  hints: Map<string, string>;
+  hints: Map<string, Phrase>;
 }
 
 /** The path that reads the requisite `name`; undefined for a name no path condition can quote (it holds both `'` and `"`). */
@@ -46,7 +46,6 @@ export function matchRequisites(read: OrderDocuments, targets: readonly TargetFi
   if (documents === 0 || targets.length === 0) return out;
   const carried = (values: readonly string[]) => values.filter((value) => value !== '').length;
   const ofDocuments = phrase(read.truncated ? 'summary.doc.ordersOfFirst' : 'summary.doc.ordersOf', { n: documents });
-  const of = `of ${phraseEnglish(ofDocuments)}`;
 
   const columns: SampleColumn[] = [];
   const scarce: SampleColumn[] = [];
@@ -57,20 +56,21 @@ export function matchRequisites(read: OrderDocuments, targets: readonly TargetFi
   }
   const profiles = columns.map(profileColumn);
   const dateColumns = { record: profiles.filter((profile) => profile.date !== undefined).length, line: 0 };
-  const { fields } = matchFields(targets, profiles, { format: 'json', key: undefined, dateColumns, noun: 'order document' }, false);
+  const { fields } = matchFields(targets, profiles, { format: 'json', key: undefined, dateColumns, noun: 'orderDocument' }, false);
 
   for (const field of fields) {
     const source = field.source;
     if (source === undefined || !('path' in source)) continue;
     const carriedBy = carried(read.requisites.get(source.path)!);
-    const evidence = `requisite ${shown(source.path)}, with a value in ${carriedBy} ${of}`;
-    out.fields.set(field.key, { ...field, source: { path: requisitePath(source.path)! }, reason: `${evidence}: ${field.reason}` });
+    const reason = phrase('summary.why.requisite', { path: shown(source.path), carried: carriedBy, documents: ofDocuments, why: field.reason });
+    out.fields.set(field.key, { ...field, source: { path: requisitePath(source.path)! }, reason });
     out.evidence.set(field.key, phrase('summary.note.requisite', { key: field.key, path: shown(source.path), carried: carriedBy, documents: ofDocuments }));
   }
   for (const target of targets) {
     if (out.fields.has(target.key)) continue;
     const named = scarce.find((column) => matchName(target.key, column.name) !== undefined);
-    if (named) out.hints.set(target.key, `requisite ${shown(named.name)} names it, but only ${carried(named.values)} ${of} carry it`);
+    if (named)
+      out.hints.set(target.key, phrase('summary.why.requisiteScarce', { path: shown(named.name), carried: carried(named.values), documents: ofDocuments }));
   }
   return out;
 }

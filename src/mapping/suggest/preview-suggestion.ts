@@ -84,7 +84,8 @@ export function fieldsToLookAt(suggestion: MappingSuggestion, preview: Suggestio
   const tabular = suggestion.sample.format === 'csv' || suggestion.sample.format === 'xlsx';
   if (tabular && suggestion.groupBy === undefined) out.push(say('summary.look.groupBy'));
   for (const field of suggestion.fields) {
-    const { key, reason } = field;
+    const { key } = field;
+    const reason = sayPhrase(field.reason, say);
     if (field.source === undefined) {
       if (field.required || field.guess !== undefined) out.push(say(field.required ? 'summary.look.required' : 'summary.look.optional', { key, reason }));
     } else if ('counter' in field.source) {

@@ -71,7 +71,7 @@ export async function suggestCommerceMl(
     const path = PRESET_FIELDS[target.key];
     const missing = empty.get(target.key) ?? 0;
     if (path === undefined) {
-      return { key: target.key, required: false, source: undefined, options: {}, confidence: 0, reason: 'CommerceML carries no such field' };
+      return { key: target.key, required: false, source: undefined, options: {}, confidence: 0, reason: phrase('summary.why.notInCommerceMl') };
     }
     if (missing > 0) {
       const hint = requisites.hints.get(target.key);
@@ -81,7 +81,7 @@ export async function suggestCommerceMl(
         source: undefined,
         options: { default: '?' },
         confidence: 0,
-        reason: `empty in ${missing} of ${documents} documents: CommerceML does not carry it here, give a default${hint === undefined ? '' : `; ${hint}`}`,
+        reason: phrase('summary.why.emptyCommerceMl', { missing, n: documents, hint: hint === undefined ? '' : phrase('summary.why.hint', { hint }) }),
       };
     }
     return {
@@ -90,11 +90,11 @@ export async function suggestCommerceMl(
       source: path === 'counter' ? { counter: true } : { path },
       options: {},
       confidence: 1,
-      reason: 'preset commerceml',
+      reason: phrase('summary.why.presetCommerceMl'),
     };
   });
   const own = fields.filter((field) => requisites.fields.has(field.key));
-  const todo = fields.filter((field) => field.source === undefined && field.reason.startsWith('empty'));
+  const todo = fields.filter((field) => field.source === undefined && field.reason.key === 'summary.why.emptyCommerceMl');
   const complete = documents > 0 && todo.every((field) => !field.required) && oneOfFilled(fields);
   const warnings = documents === 0 ? [phrase('summary.warn.noCommerceMlOrder')] : [];
   const notes = own.map((field) => requisites.evidence.get(field.key)!);
@@ -130,7 +130,8 @@ function yamlOf(fileName: string, documents: number, own: readonly FieldSuggesti
   ];
   const request = todo.filter((field) => field.key.startsWith('request.'));
   const items = todo.filter((field) => field.key.startsWith('items.'));
-  const todoLine = (field: FieldSuggestion, name: string) => `${name}: { default: "?" }  # ${field.required ? 'required' : 'optional'}; ${field.reason}`;
+  const todoLine = (field: FieldSuggestion, name: string) =>
+    `${name}: { default: "?" }  # ${field.required ? 'required' : 'optional'}; ${phraseEnglish(field.reason)}`;
   const section = (name: string, list: readonly FieldSuggestion[]) => [
     `# TODO ${name}:`,
     ...list.map((field) => `#   ${todoLine(field, field.key.slice(name.length + 1))}`),
@@ -142,7 +143,7 @@ function yamlOf(fileName: string, documents: number, own: readonly FieldSuggesti
       "  # document of the sample carries with a value; each replaces the preset's field.",
       ...own.map(
         (field) =>
-          `  ${field.key.slice('request.'.length)}: ${inline({ ...field.source, ...field.options })} # ${field.confidence.toFixed(2)}: ${field.reason}`,
+          `  ${field.key.slice('request.'.length)}: ${inline({ ...field.source, ...field.options })} # ${field.confidence.toFixed(2)}: ${phraseEnglish(field.reason)}`,
       ),
       ...request.map((field) => `  # TODO ${todoLine(field, field.key.slice('request.'.length))}`),
     );

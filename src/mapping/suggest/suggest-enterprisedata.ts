@@ -63,7 +63,7 @@ export async function suggestEnterpriseData(
   if ('unsupported' in run) throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', run.unsupported);
   const { documents: orders, empty } = run;
   const fields = targetsOf('requests').map((target) => fieldOf(target.key, target.required, orders, empty.get(target.key) ?? 0));
-  const todo = fields.filter((field) => field.source === undefined && field.reason.startsWith('empty'));
+  const todo = fields.filter((field) => field.source === undefined && field.reason.key === 'summary.why.emptyEnterpriseData');
   const warnings = warningsOf(header, orders);
   const notes = [
     ...exchangeNotes(header, (await sniffContainer(input.handle)) === 'zip'),
@@ -88,12 +88,13 @@ function fieldOf(key: string, required: boolean, orders: number, missing: number
   const site = SITE.get(key);
   const base = { key, required, confidence: 1 };
   if (site !== undefined && 'const' in site.spec) {
-    return { ...base, source: { const: site.spec.const }, options: {}, reason: 'SITE placeholder: EnterpriseData carries no phone or e-mail of the contact' };
+    return { ...base, source: { const: site.spec.const }, options: {}, reason: phrase('summary.why.sitePlaceholder') };
   }
-  if (source === undefined) return { ...base, required: false, source: undefined, options: {}, confidence: 0, reason: 'EnterpriseData carries no such field' };
+  if (source === undefined)
+    return { ...base, required: false, source: undefined, options: {}, confidence: 0, reason: phrase('summary.why.notInEnterpriseData') };
   if (site !== undefined) {
-    const standsIn = missing > 0 ? `stands in for ${missing} of ${ordersText(orders)} in the sample` : 'no order of the sample needs it';
-    return { ...base, source, options: site.spec, reason: `preset enterprisedata; the SITE default ${standsIn}` };
+    const reason = missing > 0 ? phrase('summary.why.siteDefaultStandsIn', { missing, n: orders }) : phrase('summary.why.siteDefaultUnneeded');
+    return { ...base, source, options: site.spec, reason };
   }
   if (missing > 0) {
     return {
@@ -101,10 +102,10 @@ function fieldOf(key: string, required: boolean, orders: number, missing: number
       source: undefined,
       options: { default: '?' },
       confidence: 0,
-      reason: `empty in ${missing} of ${ordersText(orders)}: the message does not carry it here, give a default`,
+      reason: phrase('summary.why.emptyEnterpriseData', { missing, n: orders }),
     };
   }
-  return { ...base, source, options: {}, reason: 'preset enterprisedata' };
+  return { ...base, source, options: {}, reason: phrase('summary.why.presetEnterpriseData') };
 }
 
 const ordersPhrase = (orders: number): Phrase => (orders === 0 ? phrase('summary.doc.noOrders') : phrase('summary.doc.orders', { n: orders }));
@@ -189,5 +190,5 @@ function siteLines(site: SiteDefault, orders: number, missing: number): string[]
 }
 
 function todoLine(field: FieldSuggestion, section: string): string {
-  return `${field.key.slice(section.length + 1)}: { default: "?" }  # ${field.required ? 'required' : 'optional'}; ${field.reason}`;
+  return `${field.key.slice(section.length + 1)}: { default: "?" }  # ${field.required ? 'required' : 'optional'}; ${phraseEnglish(field.reason)}`;
 }

@@ -4,11 +4,11 @@
  * the console's mapping page says them in its language: its catalogues have these keys under
  * `summary.` (messages-en.ts takes this English; messages-ru.ts has the Russian).
  *
- * The suggester's warnings and notes, what an XML sample is, and why the sample was read as it was
- * (its encoding, delimiter, header, records, grouping, numbers: `summary.warn.*`, `summary.note.*`,
- * `summary.doc.*`, `summary.why.*`) are phrases: a key and its values (`Phrase`), worded where they
- * are shown; the YAML's comments say them in English. Why a field was given its column (a field's
- * `reason`) is still the suggester's own English, as the YAML's comments say it, and is quoted as it is.
+ * What the suggester says of its own accord is phrases too: a key and its values (`Phrase`), worded
+ * where they are shown. Its warnings and notes, what an XML sample is, why the sample was read as it
+ * was and why each field got its column or none (`summary.warn.*`, `summary.note.*`, `summary.doc.*`,
+ * `summary.why.*`, `summary.noun.*`); the CLI's summary and the YAML's comments say them in English.
+ * Text from the sample (column names, values) goes into them as it is, quoted (`shown.ts`).
  */
 
 /** A text, or its plural forms by `{n}` (the console's `Entry`). */
@@ -107,6 +107,78 @@ export const SUMMARY_WORDS_EN = {
   'summary.thousand.thin space': 'thin space',
   'summary.thousand.space': 'space',
   'summary.thousand.apostrophe': 'apostrophe',
+  // Why a field was given its column, or none.
+  'summary.why.list': '{items}',
+  'summary.why.but': 'but {text}',
+  'summary.why.contains': '{column} contains {phrase}',
+  'summary.why.share': '{fits} ({share})',
+  'summary.why.nOfM': '{n} of {of}',
+  'summary.why.someValues': '{share} values {fits}',
+  'summary.why.noRowsToCheck': 'no rows to check it on',
+  'summary.why.emptyRequired': 'it is empty in the sample',
+  'summary.why.emptyInSample': 'empty in the sample',
+  'summary.why.orderIdValues': 'values are platform order ids',
+  'summary.why.notOrderIds': 'its values are not platform order ids',
+  'summary.why.distinct': 'a different value in each record',
+  'summary.why.shared': 'records share values',
+  'summary.why.innPasses': 'values pass the INN check digit',
+  'summary.why.innFails': 'its values fail the INN check digit',
+  'summary.why.emails': 'values are e-mail addresses',
+  'summary.why.notEmails': 'its values are not e-mail addresses',
+  'summary.why.phones': 'values are phone numbers',
+  'summary.why.notPhones': 'its values are not phone numbers',
+  'summary.why.currencies': 'values are currencies',
+  'summary.why.notCurrencies': 'its values are not currency codes',
+  'summary.why.currencyMap': '{list} mapped to ISO codes',
+  'summary.why.numbers': 'values are numbers ({share})',
+  'summary.why.notNumbers': 'its values are not numbers',
+  'summary.why.linesNumbered': 'numbers the lines 1, 2, 3… in {each}',
+  'summary.why.lineRepeats': 'a value repeats within {one} (LINE_DUPLICATE)',
+  'summary.why.notDates': 'its values are not dates',
+  'summary.why.dates': 'dates like {example} ({format}, {share})',
+  'summary.why.dayTwelve': 'every day is 12 or less, so {twin} fits as well: check one',
+  'summary.why.organisations': 'values are organisation names',
+  'summary.why.isOrganisations': 'its values are organisation names',
+  'summary.why.notWords': 'its values are numbers or dates, not words',
+  'summary.why.changesWithin': 'it changes between the rows of {one}',
+  'summary.why.sameOnRows': 'the same on every row of {a}',
+  'summary.why.groupingColumn': '{why}; the grouping column',
+  'summary.why.tie': '{a} ({ca}) and {b} ({cb}) fit as well as each other: choose one',
+  'summary.why.counter': 'no column numbers the lines of {a}: generated 1, 2, 3… in the order of the lines{hint}',
+  'summary.why.counterHint': '; {column} scored only {score} ({why}): use it if it numbers the lines',
+  'summary.why.noColumn': 'no column fits',
+  'summary.why.bestGuess': 'best guess {column} scored {score}, under {threshold}: {why}',
+  'summary.why.requisite': 'requisite {path}, with a value in {carried} of {documents}: {why}',
+  'summary.why.requisiteScarce': 'requisite {path} names it, but only {carried} of {documents} carry it',
+  'summary.why.notInCommerceMl': 'CommerceML carries no such field',
+  'summary.why.emptyCommerceMl': {
+    one: 'empty in {missing} of {n} document: CommerceML does not carry it here, give a default{hint}',
+    other: 'empty in {missing} of {n} documents: CommerceML does not carry it here, give a default{hint}',
+  },
+  'summary.why.hint': '; {hint}',
+  'summary.why.presetCommerceMl': 'preset commerceml',
+  'summary.why.sitePlaceholder': 'SITE placeholder: EnterpriseData carries no phone or e-mail of the contact',
+  'summary.why.notInEnterpriseData': 'EnterpriseData carries no such field',
+  'summary.why.siteDefaultStandsIn': {
+    one: 'preset enterprisedata; the SITE default stands in for {missing} of {n} purchase order in the sample',
+    other: 'preset enterprisedata; the SITE default stands in for {missing} of {n} purchase orders in the sample',
+  },
+  'summary.why.siteDefaultUnneeded': 'preset enterprisedata; the SITE default: no order of the sample needs it',
+  'summary.why.emptyEnterpriseData': {
+    one: 'empty in {missing} of {n} purchase order: the message does not carry it here, give a default',
+    other: 'empty in {missing} of {n} purchase orders: the message does not carry it here, give a default',
+  },
+  'summary.why.presetEnterpriseData': 'preset enterprisedata',
+  'summary.why.byHand': 'write its path by hand',
+  'summary.noun.request.each': 'each request',
+  'summary.noun.request.one': 'one request',
+  'summary.noun.request.a': 'a request',
+  'summary.noun.order.each': 'each order',
+  'summary.noun.order.one': 'one order',
+  'summary.noun.order.a': 'an order',
+  'summary.noun.orderDocument.each': 'each order document',
+  'summary.noun.orderDocument.one': 'one order document',
+  'summary.noun.orderDocument.a': 'an order document',
   // The suggester's warnings.
   'summary.warn.noDelimiter': 'no delimiter (";", ",", tab, "|") splits the lines into columns: is this a CSV export?',
   'summary.warn.noHeader': 'the first lines hold values, not column names: the daemon needs a header line naming the columns',
@@ -171,8 +243,8 @@ export type SummaryKey = keyof typeof SUMMARY_WORDS_EN;
 /** A word of the summary, its placeholders filled (`{n}` also chooses the plural form). */
 export type SummarySay = (key: SummaryKey, params?: Record<string, string | number>) => string;
 
-/** A value of a phrase: text, a number, or a phrase of its own (worded first). */
-export type PhraseValue = string | number | Phrase;
+/** A value of a phrase: text, a number, a phrase of its own (worded first), or phrases worded and joined by `; `. */
+export type PhraseValue = string | number | Phrase | readonly Phrase[];
 
 /** A warning, a note or a description of the suggester: a key of the summary's words and its values. */
 export interface Phrase {
@@ -186,7 +258,13 @@ export const phrase = (key: SummaryKey, params?: Readonly<Record<string, PhraseV
 export function sayPhrase(p: Phrase, say: SummarySay): string {
   if (p.params === undefined) return say(p.key);
   const params: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(p.params)) params[name] = typeof value === 'object' ? sayPhrase(value, say) : value;
+  for (const [name, value] of Object.entries(p.params)) {
+    params[name] = Array.isArray(value)
+      ? value.map((item: Phrase) => sayPhrase(item, say)).join('; ')
+      : typeof value === 'object'
+        ? sayPhrase(value as Phrase, say)
+        : (value as string | number);
+  }
   return say(p.key, params);
 }
 

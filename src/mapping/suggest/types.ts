@@ -77,7 +77,7 @@ export interface FieldSuggestion {
   /** 0..1; for a TODO, the best guess's (0 when nothing fitted at all). */
   confidence: number;
   /** Why this source, or why none. */
-  reason: string;
+  reason: Phrase;
   /** For a TODO: the best guess below the threshold, if any. */
   guess?: SuggestedSource;
 }

@@ -92,7 +92,7 @@ function todoLine(field: FieldSuggestion, json: boolean): string {
   const { name } = sectionOf(field.key);
   const spec = fieldSpec(field.guess ?? (json ? { path: '?' } : { column: '?' }), field.options);
   const need = field.required ? 'required' : 'optional';
-  return ` TODO ${name}: ${inline(spec)}  # ${need}; ${field.confidence > 0 ? `${field.confidence.toFixed(2)}: ` : ''}${field.reason}`;
+  return ` TODO ${name}: ${inline(spec)}  # ${need}; ${field.confidence > 0 ? `${field.confidence.toFixed(2)}: ` : ''}${phraseEnglish(field.reason)}`;
 }
 
 /** The commented YAML of the suggestion. */
@@ -162,7 +162,7 @@ export function writeSuggestionYaml(parts: MappingParts): string {
     const node = at(section === 'root' ? [name] : [section, name]);
     if (isMap(node)) {
       node.flow = true;
-      node.comment = comment(field.confidence, field.reason);
+      node.comment = comment(field.confidence, phraseEnglish(field.reason));
     }
   }
   for (const section of ['request', 'confirmation', 'items'] as const) {

@@ -73,7 +73,7 @@ export function xmlSkeleton(fileName: string, kind: MappingKind, warnings: Phras
     source: undefined,
     options: {},
     confidence: 0,
-    reason: 'write its path by hand',
+    reason: phrase('summary.why.byHand'),
   }));
   return xmlSuggestion({
     fileName,

@@ -2,13 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { profileColumn } from '../../../src/mapping/suggest/profile-column.js';
 import { scoreColumn, type ScoreContext } from '../../../src/mapping/suggest/score-column.js';
+import { phraseEnglish } from '../../../src/mapping/suggest/summary-words.js';
 import { targetsOf } from '../../../src/mapping/suggest/targets.js';
 
 const JSON_CONTEXT: ScoreContext = { format: 'json', key: undefined, dateColumns: { record: 1, line: 1 }, noun: 'request' };
 
 function score(targetKey: string, name: string, values: string[], ctx: ScoreContext = JSON_CONTEXT) {
   const target = targetsOf('requests').find((field) => field.key === targetKey)!;
-  return scoreColumn(target, profileColumn({ name, level: target.level, values, groups: values.map((_, index) => index) }), ctx);
+  const scored = scoreColumn(target, profileColumn({ name, level: target.level, values, groups: values.map((_, index) => index) }), ctx);
+  // The reason in English, as the CLI and the YAML's comments say it.
+  return scored && { ...scored, reason: phraseEnglish(scored.reason) };
 }
 
 describe('scoreColumn', () => {

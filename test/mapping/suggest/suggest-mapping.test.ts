@@ -26,7 +26,11 @@ const ROWS = [requestRow('R-1', '1'), requestRow('R-1', '2'), requestRow('R-2', 
 
 const suggestText = (text: string, name = 'export.csv', kind: 'requests' | 'confirmations' = 'requests') =>
   suggestMapping(Buffer.from(text, 'utf8'), name, { kind });
-const field = (suggestion: MappingSuggestion, key: string): FieldSuggestion => suggestion.fields.find((f) => f.key === key)!;
+/** A field, its reason in English as the CLI and the YAML say it. */
+const field = (suggestion: MappingSuggestion, key: string): Omit<FieldSuggestion, 'reason'> & { reason: string } => {
+  const found = suggestion.fields.find((f) => f.key === key)!;
+  return { ...found, reason: phraseEnglish(found.reason) };
+};
 const sourcesOf = (suggestion: MappingSuggestion) => Object.fromEntries(suggestion.fields.map((f) => [f.key, f.source]));
 
 /** The fixture with column `name` renamed (header only). */
@@ -285,7 +289,9 @@ describe('suggestMapping: the written YAML and the summary (samples/suggest/)', 
     for (const f of suggestion.fields.filter((f) => f.source !== undefined)) {
       const { key } = f;
       const name = key.slice(key.indexOf('.') + 1);
-      expect(lines.filter((line) => line.startsWith(`  ${name}: {`) && line.endsWith(` # ${f.confidence.toFixed(2)}: ${f.reason}`))).toHaveLength(1);
+      expect(
+        lines.filter((line) => line.startsWith(`  ${name}: {`) && line.endsWith(` # ${f.confidence.toFixed(2)}: ${phraseEnglish(f.reason)}`)),
+      ).toHaveLength(1);
     }
     expect(suggestion.unusedColumns).toEqual(['Дата', 'Сумма', 'Ответственный']);
     expect(lines).toContain('# Columns no field reads: "Дата", "Сумма", "Ответственный"');
@@ -368,8 +374,8 @@ describe('suggestMapping: hostile names', () => {
     const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
     expect(suggestion.yaml).not.toMatch(raw);
     for (const f of suggestion.fields) {
-      expect(f.reason).not.toMatch(raw);
-      expect(f.reason).not.toContain('\n');
+      expect(phraseEnglish(f.reason)).not.toMatch(raw);
+      expect(phraseEnglish(f.reason)).not.toContain('\n');
     }
     expect(field(suggestion, 'request.delivery.address').reason).toBe('"Адрес \\u001b[2J\\u001b[31m" contains "Адрес"');
   });

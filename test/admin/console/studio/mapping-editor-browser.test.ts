@@ -251,9 +251,10 @@ describe('the mapping editor in Chromium', { timeout: 120_000 }, () => {
         // It names the keys a field spec takes: those are data.
         for (const said of daemonSays.messages) expect(english(said.replace(/\b(column|path|const|template|parts|counter)\b/g, ' ')), said).toEqual([]);
 
-        // The summary of a suggestion: its headings, counts and last line in Russian. What the
-        // suggester found and why is its own text and is quoted as it is: only the words before a
-        // line's first colon, and the lines wholly ours, are checked.
+        // The summary of a suggestion: its headings, counts and last line in Russian (its reasons,
+        // warnings and notes are held to Russian in studio-parts.test.ts, where the sample's column
+        // names are Cyrillic: a Latin column name quoted in a reason is the sample's, not ours). Only
+        // the words before a line's first colon, and the lines wholly ours, are checked here.
         await page.click('#suggest-button');
         await waitUntil(async () => (await page.inputValue('#yaml')).includes('\n# Mapping suggested by'), 'the suggested YAML in the form');
         const summary = (await page.textContent('#suggestion-summary')) ?? '';

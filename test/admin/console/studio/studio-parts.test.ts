@@ -67,7 +67,7 @@ describe('suggestFromSample', () => {
     expect(answer.preview.result?.submissions).toBeGreaterThan(0);
   });
 
-  it("says the suggester's warnings, notes, what the sample is and why it was read so in the console's language, their values kept", async () => {
+  it("says the suggester's warnings, notes, what the sample is and why each choice was made in the console's language, their values kept", async () => {
     const uploads = createUploadStore({ clock: manualClock() });
     // A title above the header, a column with values and no name, a name given twice.
     const titled = 'Заявки за июнь\nНомер;ИНН;;Товар;Товар;Кол-во\nЗК-1;7707083893;лишнее;Бумага;Ручка;5\n';
@@ -100,9 +100,9 @@ describe('suggestFromSample', () => {
       const en = await suggestFromSample(flowIn('/srv/inbox'), uploads.put(name, bytes), null, translator('en'), now);
       if (!ru.ok || !en.ok) throw new Error(`no suggestion from ${name}`);
       for (const word of words) expect(ru.summary, name).toContain(word);
-      // The lines under «Предупреждения:» and «Заметки:», and what the XML sample is: no English of ours.
+      // The lines under «Проверьте:» (a field and why), «Предупреждения:» and «Заметки:»: no English of ours.
       const lines = ru.summary.split('\n');
-      const listed = lines.filter((line, index) => line.startsWith('  - ') && lines.slice(0, index).some((l) => /^(Предупреждения|Заметки):$/.test(l)));
+      const listed = lines.filter((line) => line.startsWith('  - '));
       // What the sample is and why it was read so: its encoding, delimiter, header, grouping and numbers.
       const sampleLine = lines.filter((line) => /^ {2}(Образец|Группировка|Числа|Заполнение вниз):|^ {10}заголовок/.test(line));
       expect(listed.length + sampleLine.length, name).toBeGreaterThan(0);
