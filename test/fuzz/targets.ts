@@ -18,6 +18,8 @@ import { loadMappingSpec, mapFile, type MappingSpec } from '../../src/mapping/in
 import { readMessageHeader } from '../../src/mapping/readers/enterprisedata-header.js';
 import { XML_DEFAULTS } from '../../src/config/mapping-schema.js';
 import { suggestMappingForFile } from '../../src/mapping/suggest/suggest-file.js';
+import { formatSuggestionSummary } from '../../src/mapping/suggest/preview-suggestion.js';
+import { translator } from '../../src/admin/console/i18n.js';
 import { isConnectorError } from '../../src/errors.js';
 import { memoryHandle } from './memory-handle.js';
 import { READ_CHUNK_BYTES } from '../../src/shared/input-file.js';
@@ -286,7 +288,14 @@ export const TARGETS: readonly FuzzTarget[] = [
       const name = SUGGEST_NAMES[(data[0] ?? 0) % SUGGEST_NAMES.length]!;
       try {
         const suggestion = await suggestMappingForFile({ handle: memoryHandle(data.subarray(1)), name }, { kind: 'requests', now: NOW });
-        return { summary: JSON.stringify(suggestion), codes: [] };
+        // The summary worded as the CLI and as the Russian console say it: every phrase of the suggester, rendered.
+        const preview = { ran: false, submissions: 0, problemsByCode: {}, fileProblem: false, problemFields: {}, examples: [] };
+        const ru = translator('ru');
+        const worded = [
+          formatSuggestionSummary(suggestion, preview, 'fuzz'),
+          formatSuggestionSummary(suggestion, preview, 'fuzz', (key, params) => ru(key, params)),
+        ];
+        return { summary: `${JSON.stringify(suggestion)}\n${worded.join('\n')}`, codes: [] };
       } catch (error) {
         if (!isConnectorError(error)) throw error;
         return { summary: `refused ${error.code}`, codes: [error.code] };
