@@ -7,6 +7,7 @@
  * `intake.rejectPastDates` applies when the daemon runs.
  */
 import YAML from 'yaml';
+import type { ConfigProblem } from '../../config/config-problem.js';
 import { parseMappingSpec } from '../../config/load-mapping.js';
 import { isConnectorError } from '../../errors.js';
 import { mapFile, type MapInput } from '../map-file.js';
@@ -22,6 +23,8 @@ export interface SuggestionPreview {
   ran: boolean;
   /** Why it did not run: the `MAPPING_INVALID` message. */
   skipped?: string;
+  /** The same as its problems, each with the text a console words it with. */
+  skippedProblems?: ConfigProblem[];
   /** Requests (or confirmations) the mapping builds from the sample. */
   submissions: number;
   problemsByCode: Record<string, number>;
@@ -45,7 +48,8 @@ export async function previewSuggestion(suggestion: MappingSuggestion, sample: M
     spec = parseMappingSpec(YAML.parse(suggestion.yaml), `the suggested mapping`);
   } catch (error) {
     if (!isConnectorError(error)) throw error;
-    return { ...preview, skipped: error.message };
+    const problems = Array.isArray(error.details.problems) ? (error.details.problems as ConfigProblem[]) : [];
+    return { ...preview, skipped: error.message, ...(problems.length > 0 ? { skippedProblems: problems } : {}) };
   }
   preview.ran = true;
   for await (const item of mapFile(sample, spec, { now: options.now, rejectPastDates: false, fileLabel: suggestion.fileName })) {
@@ -100,10 +104,17 @@ export function fieldsToLookAt(suggestion: MappingSuggestion, preview: Suggestio
 
 /**
  * The summary printed after the YAML: what was detected, what the preview found, what to look at.
- * `say` words it (English, as the CLI prints it; the console passes its language's); `written`
- * says where the YAML went.
+ * `say` words it (English, as the CLI prints it; the console passes its language's), and
+ * `sayProblem` words a problem of the suggested mapping (the console's text of it; by default its
+ * English message); `written` says where the YAML went.
  */
-export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: SuggestionPreview, written: string, say: SummarySay = summaryEnglish): string {
+export function formatSuggestionSummary(
+  suggestion: MappingSuggestion,
+  preview: SuggestionPreview,
+  written: string,
+  say: SummarySay = summaryEnglish,
+  sayProblem?: (problem: ConfigProblem) => string,
+): string {
   const { sample } = suggestion;
   const lines = [say(suggestion.kind === 'requests' ? 'summary.title.requests' : 'summary.title.confirmations', { file: suggestion.fileName, written })];
   const why = (reason: Phrase) => sayPhrase(reason, say);
@@ -172,7 +183,9 @@ export function formatSuggestionSummary(suggestion: MappingSuggestion, preview: 
     );
     for (const example of preview.examples) lines.push(`  ${example}`);
   } else {
-    lines.push(say('summary.previewNotRun', { why: firstLine(preview.skipped) }));
+    const problems = preview.skippedProblems;
+    const why = sayProblem && problems ? problems.map((p) => `${p.path}: ${sayProblem(p)}`).join('; ') : firstLine(preview.skipped);
+    lines.push(say('summary.previewNotRun', { why }));
   }
   const look = fieldsToLookAt(suggestion, preview, say);
   if (look.length > 0) lines.push(say('summary.lookAt'), ...look.map((line) => `  - ${line}`));

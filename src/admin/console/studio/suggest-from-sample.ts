@@ -37,7 +37,13 @@ export async function suggestFromSample(
     return { ok: false, failure: { code: caught.code, message: caught.message } };
   }
   const tried = await withSampleFile(sample, (input) => previewSuggestion(suggestion, input, { now: now() }));
-  const summary = formatSuggestionSummary(suggestion, tried, t('summary.inEditor'), (key, params) => t(key, params));
+  const summary = formatSuggestionSummary(
+    suggestion,
+    tried,
+    t('summary.inEditor'),
+    (key, params) => t(key, params),
+    (problem) => (problem.text ? (t.text(problem.text) ?? problem.message) : problem.message),
+  );
   const preview = await previewMapping(suggestion.yaml, flow, sample, null, now());
   return { ok: true, sample, suggestion, summary, preview };
 }

@@ -81,6 +81,8 @@ describe('suggestFromSample', () => {
           'заголовок называет "Товар" дважды',
           'корректная UTF-8',
           'делит 2 из 3 записей на 6 ячеек',
+          // The suggested mapping does not load yet: each missing key, said as the mapping page says it.
+          'Предпросмотр не выполнен: маппинг пока не загружается (request.customer.name: ',
         ],
       },
       {
@@ -104,7 +106,7 @@ describe('suggestFromSample', () => {
       const lines = ru.summary.split('\n');
       const listed = lines.filter((line) => line.startsWith('  - '));
       // What the sample is and why it was read so: its encoding, delimiter, header, grouping and numbers.
-      const sampleLine = lines.filter((line) => /^ {2}(Образец|Группировка|Числа|Заполнение вниз):|^ {10}заголовок/.test(line));
+      const sampleLine = lines.filter((line) => /^ {2}(Образец|Группировка|Числа|Заполнение вниз):|^ {10}заголовок|^Предпросмотр не выполнен/.test(line));
       expect(listed.length + sampleLine.length, name).toBeGreaterThan(0);
       expect(latinWords([...listed, ...sampleLine].join('\n')), ru.summary).toEqual([]);
       // As many warnings and notes in either language: each one is said, none dropped.
