@@ -8,7 +8,7 @@
 import type { ColumnProfile } from './profile-column.js';
 import type { Detected } from './types.js';
 import { shown } from './shown.js';
-import { phrase, type Phrase } from './summary-words.js';
+import { phrase, phraseEnglish, type Phrase } from './summary-words.js';
 
 /** Columns whose values are numbers at least this often are looked at. */
 const NUMERIC = 0.9;
@@ -28,8 +28,8 @@ export function decideNumbers(profiles: readonly ColumnProfile[], delimiter: str
   const point = numeric.filter((p) => p.number.pointExample !== undefined);
   const thousands = [...new Set(numeric.flatMap((p) => [...p.number.thousands]))];
   const withThousands = numeric.find((p) => p.number.thousandsExample !== undefined);
-  const thousandsReason = withThousands ? `${shown(withThousands.number.thousandsExample!)} in ${shown(withThousands.column.name)}` : undefined;
   const examplePhrase = (p: ColumnProfile, value: string | undefined) => phrase('summary.example', { value: shown(value ?? ''), column: shown(p.column.name) });
+  const thousandsReason = withThousands ? phraseEnglish(examplePhrase(withThousands, withThousands.number.thousandsExample)) : undefined;
 
   if (comma.length > 0 && point.length === 0) {
     return {

@@ -111,17 +111,19 @@ function fieldOf(key: string, required: boolean, orders: number, missing: number
 const ordersPhrase = (orders: number): Phrase => (orders === 0 ? phrase('summary.doc.noOrders') : phrase('summary.doc.orders', { n: orders }));
 const ordersText = (orders: number) => phraseEnglish(ordersPhrase(orders));
 
-/** What the message is, as the summary names it. */
-function messagePhrase(header: ExchangeHeader, orders: number): Phrase {
+/** Which message it is, from whom to whom (the summary's description and the YAML's first comment). */
+function whichMessage(header: ExchangeHeader): Phrase {
   const node = (code: string | null): Phrase | string => (code === null ? phrase('summary.doc.unnamedNode') : shown(code));
-  const params = { from: node(header.from), to: node(header.to), orders: ordersPhrase(orders), object: ORDER };
+  const params = { from: node(header.from), to: node(header.to) };
   return header.version === null ? phrase('summary.doc.edSettings', params) : phrase('summary.doc.edData', { ...params, version: header.version });
 }
 
-function describeMessage(header: ExchangeHeader): string {
-  const what = header.version === null ? 'an EnterpriseData settings message (the handshake)' : `an EnterpriseData ${header.version} data message`;
-  return `${what} from ${header.from === null ? 'an unnamed node' : shown(header.from)} to ${header.to === null ? 'an unnamed node' : shown(header.to)}`;
+/** What the message is, as the summary names it. */
+function messagePhrase(header: ExchangeHeader, orders: number): Phrase {
+  return phrase('summary.doc.edMessage', { message: whichMessage(header), orders: ordersPhrase(orders), object: ORDER });
 }
+
+const describeMessage = (header: ExchangeHeader): string => phraseEnglish(whichMessage(header));
 
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
