@@ -21,11 +21,14 @@ export function readBody(stream: Readable, maxBytes: number, contentLength?: str
     const finish = (result: BodyResult): void => {
       if (settled) return;
       settled = true;
+      resolve(result);
+      // At its end the stream is done with: its listeners go with it (they see `settled`), and one
+      // of them stays for an 'error' that comes after. Otherwise stop collecting now.
+      if (result.ok) return;
       stream.off('data', onData);
       stream.off('end', onEnd);
       stream.off('error', onError);
       stream.off('close', onClose);
-      resolve(result);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
@@ -35,7 +38,7 @@ export function readBody(stream: Readable, maxBytes: number, contentLength?: str
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => finish({ ok: true, body: Buffer.concat(chunks, size) });
+    const onEnd = (): void => finish({ ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
     const onError = (error: unknown): void => finish({ ok: false, reason: 'aborted', error });
     const onClose = (): void => {
       if (!stream.readableEnded) finish({ ok: false, reason: 'aborted' });

@@ -89,14 +89,14 @@ export interface AppliedStatus {
  */
 export function recordEvents(db: Db, events: readonly EventToStore[], now: number, supersedes: Supersedes): EventResult[] {
   try {
-    return db.transaction(() => events.map((event): EventResult => ({ ok: true, ...recordEvent(db, event, now, supersedes) })))();
+    return db.transaction(() => events.map((event): EventResult => recordEvent(db, event, now, supersedes)))();
   } catch {
     // better-sqlite3 makes a nested call of a transaction function a SAVEPOINT.
     const recordOne = db.transaction((event: EventToStore) => recordEvent(db, event, now, supersedes));
     return db.transaction(() =>
       events.map((event): EventResult => {
         try {
-          return { ok: true, ...recordOne(event) };
+          return recordOne(event);
         } catch (error) {
           return { ok: false, error };
         }
@@ -105,33 +105,52 @@ export function recordEvents(db: Db, events: readonly EventToStore[], now: numbe
   }
 }
 
+/** The outcomes, as the batch reports them (`{ ok: true }` and what happened): built once, not per event. */
+const APPLIED = { ok: true, outcome: EVENT_OUTCOME.applied } as const;
+const STORED = { ok: true, outcome: EVENT_OUTCOME.stored } as const;
+const DUPLICATE = (storedBody: string) => ({ ok: true, outcome: EVENT_OUTCOME.duplicate, storedBody }) as const;
+
 /**
  * Record one event and its effect. Call inside a transaction: the INSERT, the status upsert and
  * the export row commit together or not at all. Whether the event supersedes the order's status is
- * decided before the INSERT, so the event row is written once with its `applied` flag. On a
- * duplicate the stored body is returned as it is; whether it differs is the webhook stage's
- * question, not the store's.
+ * decided with the INSERT, so the event row is written once with its `applied` flag: the INSERT
+ * itself sees an event newer than the order's status (or an order with none), the usual case, with
+ * no read of the status; only an event that is not newer reads it, for `supersedes` to decide an
+ * equal date. On a duplicate the stored body is returned as it is; whether it differs is the
+ * webhook stage's question, not the store's.
  */
-export function recordEvent(db: Db, event: EventToStore, now: number, supersedes: Supersedes): RecordedEvent {
+export function recordEvent(db: Db, event: EventToStore, now: number, supersedes: Supersedes): EventResult & { ok: true } {
   const change = event.statusChange;
-  let applies = false;
-  if (change) {
-    // Only what the rule reads: a whole row object per event was a measurable share of the work.
-    const current = statement(db, 'SELECT event_id AS eventId, event_date_ms AS eventDateMs FROM order_statuses WHERE order_id = ?').get(change.orderId) as
-      AppliedStatus | undefined;
-    applies = !current || supersedes(event, current);
-  }
   const inserted = statement(
     db,
     `INSERT INTO events (event_id, event_type, order_id, status, event_date, event_date_ms, body, applied, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-  ).run(event.eventId, event.eventType, event.orderId, event.status, event.eventDate, event.eventDateMs, event.body, applies ? 1 : 0, now);
-  if (inserted.changes === 0) {
+       VALUES (?, ?, ?, ?, ?, ?, ?, ? AND NOT EXISTS (SELECT 1 FROM order_statuses WHERE order_id = ? AND event_date_ms >= ?), ?)
+       ON CONFLICT (event_id) DO NOTHING RETURNING applied`,
+  ).get(
+    event.eventId,
+    event.eventType,
+    event.orderId,
+    event.status,
+    event.eventDate,
+    event.eventDateMs,
+    event.body,
+    change ? 1 : 0,
+    change?.orderId ?? null,
+    event.eventDateMs,
+    now,
+  ) as { applied: number } | undefined;
+  if (inserted === undefined) {
     const stored = statement(db, 'SELECT body FROM events WHERE event_id = ?').get(event.eventId) as { body: string };
-    return { outcome: EVENT_OUTCOME.duplicate, storedBody: stored.body };
+    return DUPLICATE(stored.body);
   }
-  if (!change || !applies) return { outcome: EVENT_OUTCOME.stored };
-
+  if (!change) return STORED;
+  if (inserted.applied !== 1) {
+    // Not newer than the order's status: older, or of the same date, which the rule decides.
+    const current = statement(db, 'SELECT event_id AS eventId, event_date_ms AS eventDateMs FROM order_statuses WHERE order_id = ?').get(change.orderId) as
+      AppliedStatus | undefined;
+    if (current && !supersedes(event, current)) return STORED;
+    statement(db, 'UPDATE events SET applied = 1 WHERE event_id = ?').run(event.eventId);
+  }
   statement(
     db,
     `INSERT INTO order_statuses (order_id, status, event_id, event_date_ms, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -139,7 +158,7 @@ export function recordEvent(db: Db, event: EventToStore, now: number, supersedes
        event_date_ms = excluded.event_date_ms, updated_at = excluded.updated_at`,
   ).run(change.orderId, change.status, event.eventId, event.eventDateMs, now);
   enqueueExport(db, { channel: STATUS_CHANNEL, sourceKey: event.eventId, record: change.exportRecord, now });
-  return { outcome: EVENT_OUTCOME.applied };
+  return APPLIED;
 }
 
 export function getOrderStatus(db: Db, orderId: string): StoredOrderStatus | undefined {

@@ -68,21 +68,23 @@ const refuse = (status: number, code: ErrorCode | null, message: string, extra: 
   ...extra,
 });
 
+/** The one answer that asks for the body: no object per request for it. */
+const READ_BODY: Admission = { kind: 'read-body' };
+
 /** Walk the ladder for `head` (and `body`, once read). */
 export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: BodyRead): Admission {
-  const pathname = pathOf(head.target);
-  if (pathname === null) return refuse(400, 'WEBHOOK_REQUEST_INVALID', 'request target cannot be parsed');
-  if (pathname !== policy.path) return refuse(404, null, 'not found');
-  if (head.method !== 'POST') return refuse(405, null, 'method not allowed');
-  if (!policy.allowList.allows(head.remote)) return refuse(403, 'WEBHOOK_FORBIDDEN_SOURCE', 'source address not allowed');
-  if (head.stopping) return refuse(503, 'WEBHOOK_STOPPING', 'shutting down; send again later');
-  if (!isJsonContentType(header(head, 'content-type'))) return refuse(415, 'WEBHOOK_MEDIA_TYPE', 'Content-Type must be application/json');
-  const declared = Number(header(head, 'content-length'));
-  if ((Number.isFinite(declared) && declared > policy.maxBodyBytes) || body === 'too-large') {
-    return refuse(413, 'WEBHOOK_TOO_LARGE', `body exceeds ${policy.maxBodyBytes} bytes`);
-  }
-  if (body === undefined) return { kind: 'read-body' };
+  const refused = refuseHead(policy, head);
+  if (refused) return refused;
+  return body === undefined ? READ_BODY : admitBody(policy, head, body);
+}
 
+/**
+ * The rest of the ladder once the body is read (the size as read, the signature, the JSON, the
+ * schema), for a head `admitWebhook` already passed: the listener asks the head's rungs once, not
+ * again with the body.
+ */
+export function admitBody(policy: AdmissionPolicy, head: RequestHead, body: BodyRead): Admission {
+  if (body === 'too-large') return refuse(413, 'WEBHOOK_TOO_LARGE', `body exceeds ${policy.maxBodyBytes} bytes`);
   if (policy.requireSignature) {
     const signature = verifySignature(body, head.headers[SIGNATURE_HEADER], policy.secrets);
     if (!signature.ok) return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', `signature ${signature.problem}`, { signatureProblem: signature.problem });
@@ -102,9 +104,24 @@ export function admitWebhook(policy: AdmissionPolicy, head: RequestHead, body?: 
   return { kind: 'accept', event: parsed.data, text };
 }
 
+/** The rungs decided on the head alone, up to the declared size: the refusal, or undefined when the body is to be read. */
+function refuseHead(policy: AdmissionPolicy, head: RequestHead): Admission | undefined {
+  const pathname = pathOf(head.target);
+  if (pathname === null) return refuse(400, 'WEBHOOK_REQUEST_INVALID', 'request target cannot be parsed');
+  if (pathname !== policy.path) return refuse(404, null, 'not found');
+  if (head.method !== 'POST') return refuse(405, null, 'method not allowed');
+  if (!policy.allowList.allows(head.remote)) return refuse(403, 'WEBHOOK_FORBIDDEN_SOURCE', 'source address not allowed');
+  if (head.stopping) return refuse(503, 'WEBHOOK_STOPPING', 'shutting down; send again later');
+  if (!isJsonContentType(header(head, 'content-type'))) return refuse(415, 'WEBHOOK_MEDIA_TYPE', 'Content-Type must be application/json');
+  const declared = Number(header(head, 'content-length'));
+  if (Number.isFinite(declared) && declared > policy.maxBodyBytes) return refuse(413, 'WEBHOOK_TOO_LARGE', `body exceeds ${policy.maxBodyBytes} bytes`);
+  return undefined;
+}
+
 /** True for `application/json`, with or without parameters (`; charset=utf-8`), any letter case. */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === 'application/json' || value === 'application/json; charset=utf-8') return true;
   return value.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 

@@ -51,7 +51,9 @@ export function createListenerServer(options: ListenerServerOptions): ListenerSe
     ? // A handshake gets the headers' time, not Node's 120 s: it comes before them.
       https.createServer({ ...limits, ...secureContextOptions(options.tls), handshakeTimeout: config.headersTimeoutMs }, options.onRequest)
     : http.createServer(limits, options.onRequest);
-  server.timeout = config.requestTimeoutMs;
+  // No socket inactivity timeout (`server.timeout`) beside these: a connection that sends nothing
+  // or stops is closed by the header or request timeout (408), an idle keep-alive one by its own,
+  // and one more timer armed and cleared on every request was a cost of every webhook.
   server.maxConnections = config.maxConnections;
 
   let dropped = 0;

@@ -34,23 +34,25 @@ export function trackOpenRequests(deps: OpenRequestsDeps): OpenRequests {
   const { handle, log, count, stopping } = deps;
   const inFlight = new Set<Promise<void>>();
   const unfinished = new Set<ServerResponse>();
+  // One listener for every response (it is its `this`), not a closure per request.
+  function responseClosed(this: ServerResponse): void {
+    unfinished.delete(this);
+    if (stopping() && unfinished.size === 0) setImmediate(deps.closeIdleConnections);
+  }
   return {
     onRequest(req, res) {
       if (stopping()) res.setHeader('Connection', 'close');
       unfinished.add(res);
-      res.once('close', () => {
-        unfinished.delete(res);
-        if (stopping() && unfinished.size === 0) setImmediate(deps.closeIdleConnections);
+      res.on('close', responseClosed);
+      const done = (): void => void inFlight.delete(task);
+      const task: Promise<void> = handle(req, res).then(done, (error: unknown) => {
+        done();
+        const failure = new ConnectorError('WEBHOOK_INTERNAL_ERROR', `The webhook listener failed: ${describeError(error)}`, { cause: error });
+        log.error({ code: failure.code, err: failure }, failure.message);
+        if (res.headersSent) return void res.destroy();
+        count(failure.code);
+        sendJson(res, 500, { received: false, code: failure.code, message: 'internal error; send again' });
       });
-      const task = handle(req, res)
-        .catch((error: unknown) => {
-          const failure = new ConnectorError('WEBHOOK_INTERNAL_ERROR', `The webhook listener failed: ${describeError(error)}`, { cause: error });
-          log.error({ code: failure.code, err: failure }, failure.message);
-          if (res.headersSent) return void res.destroy();
-          count(failure.code);
-          sendJson(res, 500, { received: false, code: failure.code, message: 'internal error; send again' });
-        })
-        .finally(() => inFlight.delete(task));
       inFlight.add(task);
     },
     async settled() {

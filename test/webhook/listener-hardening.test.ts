@@ -65,6 +65,23 @@ describe('webhook listener memory bounds', () => {
     });
   });
 
+  it('closes a connection that sends nothing, stops in its headers or dribbles its body, once its time is up', async () => {
+    await withListener({ config: { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 60_000 } }, async ({ url }) => {
+      const path = new URL(url).pathname;
+      const held = [
+        holdConnection(url, ''),
+        holdConnection(url, `POST ${path} HTTP/1.1\r\nHost: x\r\n`),
+        holdConnection(url, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"eventId"`),
+      ];
+      try {
+        await waitUntil(() => held.every((c) => c.closed), 'the three connections closed by the server', 10_000);
+        for (const connection of held) expect(connection.received).toMatch(/^HTTP\/1\.1 408 /);
+      } finally {
+        await Promise.all(held.map((c) => c.close()));
+      }
+    });
+  });
+
   it('closes connection N+1 while N idle connections are held, and takes new ones once one is gone', async () => {
     await withListener({ config: { maxConnections: 2, keepAliveTimeoutMs: 60_000 } }, async ({ url }) => {
       const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';

@@ -185,7 +185,17 @@ describe('webhook listener', () => {
       expect((await postWebhook(url, later)).status).toBe(200);
       expect((await postWebhook(url, earlier)).status).toBe(200);
       expect(getOrderStatus(db, 'ORD-2026-000077')).toMatchObject({ status: 'delivered', eventId: 'EVT-000902' });
+      expect(getEvent(db, 'EVT-000901')).toMatchObject({ applied: 0 });
       expect(countRows(db, 'exports')).toBe(1);
+      // The other order of arrival: the larger number, same date, comes second and is applied.
+      const first = { ...earlier, eventId: 'EVT-000911', orderId: 'ORD-2026-000078' };
+      const second = { ...later, eventId: 'EVT-000912', orderId: 'ORD-2026-000078' };
+      expect((await postWebhook(url, first)).status).toBe(200);
+      expect((await postWebhook(url, second)).status).toBe(200);
+      expect(getOrderStatus(db, 'ORD-2026-000078')).toMatchObject({ status: 'delivered', eventId: 'EVT-000912' });
+      expect(getEvent(db, 'EVT-000911')).toMatchObject({ applied: 1 });
+      expect(getEvent(db, 'EVT-000912')).toMatchObject({ applied: 1 });
+      expect(countRows(db, 'exports')).toBe(3);
     });
   });
 
