@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sign } from '@octokit/webhooks-methods';
 import { signWebhookBody } from '../../src/platform/webhook-signature.js';
 import { verifySignature } from '../../src/webhook/verify-signature.js';
@@ -53,5 +54,38 @@ describe('verifySignature', () => {
     const header = signWebhookBody('k3y-value', raw);
     expect(verifySignature(Buffer.from(raw), header, ['k3y-value']).ok).toBe(true);
     expect(verifySignature(Buffer.from(JSON.stringify(JSON.parse(raw))), header, ['k3y-value']).ok).toBe(false);
+  });
+});
+
+describe('verifySignature on any header', () => {
+  // What the header means, said the plain way: `sha256=` and 64 hex digits of either case, around
+  // them only whitespace; the digest, compared as bytes.
+  const reference = (body: string, header: string, secret: string): string => {
+    const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
+    if (header === '') return 'missing';
+    if (!match) return 'malformed';
+    return match[1]!.toLowerCase() === signWebhookBody(secret, body).slice('sha256='.length) ? 'ok' : 'mismatch';
+  };
+  const hexCase = fc.constantFrom('lower', 'upper', 'mixed');
+  /** A body and a header for it: any text, a signature of it (or under another key) in any case and padding, or a near miss. */
+  const signed = fc.tuple(fc.string(), fc.boolean(), hexCase, fc.string({ maxLength: 2 })).map(([body, right, form, pad]) => {
+    const hex = signWebhookBody(right ? 'key' : 'other', body).slice('sha256='.length);
+    const cased = form === 'upper' ? hex.toUpperCase() : form === 'mixed' ? [...hex].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('') : hex;
+    return { body, value: `${pad}sha256=${cased}${pad}` };
+  });
+  const request = fc.oneof(
+    fc.record({ body: fc.string(), value: fc.string() }),
+    signed,
+    fc.record({ body: fc.string(), value: fc.stringMatching(/^sha256=[0-9a-fA-Fg ]{60,68}$/) }),
+  );
+
+  it('says what the plain reading says: ok, mismatch, malformed or missing', () => {
+    fc.assert(
+      fc.property(request, ({ body, value }) => {
+        const verdict = verifySignature(Buffer.from(body), value, ['key']);
+        expect(verdict.ok ? 'ok' : verdict.problem).toBe(reference(body, value, 'key'));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
