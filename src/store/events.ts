@@ -108,7 +108,7 @@ export function recordEvents(db: Db, events: readonly EventToStore[], now: numbe
 /** The outcomes, as the batch reports them (`{ ok: true }` and what happened): built once, not per event. */
 const APPLIED = { ok: true, outcome: EVENT_OUTCOME.applied } as const;
 const STORED = { ok: true, outcome: EVENT_OUTCOME.stored } as const;
-const DUPLICATE = (storedBody: string) => ({ ok: true, outcome: EVENT_OUTCOME.duplicate, storedBody }) as const;
+const duplicateOf = (storedBody: string) => ({ ok: true, outcome: EVENT_OUTCOME.duplicate, storedBody }) as const;
 
 /**
  * Record one event and its effect. Call inside a transaction: the INSERT, the status upsert and
@@ -141,7 +141,7 @@ export function recordEvent(db: Db, event: EventToStore, now: number, supersedes
   ) as { applied: number } | undefined;
   if (inserted === undefined) {
     const stored = statement(db, 'SELECT body FROM events WHERE event_id = ?').get(event.eventId) as { body: string };
-    return DUPLICATE(stored.body);
+    return duplicateOf(stored.body);
   }
   if (!change) return STORED;
   if (inserted.applied !== 1) {
