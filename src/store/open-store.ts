@@ -73,7 +73,7 @@ export interface CreateStoreOptions {
   onThreadBack?: () => void;
   /** Told once when writes are held back for a full disk (with the failed checkpoint), and once when they go on. */
   onSpaceChange?: (holding: boolean, cause?: unknown) => void;
-  /** Time between two checkpoints of the helper thread. Default 1000 ms. */
+  /** Time without an fsync asked for after which the helper thread checkpoints on a timer. Default 1000 ms. */
   checkpointIntervalMs?: number;
 }
 

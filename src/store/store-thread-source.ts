@@ -3,7 +3,8 @@
  * runs the same from the compiled program, the tests (which run the TypeScript sources) and the
  * release package; it loads better-sqlite3 from the path its owner resolves.
  *
- * Messages in: a number (fsync the WAL, answer with that id), `'checkpoint'` (one now), `'close'`.
+ * Messages in: a number (fsync the WAL, answer with that id; when a checkpoint is due, it runs
+ * after the fsync, before the answer: see `store-thread.ts`), `'checkpoint'` (one now), `'close'`.
  * Messages out: `{ id, synced }` or `{ id, error }` for an fsync; `{ checkpoint: { log, checkpointed } }`
  * or `{ checkpoint: { error, code } }` after every checkpoint, timed or asked for. A checkpoint that
  * fails is reported, not thrown: on a full disk it fails until space comes back, and the thread
@@ -18,7 +19,10 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('cache_size = -1024');
 let fd = null;
 let folderSynced = false;
+let lastCheckpointAt = performance.now();
+let lastSyncAt = Number.NEGATIVE_INFINITY;
 const checkpoint = () => {
+  lastCheckpointAt = performance.now();
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ checkpoint: { log: result.log, checkpointed: result.checkpointed } });
@@ -26,7 +30,11 @@ const checkpoint = () => {
     parentPort.postMessage({ checkpoint: { error: String((error && error.message) || error), code: error && error.code } });
   }
 };
-const timer = setInterval(checkpoint, workerData.checkpointIntervalMs);
+// While fsyncs are asked for, the checkpoint runs after one of them (below); the timer runs it
+// when none has been asked for a while.
+const timer = setInterval(() => {
+  if (performance.now() - lastSyncAt >= workerData.checkpointIntervalMs) checkpoint();
+}, workerData.checkpointIntervalMs);
 parentPort.on('message', (id) => {
   if (id === 'close') {
     clearInterval(timer);
@@ -56,6 +64,8 @@ parentPort.on('message', (id) => {
       }
       folderSynced = true;
     }
+    lastSyncAt = performance.now();
+    if (lastSyncAt - lastCheckpointAt >= workerData.syncedCheckpointMs) checkpoint();
     parentPort.postMessage({ id, synced: true });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });

@@ -8,19 +8,24 @@
  * - **Checkpoints.** SQLite's automatic checkpoint runs inside whichever commit pushes the WAL past
  *   1000 pages: on the daemon's one connection, a pause of several milliseconds (pages copied into
  *   the database, the database fsynced) on the event loop every few hundred webhooks. So this
- *   thread, with a connection of its own, runs a PASSIVE checkpoint every `checkpointIntervalMs`:
- *   it copies what it can without waiting for anyone, and the main connection's next commit starts
- *   the WAL over once a checkpoint caught up. A checkpoint delays an fsync asked for meanwhile by
- *   its few milliseconds, once a second; one thread instead of two saves a V8 isolate's memory.
- *   Every checkpoint's outcome goes to `onCheckpoint`, failures included (a full disk:
- *   `space-guard.ts`), and `checkpointNow()` asks for one at once.
- * - **Catching up.** Under a steady stream of commits a checkpoint running beside them never
- *   catches up (commits land while it copies), so the WAL never starts over and grows by every
- *   commit's pages, held by the file for good: with the connection's own checkpoint off, that WAL
- *   took a full disk's freed space before any checkpoint could (docs/reliability.md, "The state
- *   disk fills"). So the connection keeps SQLite's own checkpoint, at `CATCH_UP_FRAMES` instead of
- *   1000: the commit that passes it copies the few frames the thread has not, with no commit beside
- *   it, and the WAL starts over; `journal_size_limit` then gives the file's space back.
+ *   thread, with a connection of its own, runs a PASSIVE checkpoint: it copies what it can without
+ *   waiting for anyone, and the main connection's next commit starts the WAL over once a
+ *   checkpoint caught up. While fsyncs are asked for, the checkpoint runs right after one of them,
+ *   before its answer, at most every `SYNCED_CHECKPOINT_MS`; when none has been asked for
+ *   `checkpointIntervalMs`, on a timer. Riding on an fsync is what lets it catch up: the listener's
+ *   next group commits only once the fsync before it is answered (`event-batcher.ts`), so no
+ *   commit lands while it copies. That answer waits the checkpoint's few milliseconds, four times a
+ *   second at most; one thread instead of two saves a V8 isolate's memory. Every checkpoint's
+ *   outcome goes to `onCheckpoint`, failures included (a full disk: `space-guard.ts`), and
+ *   `checkpointNow()` asks for one at once.
+ * - **Catching up.** A checkpoint that runs beside a stream of commits (writers that do not wait
+ *   for an fsync, or a stream too fast for `SYNCED_CHECKPOINT_MS`) never catches up, so the WAL
+ *   never starts over and grows by every commit's pages, held by the file for good: with the
+ *   connection's own checkpoint off, that WAL took a full disk's freed space before any checkpoint
+ *   could (docs/reliability.md, "The state disk fills"). So the connection keeps SQLite's own
+ *   checkpoint, at `CATCH_UP_FRAMES` instead of 1000: the commit that passes it copies the frames
+ *   the thread has not, on the event loop, and the WAL starts over; `journal_size_limit` then gives
+ *   the file's space back.
  *
  * A checkpoint that fails does not end the thread (it once did: the first SQLITE_FULL, thrown in
  * the thread's timer, killed it for good). Should the thread itself fail, `onGone` hands
@@ -50,7 +55,7 @@ export interface StoreThread {
 }
 
 export interface StoreThreadOptions {
-  /** Time between two checkpoints. Default 1000 ms. */
+  /** Time without an fsync asked for after which a checkpoint runs on a timer. Default 1000 ms. */
   checkpointIntervalMs?: number;
   /** Time before a failed thread is started again; doubled for each failure in a row, up to a minute. Default 1000 ms. */
   restartDelayMs?: number;
@@ -67,6 +72,12 @@ const AUTOCHECKPOINT_PAGES = 1000;
 /** WAL frames past which a commit checkpoints itself though the thread runs (about 8 MiB of 4 KiB pages). */
 export const CATCH_UP_FRAMES = 2000;
 const MAX_RESTART_DELAY_MS = 60_000;
+/**
+ * Least time between two checkpoints that ride on an fsync: short enough that at the webhook rates
+ * the bench offers the WAL does not reach `CATCH_UP_FRAMES` in between, so the event loop does not
+ * copy (docs/performance.md, Webhooks).
+ */
+const SYNCED_CHECKPOINT_MS = 250;
 
 const gone = (): ConnectorError => new ConnectorError('STORE_FAILED', "The store's helper thread is not running");
 
@@ -95,7 +106,10 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
   const spawn = (): void => {
     restart = null;
     if (closed) return;
-    const w = new Worker(STORE_THREAD_SOURCE, { eval: true, workerData: { modulePath, file: db.name, checkpointIntervalMs } });
+    const w = new Worker(STORE_THREAD_SOURCE, {
+      eval: true,
+      workerData: { modulePath, file: db.name, checkpointIntervalMs, syncedCheckpointMs: Math.min(SYNCED_CHECKPOINT_MS, checkpointIntervalMs) },
+    });
     worker = w;
     w.unref();
     w.on('message', (reply: StoreThreadReply) => {

@@ -1,8 +1,10 @@
 /** The store's helper thread: checkpoints out of the daemon's commits that still bound the WAL. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createStore, storePath } from '../../src/store/open-store.js';
-import { CATCH_UP_FRAMES } from '../../src/store/store-thread.js';
+import { createDurability } from '../../src/store/durability.js';
+import { createStore, openStore, storePath } from '../../src/store/open-store.js';
+import type { CheckpointOutcome } from '../../src/store/space-guard.js';
+import { CATCH_UP_FRAMES, startStoreThread } from '../../src/store/store-thread.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -65,6 +67,52 @@ describe('store thread', () => {
         expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(CATCH_UP_FRAMES * (4096 + 24));
       } finally {
         await component.stop();
+      }
+    });
+  });
+
+  it('checkpoints right after an fsync, before its answer, while fsyncs keep coming, so the next commit starts the WAL over', async () => {
+    await withTempDir(async (dir) => {
+      const file = storePath(dir);
+      const db = openStore(file, { synchronous: 'NORMAL' });
+      const outcomes: CheckpointOutcome[] = [];
+      // The timer out of the way: the checkpoints below can only be the ones that ride on an fsync.
+      const thread = startStoreThread(db, { checkpointIntervalMs: 60_000, onCheckpoint: (outcome) => outcomes.push(outcome), onGone: () => undefined });
+      const durability = createDurability(db, thread);
+      const walSalt = (): string => {
+        const header = Buffer.alloc(8);
+        const fd = fs.openSync(`${file}-wal`, 'r');
+        try {
+          fs.readSync(fd, header, 0, 8, 16);
+        } finally {
+          fs.closeSync(fd);
+        }
+        return header.toString('hex');
+      };
+      try {
+        db.exec('CREATE TABLE row (id INTEGER PRIMARY KEY, b BLOB)');
+        const insert = db.prepare('INSERT INTO row (b) VALUES (?)');
+        const chunk = Buffer.alloc(6 * 1024, 7);
+        let restarts = 0;
+        let salt = '';
+        // As the listener's batcher does: a group commits, waits for its fsync, and the next one
+        // commits only then, so a checkpoint run before the fsync's answer has the WAL to itself.
+        const until = Date.now() + 10_000;
+        while (outcomes.length < 3 && Date.now() < until) {
+          insert.run(chunk);
+          const now = walSalt();
+          if (salt !== '' && now !== salt) restarts += 1;
+          salt = now;
+          await durability.durable();
+        }
+        expect(outcomes.length).toBeGreaterThanOrEqual(3);
+        expect(outcomes.every((outcome) => outcome.ok && outcome.log > 0 && outcome.checkpointed === outcome.log)).toBe(true);
+        // Each one caught up, so the commit after it wrote the WAL from its start (a new salt).
+        expect(restarts).toBeGreaterThanOrEqual(outcomes.length - 1);
+      } finally {
+        await durability.close();
+        await thread.close();
+        db.close();
       }
     });
   });
