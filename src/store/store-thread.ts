@@ -73,9 +73,9 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export const CATCH_UP_FRAMES = 2000;
 const MAX_RESTART_DELAY_MS = 60_000;
 /**
- * Least time between two checkpoints that ride on an fsync: short enough that at the webhook rates
- * the bench offers the WAL does not reach `CATCH_UP_FRAMES` in between, so the event loop does not
- * copy (docs/performance.md, Webhooks).
+ * Least time between two checkpoints that ride on an fsync: short enough that at the bench's
+ * open-loop webhook rate the WAL does not reach `CATCH_UP_FRAMES` in between, so the event loop
+ * does not copy (a closed-loop storm still gets there: docs/performance.md, Webhooks).
  */
 const SYNCED_CHECKPOINT_MS = 250;
 
