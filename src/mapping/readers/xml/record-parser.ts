@@ -302,7 +302,19 @@ export class XmlRecordParser {
       return dtdRefused(this.markLine, this.markColumn);
     }
     if (saxesMessage.endsWith(': text data outside of root node.')) return malformed(saxesMessage, ...this.outsideRootPlace());
+    // saxes reports a text outside the root element when the text ends, or where its chunk ended:
+    // a file that arrived whole can show it a later error first (a bad character in the next tag's
+    // name), one cut inside the text cannot. The text is the first thing wrong either way.
+    if (this.textOutsideRootPending()) return malformed('text data outside of root node.', this.markLine, this.markColumn);
     return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
+  }
+
+  /** Since the last event, outside any element, text that is not all blank: saxes has not reported it yet. */
+  private textOutsideRootPending(): boolean {
+    if (this.stack.length > 0 || this.lastWasText) return false;
+    const since = this.meter.textAt(this.lastEvent, Math.max(0, this.sax.position - this.lastEvent));
+    const text = since.slice(0, since.search(/[<&]|$/)).replace(/^\uFEFF/, '');
+    return /[^ \t\r\n]/.test(text);
   }
 
   /**
