@@ -79,14 +79,21 @@ const MAX_RESTART_DELAY_MS = 60_000;
  */
 const SYNCED_CHECKPOINT_MS = 250;
 
+interface SyncWaiter {
+  resolve: (synced: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 const gone = (): ConnectorError => new ConnectorError('STORE_FAILED', "The store's helper thread is not running");
 
 /** Start the thread for `db` (a file in WAL mode); moves the connection's automatic checkpoint to `CATCH_UP_FRAMES`. */
 export function startStoreThread(db: Database.Database, options: StoreThreadOptions): StoreThread {
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
   const checkpointIntervalMs = options.checkpointIntervalMs ?? 1_000;
+  const syncedCheckpointMs = Math.min(SYNCED_CHECKPOINT_MS, checkpointIntervalMs);
+  const workerData = { modulePath, file: db.name, checkpointIntervalMs, syncedCheckpointMs };
   const restartDelayMs = options.restartDelayMs ?? 1_000;
-  const waiting = new Map<number, { resolve: (synced: boolean) => void; reject: (error: unknown) => void }>();
+  const waiting = new Map<number, SyncWaiter>();
   let worker: Worker | null = null;
   let closed = false;
   let failuresInRow = 0;
@@ -106,20 +113,12 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
   const spawn = (): void => {
     restart = null;
     if (closed) return;
-    const w = new Worker(STORE_THREAD_SOURCE, {
-      eval: true,
-      workerData: { modulePath, file: db.name, checkpointIntervalMs, syncedCheckpointMs: Math.min(SYNCED_CHECKPOINT_MS, checkpointIntervalMs) },
-    });
+    const w = new Worker(STORE_THREAD_SOURCE, { eval: true, workerData });
     worker = w;
     w.unref();
     w.on('message', (reply: StoreThreadReply) => {
       if (reply.checkpoint) return onCheckpointReply(reply.checkpoint);
-      const waiter = reply.id === undefined ? undefined : waiting.get(reply.id);
-      if (!waiter) return;
-      waiting.delete(reply.id!);
-      if (waiting.size === 0) w.unref();
-      if (reply.error !== undefined) waiter.reject(new ConnectorError('STORE_FAILED', `fsync of ${db.name}-wal failed: ${reply.error}`));
-      else waiter.resolve(reply.synced === true);
+      if (settleSync(waiting, reply, db.name) && waiting.size === 0) w.unref();
     });
     w.on('error', (error) => fail(w, error));
     w.on('exit', (code) => fail(w, new ConnectorError('STORE_FAILED', `The store's helper thread exited with code ${code}`)));
@@ -183,6 +182,16 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
       await exited;
     },
   };
+}
+
+/** Answer the `sync()` an fsync reply is for; false when none waits for it. */
+function settleSync(waiting: Map<number, SyncWaiter>, reply: StoreThreadReply, file: string): boolean {
+  const waiter = reply.id === undefined ? undefined : waiting.get(reply.id);
+  if (!waiter) return false;
+  waiting.delete(reply.id!);
+  if (reply.error !== undefined) waiter.reject(new ConnectorError('STORE_FAILED', `fsync of ${file}-wal failed: ${reply.error}`));
+  else waiter.resolve(reply.synced === true);
+  return true;
 }
 
 /** What a checkpoint the thread reported came to. */
