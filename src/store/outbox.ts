@@ -36,33 +36,38 @@ export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission
   return claim<ClaimedSubmission>(db, options, CLAIMED_COLUMNS);
 }
 
+/**
+ * The claim: one UPDATE … RETURNING `columns`. Two separately limited halves, so each walks
+ * `submissions_due` (flow, state, next_attempt_at, created_at) instead of the OR making SQLite read
+ * and sort every row of the flow (O(n) per claim, O(n²) per backlog). In-flight rows are few (at
+ * most the concurrency), so their half is cheap. The pending half is ordered as the index is, so
+ * its LIMIT stops after `limit` entries: ordered by id right after the due time, SQLite sorted every
+ * row due at that moment (a whole file's, recorded at once) on every claim. Rows due together go
+ * oldest first, by id among those created together. `first_claimed_at` is set once and never
+ * cleared: from this claim on an attempt may reach the platform, and a document seen again counts
+ * as sent (`intake/decide-document.ts`).
+ */
+export const claimSql = (columns: string): string => `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now,
+     first_claimed_at = COALESCE(first_claimed_at, @now)
+   WHERE id IN (
+     SELECT id FROM (
+       SELECT id FROM submissions
+       WHERE flow = @flow AND state = 'in_flight' AND lease_until <= @now
+         AND id NOT IN (SELECT value FROM json_each(@exclude))
+       LIMIT @limit)
+     UNION ALL
+     SELECT id FROM (
+       SELECT id FROM submissions
+       WHERE flow = @flow AND state = 'pending' AND next_attempt_at <= @now
+         AND id NOT IN (SELECT value FROM json_each(@exclude))
+       ORDER BY next_attempt_at, created_at, id
+       LIMIT @limit)
+     LIMIT @limit)
+   RETURNING ${columns}`;
+
 function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options: ClaimOptions, columns: string): T[] {
   if (options.limit <= 0) return [];
-  const rows = statement(
-    db,
-    // Two separately limited halves, so each walks the (flow, state, next_attempt_at) index
-    // instead of the OR making SQLite read and sort every row of the flow (O(n) per claim,
-    // O(n²) per backlog). In-flight rows are few (at most the concurrency), so their half is cheap.
-    // `first_claimed_at` is set once and never cleared: from this claim on an attempt may reach
-    // the platform, and a document seen again counts as sent (`intake/decide-document.ts`).
-    `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now,
-         first_claimed_at = COALESCE(first_claimed_at, @now)
-       WHERE id IN (
-         SELECT id FROM (
-           SELECT id FROM submissions
-           WHERE flow = @flow AND state = 'in_flight' AND lease_until <= @now
-             AND id NOT IN (SELECT value FROM json_each(@exclude))
-           LIMIT @limit)
-         UNION ALL
-         SELECT id FROM (
-           SELECT id FROM submissions
-           WHERE flow = @flow AND state = 'pending' AND next_attempt_at <= @now
-             AND id NOT IN (SELECT value FROM json_each(@exclude))
-           ORDER BY next_attempt_at, id
-           LIMIT @limit)
-         LIMIT @limit)
-       RETURNING ${columns}`,
-  ).all({
+  const rows = statement(db, claimSql(columns)).all({
     flow: options.flow,
     now: options.now,
     leaseUntil: options.now + options.leaseMs,

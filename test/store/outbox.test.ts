@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   claimDueSubmissions,
   claimDueToSend,
+  claimSql,
   OLDEST_PENDING_SQL,
   oldestPendingByFlow,
   recordAttempt,
@@ -90,6 +91,24 @@ describe('outbox queries', () => {
         // …but rows this process still sends are never taken twice.
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 10, excludeIds: [a, b] })).toEqual([]);
         expect(claimDueSubmissions(db, { flow: 'f', now: T + 2_000, leaseMs: 100, limit: 1 })).toHaveLength(1);
+      }),
+    ));
+
+  it('claims the rows due at one moment (a file recorded at once) in id order, a row due later after them, reading only as much of the due index as it takes', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const retried = addRequestRow(db, 'f', validRequest('R1'), 'R1', T);
+        const file = ['F1', 'F2', 'F3', 'F4', 'F5'].map((e) => addRequestRow(db, 'f', validRequest(e), e, T + 5));
+        db.prepare('UPDATE submissions SET next_attempt_at = ? WHERE id = ?').run(T + 7, retried);
+        const claimed = [1, 2, 3].map(() => claimDueToSend(db, { flow: 'f', now: T + 9, leaseMs: 100, limit: 2 }).map((row) => row.id));
+        expect(claimed).toEqual([file.slice(0, 2), file.slice(2, 4), [file[4], retried]]);
+        // Ordered as the index is, the LIMIT ends the walk; ordered by id right after the due time,
+        // SQLite sorted every row due at that moment on every claim (O(n) a claim for a file of n).
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${claimSql('id')}`).all({ flow: 'f', now: T, leaseUntil: T, limit: 2, exclude: '[]' }) as { detail: string }[]
+        ).map((row) => row.detail);
+        expect(plan).toContain('SEARCH submissions USING COVERING INDEX submissions_due (flow=? AND state=? AND next_attempt_at<?)');
+        expect(plan.filter((detail) => detail.includes('TEMP B-TREE'))).toEqual([]);
       }),
     ));
 
