@@ -305,7 +305,7 @@ export class XmlRecordParser {
     // saxes reports a text outside the root element when the text ends, or where its chunk ended:
     // a file that arrived whole can show it a later error first (a bad character in the next tag's
     // name), one cut inside the text cannot. The text is the first thing wrong either way.
-    if (this.textOutsideRootPending()) return malformed('text data outside of root node.', this.markLine, this.markColumn);
+    if (this.textOutsideRootPending()) return malformed('text data outside of root node.', ...this.outsideRootPlace());
     return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
   }
 
