@@ -140,7 +140,7 @@ describe('intake: when a file is complete', () => {
     ['inotify', false],
     ['polling', true],
   ])('a watcher event (%s) brings the scan forward: no rescan is due for a minute', async (_mode, usePolling) => {
-    await withIntake({ stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000, usePolling, pollIntervalMs: 50 }, async (f) => {
+    await withIntake({ stableForMs: 0, minAgeMs: 0, emptyFileTimeoutMs: 60_000, rescanIntervalMs: 60_000, usePolling, pollIntervalMs: 50 }, async (f) => {
       await f.intake.start();
       await dropFile(f.inbox, 'hinted.csv', requestCsv([requestRow()]));
       await waitUntil(() => f.files().some((r) => r.state === 'archived'), 'the watcher to trigger a scan');
@@ -149,7 +149,9 @@ describe('intake: when a file is complete', () => {
   });
 
   it('takes files oldest first, keeps equal names apart, and start/stop are idempotent', async () => {
-    await withIntake({ stableForMs: 0, minAgeMs: 0, rescanIntervalMs: 60_000 }, async (f) => {
+    // The second a.csv is written while the intake watches, in this process: with no wait at all, two
+    // scans between writeFile's open and its write saw it empty and rejected it (FILE_EMPTY).
+    await withIntake({ stableForMs: 0, minAgeMs: 0, emptyFileTimeoutMs: 60_000, rescanIntervalMs: 60_000 }, async (f) => {
       await dropFile(f.inbox, 'b.csv', requestCsv([requestRow('B')]));
       await dropFile(f.inbox, 'a.csv', requestCsv([requestRow('A')]));
       const old = new Date(Date.now() - 60_000);
