@@ -19,8 +19,8 @@ export interface ClaimOptions {
 
 /**
  * Claim up to `limit` due rows of a flow: pending ones whose time has come, and in-flight ones
- * whose lease ran out (a crash left them; graphile-worker's `resetLockedAt`). One UPDATE …
- * RETURNING, so two claimers can never take the same row.
+ * whose lease ran out (a crash left them; graphile-worker's `resetLockedAt`). One write
+ * transaction finds and takes them, so two claimers can never take the same row.
  */
 export function claimDueSubmissions(db: Db, options: ClaimOptions): Submission[] {
   return claim<Submission>(db, options, SUBMISSION_COLUMNS);
@@ -37,43 +37,55 @@ export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission
 }
 
 /**
- * The claim: one UPDATE … RETURNING `columns`. Two separately limited halves, so each walks
+ * The ids a claim takes, due first. Two separately limited halves, so each walks
  * `submissions_due` (flow, state, next_attempt_at, created_at) instead of the OR making SQLite read
  * and sort every row of the flow (O(n) per claim, O(n²) per backlog). In-flight rows are few (at
  * most the concurrency), so their half is cheap. The pending half is ordered as the index is, so
  * its LIMIT stops after `limit` entries: ordered by id right after the due time, SQLite sorted every
  * row due at that moment (a whole file's, recorded at once) on every claim. Rows due together go
- * oldest first, by id among those created together. `first_claimed_at` is set once and never
- * cleared: from this claim on an attempt may reach the platform, and a document seen again counts
- * as sent (`intake/decide-document.ts`).
+ * oldest first, by id among those created together. The rows to leave out (`excludeIds`) are
+ * left out by the caller, from as many more: a list of ids inside the query is a temporary table
+ * (see `claim`).
  */
-export const claimSql = (columns: string): string => `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now,
-     first_claimed_at = COALESCE(first_claimed_at, @now)
-   WHERE id IN (
-     SELECT id FROM (
-       SELECT id FROM submissions
-       WHERE flow = @flow AND state = 'in_flight' AND lease_until <= @now
-         AND id NOT IN (SELECT value FROM json_each(@exclude))
-       LIMIT @limit)
+export const DUE_IDS_SQL = `SELECT id FROM (
+       SELECT id FROM submissions WHERE flow = @flow AND state = 'in_flight' AND lease_until <= @now LIMIT @limit)
      UNION ALL
      SELECT id FROM (
-       SELECT id FROM submissions
-       WHERE flow = @flow AND state = 'pending' AND next_attempt_at <= @now
-         AND id NOT IN (SELECT value FROM json_each(@exclude))
-       ORDER BY next_attempt_at, created_at, id
-       LIMIT @limit)
-     LIMIT @limit)
+       SELECT id FROM submissions WHERE flow = @flow AND state = 'pending' AND next_attempt_at <= @now
+       ORDER BY next_attempt_at, created_at, id LIMIT @limit)
+     LIMIT @limit`;
+
+/**
+ * Take one due row by its id, if it is still due. `first_claimed_at` is set once and never cleared:
+ * from this claim on an attempt may reach the platform, and a document seen again counts as sent
+ * (`intake/decide-document.ts`).
+ */
+const takeSql = (columns: string): string => `UPDATE submissions SET state = 'in_flight', lease_until = @leaseUntil, updated_at = @now,
+     first_claimed_at = COALESCE(first_claimed_at, @now)
+   WHERE id = @id AND ((state = 'pending' AND next_attempt_at <= @now) OR (state = 'in_flight' AND lease_until <= @now))
    RETURNING ${columns}`;
 
+/**
+ * The claim: the due ids read, then each row taken by its primary key, in one write transaction.
+ * One UPDATE with the ids' query inside (`WHERE id IN (…)`, and the ids to leave out as
+ * `json_each`) did the same in one statement, but SQLite ran it by filling temporary tables, each
+ * with a page cache of its own, allocated and freed on every claim: 0.3–0.5 ms a claim whatever its
+ * size, most of it page faults, which a file of one request paid per request (docs/performance.md,
+ * Delivery).
+ */
 function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options: ClaimOptions, columns: string): T[] {
   if (options.limit <= 0) return [];
-  const rows = statement(db, claimSql(columns)).all({
-    flow: options.flow,
-    now: options.now,
-    leaseUntil: options.now + options.leaseMs,
-    limit: options.limit,
-    exclude: JSON.stringify(options.excludeIds ?? []),
-  }) as T[];
+  const due = statement(db, DUE_IDS_SQL);
+  const take = statement(db, takeSql(columns));
+  const params = { flow: options.flow, now: options.now, leaseUntil: options.now + options.leaseMs };
+  const rows = db
+    .transaction(() => {
+      const exclude = new Set(options.excludeIds);
+      const found = due.pluck().all({ ...params, limit: options.limit + exclude.size }) as number[];
+      const ids = found.filter((id) => !exclude.has(id)).slice(0, options.limit);
+      return ids.map((id) => take.get({ ...params, id }) as T | undefined).filter((row) => row !== undefined);
+    })
+    .immediate();
   return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
 }
 

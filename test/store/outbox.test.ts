@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   claimDueSubmissions,
   claimDueToSend,
-  claimSql,
+  DUE_IDS_SQL,
   OLDEST_PENDING_SQL,
   oldestPendingByFlow,
   recordAttempt,
@@ -104,11 +104,27 @@ describe('outbox queries', () => {
         expect(claimed).toEqual([file.slice(0, 2), file.slice(2, 4), [file[4], retried]]);
         // Ordered as the index is, the LIMIT ends the walk; ordered by id right after the due time,
         // SQLite sorted every row due at that moment on every claim (O(n) a claim for a file of n).
-        const plan = (
-          db.prepare(`EXPLAIN QUERY PLAN ${claimSql('id')}`).all({ flow: 'f', now: T, leaseUntil: T, limit: 2, exclude: '[]' }) as { detail: string }[]
-        ).map((row) => row.detail);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DUE_IDS_SQL}`).all({ flow: 'f', now: T, limit: 2 }) as { detail: string }[]).map((row) => row.detail);
         expect(plan).toContain('SEARCH submissions USING COVERING INDEX submissions_due (flow=? AND state=? AND next_attempt_at<?)');
         expect(plan.filter((detail) => detail.includes('TEMP B-TREE'))).toEqual([]);
+      }),
+    ));
+
+  it('fills a claim past the rows it is told to leave out, and takes no row twice, without a temporary table', () =>
+    withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const [a, b, c, d] = ['A', 'B', 'C', 'D'].map((e) => addRequestRow(db, 'f', validRequest(e), e, T)) as [number, number, number, number];
+        expect(claimDueToSend(db, { flow: 'f', now: T, leaseMs: 100, limit: 2 }).map((row) => row.id)).toEqual([a, b]);
+        // Both leases ran out; A is still being sent here. B (its lease out) and C fill the claim.
+        const again = claimDueToSend(db, { flow: 'f', now: T + 200, leaseMs: 100, limit: 2, excludeIds: [a] });
+        expect(again.map((row) => row.id).sort()).toEqual([b, c]);
+        expect(claimDueToSend(db, { flow: 'f', now: T + 200, leaseMs: 100, limit: 5, excludeIds: [a, b, c] }).map((row) => row.id)).toEqual([d]);
+        expect(getSubmission(db, a)).toMatchObject({ state: 'in_flight', leaseUntil: T + 100 });
+        // A query that fills a temporary table (an id list, `json_each` of the ids to leave out)
+        // allocates and frees a page cache of its own on every run: the claim's one UPDATE with its
+        // ids' query inside did, about 0.5 ms a claim.
+        const opcodes = (db.prepare(`EXPLAIN ${DUE_IDS_SQL}`).all({ flow: 'f', now: T, limit: 2 }) as { opcode: string }[]).map((row) => row.opcode);
+        expect(opcodes).not.toContain('OpenEphemeral');
       }),
     ));
 
