@@ -117,8 +117,9 @@ const duplicateOf = (storedBody: string) => ({ ok: true, outcome: EVENT_OUTCOME.
  * the status index sees an event newer than the order's status (or an order with none), the usual
  * case; only an event that is not newer reads the status itself, for `supersedes` to decide an
  * equal date. (Not a RETURNING on the INSERT: SQLite collects RETURNING rows in a temporary table,
- * made and freed on every run, which cost the INSERT about twice its own work.) On a duplicate the stored body is returned as it is; whether it differs is the
- * webhook stage's question, not the store's.
+ * made and freed on every run, which cost the INSERT about twice its own work.) On a duplicate the
+ * stored body is returned as it is; whether it differs is the webhook stage's question, not the
+ * store's.
  */
 export function recordEvent(db: Db, event: EventToStore, now: number, supersedes: Supersedes): EventResult & { ok: true } {
   const change = event.statusChange;

@@ -39,8 +39,8 @@ export function claimDueToSend(db: Db, options: ClaimOptions): ClaimedSubmission
 /**
  * The ids a claim takes, due first. Two separately limited halves, so each walks
  * `submissions_due` (flow, state, next_attempt_at, created_at) instead of the OR making SQLite read
- * and sort every row of the flow (O(n) per claim, O(n²) per backlog). In-flight rows are few (at
- * most the concurrency), so their half is cheap. The pending half is ordered as the index is, so
+ * and sort every row of the flow (O(n) per claim, O(n²) per backlog). In-flight rows are few (those
+ * claimed and not yet answered, at most 16 a slot), so their half is cheap. The pending half is ordered as the index is, so
  * its LIMIT stops after `limit` entries: ordered by id right after the due time, SQLite sorted every
  * row due at that moment (a whole file's, recorded at once) on every claim. Rows due together go
  * oldest first, by id among those created together. The rows to leave out (`excludeIds`) are
@@ -69,7 +69,7 @@ const takeSql = (columns: string): string => `UPDATE submissions SET state = 'in
  * The claim: the due ids read, then each row taken by its primary key, in one write transaction.
  * One UPDATE with the ids' query inside (`WHERE id IN (…)`, and the ids to leave out as
  * `json_each`) did the same in one statement, but SQLite ran it by filling temporary tables, each
- * with a page cache of its own, allocated and freed on every claim: 0.3–0.5 ms a claim whatever its
+ * with a page cache of its own, allocated and freed on every claim: 0.3–0.9 ms a claim whatever its
  * size, most of it page faults, which a file of one request paid per request (docs/performance.md,
  * Delivery).
  */
