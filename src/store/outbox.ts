@@ -71,7 +71,8 @@ const takeSql = (columns: string): string => `UPDATE submissions SET state = 'in
  * `json_each`) did the same in one statement, but SQLite ran it by filling temporary tables, each
  * with a page cache of its own, allocated and freed on every claim: 0.3–0.9 ms a claim whatever its
  * size, most of it page faults, which a file of one request paid per request (docs/performance.md,
- * Delivery).
+ * Delivery). The transaction begins IMMEDIATE: it takes the write lock before its read, so no other
+ * connection's write can come between the ids read and the rows taken.
  */
 function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options: ClaimOptions, columns: string): T[] {
   if (options.limit <= 0) return [];
