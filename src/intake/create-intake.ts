@@ -74,7 +74,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       stopController = new AbortController();
       await recover();
       const disk = await inboxDiskOf(ctx.dirs.inbox, rules);
-      ctx.metadata = disk.metadata;
+      ctx.disk = disk.calls;
       scans.resume();
       watcher = await watchInbox({
         inbox: ctx.dirs.inbox,

@@ -89,7 +89,7 @@ export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord
       });
     },
   };
-  const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name, ctx.metadata), { exchange: exchangeOutcome });
+  const result = await recordAndMove(ctx, row, unlessChanged(items, handle, seen, name, ctx.disk), { exchange: exchangeOutcome });
   ctx.metrics?.exchangeMessages?.inc({ flow: ctx.flow.name, kind });
   log.info(
     {

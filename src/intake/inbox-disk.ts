@@ -1,6 +1,6 @@
 /**
  * Is the inbox on a local disk? It decides how the intake reads file metadata
- * (`shared/metadata-calls.ts`): synchronously on a local disk, through the thread pool on a share.
+ * (`shared/disk-calls.ts`): synchronously on a local disk, through the thread pool on a share.
  * `intake.inboxDisk` says so, or with `auto` (the default) the inbox's file system does: its type
  * (`statfs`) must be one known to live on this machine, and `usePolling` (which an operator turns
  * on for a share) must be off. Anything unknown counts as a share: a wrong guess that way costs
@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs/promises';
 import type { FlowIntakeConfig } from '../config/flow-schema.js';
-import { LOCAL_METADATA, POOLED_METADATA, type MetadataCalls } from '../shared/metadata-calls.js';
+import { LOCAL_DISK, POOLED_DISK, type DiskCalls } from '../shared/disk-calls.js';
 
 /**
  * Local file systems by their `statfs` magic number (linux/magic.h). Not here, so a share: NFS,
@@ -32,7 +32,7 @@ export interface InboxDisk {
   disk: 'local' | 'network';
   /** Why, for the start-up log: the setting, or the file system found. */
   why: string;
-  metadata: MetadataCalls;
+  calls: DiskCalls;
 }
 
 /** The local file system named by a `statfs` type, or undefined when it is not known to be local. */
@@ -41,8 +41,8 @@ export function localFileSystemOf(type: number): string | undefined {
 }
 
 export async function inboxDiskOf(inbox: string, rules: Pick<FlowIntakeConfig, 'inboxDisk' | 'usePolling'>): Promise<InboxDisk> {
-  const local = (why: string): InboxDisk => ({ disk: 'local', why, metadata: LOCAL_METADATA });
-  const network = (why: string): InboxDisk => ({ disk: 'network', why, metadata: POOLED_METADATA });
+  const local = (why: string): InboxDisk => ({ disk: 'local', why, calls: LOCAL_DISK });
+  const network = (why: string): InboxDisk => ({ disk: 'network', why, calls: POOLED_DISK });
   if (rules.inboxDisk === 'local') return local('intake.inboxDisk is local');
   if (rules.inboxDisk === 'network') return network('intake.inboxDisk is network');
   if (rules.usePolling) return network('intake.usePolling is on');

@@ -5,7 +5,7 @@ import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OpenedInput } from '../shared/input-file.js';
-import type { MetadataCalls } from '../shared/metadata-calls.js';
+import type { DiskCalls } from '../shared/disk-calls.js';
 import type { MappedItem } from '../mapping/types.js';
 import type { Db } from '../store/open-store.js';
 import type { FileRecord } from '../store/files.js';
@@ -37,10 +37,10 @@ export interface IntakeContext {
   logger: Logger;
   clock: Clock;
   /**
-   * How the inbox's file metadata is read (`shared/metadata-calls.ts`): synchronously once `start()`
+   * How the inbox's file metadata is read (`shared/disk-calls.ts`): synchronously once `start()`
    * has found the inbox on a local disk (`inbox-disk.ts`), through the thread pool until then and on a share.
    */
-  metadata: MetadataCalls;
+  disk: DiskCalls;
   onRecorded?: (count: number) => void;
   /** Awaited before a recorded file is moved out of `processing/`: the move must never outrun its commit. */
   durable: WaitDurable;

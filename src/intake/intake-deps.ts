@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { formatOf, mapFile, rowNumberingOf, type MappingSpec } from '../mapping/index.js';
 import type { Db } from '../store/open-store.js';
-import { POOLED_METADATA } from '../shared/metadata-calls.js';
+import { POOLED_DISK } from '../shared/disk-calls.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
 import type { FileGate } from './file-gate.js';
 import { inboxDirs, type IntakeContext } from './intake-context.js';
@@ -47,7 +47,7 @@ export function intakeContextOf(deps: IntakeDeps, mapping: () => MappingSpec, lo
     logger: deps.logger,
     clock,
     // Until `start()` has looked at the inbox's file system (`inbox-disk.ts`).
-    metadata: POOLED_METADATA,
+    disk: POOLED_DISK,
     durable: deps.durable ?? alreadyDurable,
     mapItems: (input, fileLabel) =>
       mapFile(input, mapping(), {

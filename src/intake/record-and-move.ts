@@ -11,7 +11,7 @@ import type { MappedItem } from '../mapping/types.js';
 import { FILE_STATE, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { archiveDayFolder } from '../shared/inbox-layout.js';
-import type { MetadataCalls } from '../shared/metadata-calls.js';
+import type { DiskCalls } from '../shared/disk-calls.js';
 import type { MappingProblem } from '../shared/types.js';
 import { storedName, uniquePath } from './inbox-names.js';
 import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -37,10 +37,10 @@ export async function* unlessChanged(
   handle: FileHandle,
   seen: SeenFile,
   name: string,
-  metadata: MetadataCalls,
+  disk: DiskCalls,
 ): AsyncGenerator<MappedItem> {
   yield* items;
-  const now = await metadata.fstat(handle);
+  const now = await disk.fstat(handle);
   if (now.size === seen.size && now.mtimeMs === seen.mtimeMs) return;
   yield {
     kind: 'problem',

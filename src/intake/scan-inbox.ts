@@ -15,7 +15,7 @@ import type { StabilityTracker } from './stability.js';
 import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
 import { judgeBeforeReading } from '../mapping/judge-file.js';
-import type { MetadataCalls } from '../shared/metadata-calls.js';
+import type { DiskCalls } from '../shared/disk-calls.js';
 import { createRecordingGroup, type RecordingGroup } from './recording-group.js';
 
 export interface ScanResult {
@@ -92,7 +92,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
         );
         continue;
       }
-      const stat = await ctx.metadata.lstat(entryPath);
+      const stat = await ctx.disk.lstat(entryPath);
       if (!stat.isFile()) {
         const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a folder' : 'not a regular file';
         await rejectUnclaimed(ctx, { path: entryPath, name }, { code: 'FILE_NOT_REGULAR', message: `${name} is ${what}; it was not read` });
@@ -114,7 +114,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
     if (verdict === 'ready') readyAhead.add(candidate);
     return verdict;
   };
-  const lookahead = createLookahead(verdictOf, rules.maxFileBytes, options.signal, ctx.metadata);
+  const lookahead = createLookahead(verdictOf, rules.maxFileBytes, options.signal, ctx.disk);
   try {
     for (const [index, candidate] of candidates.entries()) {
       if (options.signal.aborted) break;
@@ -162,7 +162,7 @@ type Verdict = 'ready' | 'empty' | 'wait';
  * touches no row and no name): claims, moves and recordings stay one file after another, in order.
  * Only a file read in one read is hashed ahead (the gate bounds the files held, not a hash's buffer).
  */
-function createLookahead(verdictOf: (candidate: Candidate) => Verdict, maxFileBytes: number, signal: AbortSignal, metadata: MetadataCalls) {
+function createLookahead(verdictOf: (candidate: Candidate) => Verdict, maxFileBytes: number, signal: AbortSignal, disk: DiskCalls) {
   let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
   return {
     /** What was hashed ahead for `candidate`, if anything; and `next` started on, when it is ready and small. */
@@ -170,7 +170,7 @@ function createLookahead(verdictOf: (candidate: Candidate) => Verdict, maxFileBy
       const hashed = ahead?.candidate === candidate ? ahead.hashed : undefined;
       ahead = undefined;
       if (next !== undefined && !signal.aborted && next.size > 0 && next.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes) && verdictOf(next) === 'ready') {
-        ahead = { candidate: next, hashed: openAndHash(next, metadata) };
+        ahead = { candidate: next, hashed: openAndHash(next, disk) };
         // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
         ahead.hashed.catch(() => undefined);
       }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile, type OpenResult } from '../shared/input-file.js';
-import type { MetadataCalls } from '../shared/metadata-calls.js';
+import type { DiskCalls } from '../shared/disk-calls.js';
 import { recordSetAsideFile, type SetAsideFile } from '../store/set-aside-files.js';
 import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile, type FileDigest } from './hash-file.js';
@@ -112,9 +112,9 @@ function duplicateMessage(name: string, earlier: FileRecord): string {
 }
 
 /** Does `p` name the very file `opened` describes (not a symlink, not another file swapped in)? */
-async function holdsFile(p: string, opened: Stats, metadata: MetadataCalls): Promise<boolean> {
+async function holdsFile(p: string, opened: Stats, disk: DiskCalls): Promise<boolean> {
   try {
-    const now = await metadata.lstat(p);
+    const now = await disk.lstat(p);
     return now.isFile() && now.dev === opened.dev && now.ino === opened.ino;
   } catch (error) {
     if (isMissing(error)) return false;
@@ -138,13 +138,13 @@ interface HashedFile {
  * the file is still that size). No row and no name is touched: a scan may do this for the next
  * file while the one before is taken. The caller owns the descriptor when it is returned open.
  */
-export async function openAndHash(candidate: Candidate, metadata: MetadataCalls): Promise<HashedCandidate> {
-  const opened = await openRegularFile(candidate.path, metadata);
+export async function openAndHash(candidate: Candidate, disk: DiskCalls): Promise<HashedCandidate> {
+  const opened = await openRegularFile(candidate.path, disk);
   if (!opened.ok) return opened;
   const { handle } = opened;
   try {
     const digest = await hashFile(handle, { expectedSize: candidate.size });
-    return { ok: true, handle, digest, after: await metadata.fstat(handle) };
+    return { ok: true, handle, digest, after: await disk.fstat(handle) };
   } catch (error) {
     await opened.handle.close().catch(() => undefined);
     throw error;
@@ -165,7 +165,7 @@ export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<v
 export async function takeFile(
   ctx: IntakeContext,
   candidate: Candidate,
-  hashed: Promise<HashedCandidate> = openAndHash(candidate, ctx.metadata),
+  hashed: Promise<HashedCandidate> = openAndHash(candidate, ctx.disk),
 ): Promise<TakeOutcome> {
   const taken = await hashed;
   if (!taken.ok && taken.reason === 'missing') {
@@ -218,7 +218,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
   const processingPath = processingPathOf(ctx.dirs, row.id, row.originalName);
   if (processingPath !== candidate.path) await fs.rename(candidate.path, processingPath);
   if (path.dirname(candidate.path) === ctx.dirs.inbox) await removeMarkers(ctx, candidate.name);
-  if (!(await holdsFile(processingPath, after, ctx.metadata))) {
+  if (!(await holdsFile(processingPath, after, ctx.disk))) {
     // The name was pointed elsewhere between the open and the rename (a symlink to a credential,
     // a FIFO, another file): what now sits in processing/ was never checked, so it is not read.
     log.error({ fileId: row.id, code: 'FILE_NOT_REGULAR' }, 'file was replaced while it was taken; what reached processing/ is rejected unread');

@@ -11,7 +11,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConnectorError } from '../errors.js';
-import { POOLED_METADATA, type MetadataCalls } from './metadata-calls.js';
+import { POOLED_DISK, type DiskCalls } from './disk-calls.js';
 
 /** An input file already opened by the caller, who also closes it. */
 export interface OpenedInput {
@@ -49,7 +49,7 @@ export function describeEntry(stat: Stats): string {
  * Open `filePath` for reading if, and only if, it is a regular file. Returns a result instead of
  * throwing for the cases a hostile folder produces; other errors (EACCES, EIO) are thrown.
  */
-export async function openRegularFile(filePath: string, metadata: MetadataCalls = POOLED_METADATA): Promise<OpenResult> {
+export async function openRegularFile(filePath: string, disk: DiskCalls = POOLED_DISK): Promise<OpenResult> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(filePath, INPUT_OPEN_FLAGS);
@@ -62,7 +62,7 @@ export async function openRegularFile(filePath: string, metadata: MetadataCalls 
     throw error;
   }
   try {
-    const stat = await metadata.fstat(handle);
+    const stat = await disk.fstat(handle);
     if (stat.isFile()) return { ok: true, handle, stat };
     await handle.close();
     return { ok: false, reason: 'not-regular', what: describeEntry(stat) };

@@ -20,7 +20,7 @@ import { openStore, storePath, type Db } from '../../src/store/open-store.js';
 import { listSubmissionsOfFlow, type Submission } from '../../src/store/submissions.js';
 import { withTempDir } from './temp-dir.js';
 import { FAST_INTAKE, REQUESTS_MAPPING_YAML } from './fixtures.js';
-import { LOCAL_METADATA, POOLED_METADATA } from '../../src/shared/metadata-calls.js';
+import { LOCAL_DISK, POOLED_DISK } from '../../src/shared/disk-calls.js';
 import { alreadyDurable, systemClock, type Clock, type FileReport } from '../../src/shared/types.js';
 
 export const SOURCE_SYSTEM = 'erp1c';
@@ -112,7 +112,7 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
         logger,
         clock,
         // A test's inbox is in a temporary folder on a local disk: `auto` is `local` there, as `start()` finds.
-        metadata: flow.intake.inboxDisk === 'network' ? POOLED_METADATA : LOCAL_METADATA,
+        disk: flow.intake.inboxDisk === 'network' ? POOLED_DISK : LOCAL_DISK,
         durable: alreadyDurable,
         ...overrides,
       }),

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inboxDiskOf, localFileSystemOf } from '../../src/intake/inbox-disk.js';
-import { LOCAL_METADATA, POOLED_METADATA } from '../../src/shared/metadata-calls.js';
+import { LOCAL_DISK, POOLED_DISK } from '../../src/shared/disk-calls.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
@@ -30,7 +30,7 @@ describe('inboxDiskOf', () => {
       if (known === undefined) {
         expect(disk).toMatchObject({ disk: 'network', why: `file system type 0x${type.toString(16)} is not known to be local` });
       } else {
-        expect(disk).toEqual({ disk: 'local', why: `file system ${known}`, metadata: LOCAL_METADATA });
+        expect(disk).toEqual({ disk: 'local', why: `file system ${known}`, calls: LOCAL_DISK });
       }
     });
   });
@@ -40,28 +40,28 @@ describe('inboxDiskOf', () => {
       expect(await inboxDiskOf(dir, { inboxDisk: 'auto', usePolling: true })).toEqual({
         disk: 'network',
         why: 'intake.usePolling is on',
-        metadata: POOLED_METADATA,
+        calls: POOLED_DISK,
       });
       expect(await inboxDiskOf(path.join(dir, 'absent'), { inboxDisk: 'auto', usePolling: false })).toEqual({
         disk: 'network',
         why: "the inbox's file system could not be examined (ENOENT)",
-        metadata: POOLED_METADATA,
+        calls: POOLED_DISK,
       });
     });
   });
 
   it('local or network as set, whatever the file system and usePolling say', async () => {
     await withTempDir(async (dir) => {
-      expect(await inboxDiskOf(dir, { inboxDisk: 'local', usePolling: true })).toMatchObject({ disk: 'local', metadata: LOCAL_METADATA });
-      expect(await inboxDiskOf(dir, { inboxDisk: 'network', usePolling: false })).toMatchObject({ disk: 'network', metadata: POOLED_METADATA });
+      expect(await inboxDiskOf(dir, { inboxDisk: 'local', usePolling: true })).toMatchObject({ disk: 'local', calls: LOCAL_DISK });
+      expect(await inboxDiskOf(dir, { inboxDisk: 'network', usePolling: false })).toMatchObject({ disk: 'network', calls: POOLED_DISK });
     });
   });
 });
 
 describe('the metadata calls', () => {
   it.each([
-    ['local', LOCAL_METADATA],
-    ['pooled', POOLED_METADATA],
+    ['local', LOCAL_DISK],
+    ['pooled', POOLED_DISK],
   ] as const)('%s: lstat and fstat say what fs says; a missing name is a rejection (ENOENT), never a throw', async (_name, calls) => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'a.csv');

@@ -19,7 +19,7 @@ import { dropFile, onClaim, regularFilesText, releaseFifoReaders, replaceEntry, 
 
 const SECRET = 'CRED-SECRET-7f3a';
 
-/** Each check runs with the inbox's metadata read synchronously (a local disk) and through the thread pool (a share): `shared/metadata-calls.ts`. */
+/** Each check runs with the inbox's metadata read synchronously (a local disk) and through the thread pool (a share): `shared/disk-calls.ts`. */
 const INBOX_DISKS = ['local', 'network'] as const;
 
 /** A file the service can read and the folder's users cannot: a valid request CSV carrying the secret everywhere a report or the store would quote it. */

@@ -16,7 +16,7 @@
 import fsSync, { type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 
-export interface MetadataCalls {
+export interface DiskCalls {
   /** `lstat` of a path (never follows a symlink). */
   lstat(p: string): Promise<Stats>;
   /** `fstat` of an open descriptor. */
@@ -24,13 +24,13 @@ export interface MetadataCalls {
 }
 
 /** Every call through libuv's thread pool: for a share, and whenever the disk is not known to be local. */
-export const POOLED_METADATA: MetadataCalls = {
+export const POOLED_DISK: DiskCalls = {
   lstat: (p) => fs.lstat(p),
   fstat: (handle) => handle.stat(),
 };
 
-/** Synchronous calls, for an inbox on a local disk. A failure is a rejection, as with `POOLED_METADATA`. */
-export const LOCAL_METADATA: MetadataCalls = {
+/** Synchronous calls, for an inbox on a local disk. A failure is a rejection, as with `POOLED_DISK`. */
+export const LOCAL_DISK: DiskCalls = {
   lstat: async (p) => fsSync.lstatSync(p),
   fstat: async (handle) => fsSync.fstatSync(handle.fd),
 };
