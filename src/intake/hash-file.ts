@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
+import { POOLED_DISK, type DiskCalls } from '../shared/disk-calls.js';
 
 export interface FileDigest {
   sha256: string;
@@ -21,20 +22,27 @@ export interface HashOptions {
    * size, so that bytes appended meanwhile are a changed file, never a shorter hash.
    */
   expectedSize?: number;
+  /**
+   * How the inbox's disk is called (`shared/disk-calls.ts`): a file read in one read is read
+   * through `disk.readOnce` (synchronously on a local disk); a larger one always through the pool,
+   * a chunk at a time, so that hashing it lets the event loop run between its reads.
+   */
+  disk?: DiskCalls;
 }
 
-export async function hashFile(handle: FileHandle, { expectedSize }: HashOptions = {}): Promise<FileDigest> {
+export async function hashFile(handle: FileHandle, { expectedSize, disk = POOLED_DISK }: HashOptions = {}): Promise<FileDigest> {
   const hash = createHash('sha256');
   // One buffer for every read: `update` is done with a chunk before the next read. A fresh buffer
   // per read made hashing a large file hold tens of MB of spent buffers (V8 collects them only
   // when their external memory adds up, and hashing allocates next to nothing else on the heap).
   const buffer = Buffer.allocUnsafe(expectedSize === undefined ? READ_CHUNK_BYTES : Math.max(1, Math.min(READ_CHUNK_BYTES, expectedSize)));
+  const read = expectedSize !== undefined && expectedSize <= READ_CHUNK_BYTES ? disk.readOnce : POOLED_DISK.readOnce;
   let size = 0;
   let reads = 0;
   for (;;) {
     const length = expectedSize === undefined ? buffer.length : Math.min(buffer.length, expectedSize - size);
     if (length <= 0) break;
-    const { bytesRead } = await handle.read(buffer, 0, length, size);
+    const bytesRead = await read(handle, buffer, length, size);
     if (bytesRead === 0) break;
     size += bytesRead;
     reads += 1;

@@ -37,7 +37,7 @@ export interface IntakeContext {
   logger: Logger;
   clock: Clock;
   /**
-   * How the inbox's file metadata is read (`shared/disk-calls.ts`): synchronously once `start()`
+   * How the inbox's disk is called for a file's metadata, a small file's read and its renames (`shared/disk-calls.ts`): synchronously once `start()`
    * has found the inbox on a local disk (`inbox-disk.ts`), through the thread pool until then and on a share.
    */
   disk: DiskCalls;

@@ -144,7 +144,7 @@ export async function moveRecordedFile(ctx: IntakeContext, row: FileRecord): Pro
   const log = fileLogger(ctx, row.originalName);
   const from = processingPathOf(ctx.dirs, row.id, row.originalName);
   try {
-    await fs.rename(from, row.currentPath);
+    await ctx.disk.rename(from, row.currentPath);
   } catch (error) {
     if (!isMissing(error)) throw error;
     // Already moved by an earlier run (the crash came after the rename): nothing to do but the report.

@@ -72,7 +72,7 @@ export async function rejectUnclaimed(
     );
   }
   try {
-    await fs.rename(entry.path, target);
+    await ctx.disk.rename(entry.path, target);
   } catch (error) {
     await dropReport();
     if (isMissing(error)) return null;
@@ -143,7 +143,7 @@ export async function openAndHash(candidate: Candidate, disk: DiskCalls): Promis
   if (!opened.ok) return opened;
   const { handle } = opened;
   try {
-    const digest = await hashFile(handle, { expectedSize: candidate.size });
+    const digest = await hashFile(handle, { expectedSize: candidate.size, disk });
     return { ok: true, handle, digest, after: await disk.fstat(handle) };
   } catch (error) {
     await opened.handle.close().catch(() => undefined);
@@ -216,7 +216,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
     }
   }
   const processingPath = processingPathOf(ctx.dirs, row.id, row.originalName);
-  if (processingPath !== candidate.path) await fs.rename(candidate.path, processingPath);
+  if (processingPath !== candidate.path) await ctx.disk.rename(candidate.path, processingPath);
   if (path.dirname(candidate.path) === ctx.dirs.inbox) await removeMarkers(ctx, candidate.name);
   if (!(await holdsFile(processingPath, after, ctx.disk))) {
     // The name was pointed elsewhere between the open and the rename (a symlink to a credential,

@@ -1,12 +1,18 @@
 /**
- * Whether the inbox is on a local disk (`intake.inboxDisk`), and the two ways of reading its file
- * metadata that follow from it: synchronously on a local disk, through the thread pool on a share.
+ * Whether the inbox is on a local disk (`intake.inboxDisk`), and the two ways of calling it that
+ * follow from it (metadata, renames, a small file's read): synchronously on a local disk, through
+ * the thread pool on a share.
  */
+import { execFileSync } from 'node:child_process';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { inboxDiskOf, localFileSystemOf } from '../../src/intake/inbox-disk.js';
-import { LOCAL_DISK, POOLED_DISK } from '../../src/shared/disk-calls.js';
+import { LOCAL_DISK, POOLED_DISK, type DiskCalls } from '../../src/shared/disk-calls.js';
+import { hashFile } from '../../src/intake/hash-file.js';
+import { READ_CHUNK_BYTES } from '../../src/shared/input-file.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
@@ -58,11 +64,11 @@ describe('inboxDiskOf', () => {
   });
 });
 
-describe('the metadata calls', () => {
+describe('the disk calls', () => {
   it.each([
     ['local', LOCAL_DISK],
     ['pooled', POOLED_DISK],
-  ] as const)('%s: lstat and fstat say what fs says; a missing name is a rejection (ENOENT), never a throw', async (_name, calls) => {
+  ] as const)('%s: lstat, fstat, rename and a read say what fs says; a missing name is a rejection (ENOENT), never a throw', async (_name, calls) => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'a.csv');
       await fs.writeFile(file, 'abc');
@@ -73,9 +79,98 @@ describe('the metadata calls', () => {
         expect(await calls.fstat(handle)).toMatchObject({ ino: byHandle.ino, dev: byHandle.dev, size: 3, mtimeMs: byHandle.mtimeMs });
         expect((await calls.lstat(file)).ino).toBe(byHandle.ino);
         expect((await calls.lstat(path.join(dir, 'link'))).isSymbolicLink()).toBe(true);
-        let missing: Promise<unknown> | undefined;
-        expect(() => (missing = calls.lstat(path.join(dir, 'absent')))).not.toThrow();
-        await expect(missing).rejects.toMatchObject({ code: 'ENOENT' });
+        const buffer = Buffer.alloc(8);
+        expect(await calls.readOnce(handle, buffer, 2, 1)).toBe(2);
+        expect(buffer.subarray(0, 2).toString()).toBe('bc');
+        await calls.rename(file, path.join(dir, 'b.csv'));
+        expect((await fs.lstat(path.join(dir, 'b.csv'))).ino).toBe(byHandle.ino);
+        for (const call of [() => calls.lstat(path.join(dir, 'absent')), () => calls.rename(path.join(dir, 'absent'), path.join(dir, 'c.csv'))]) {
+          let missing: Promise<unknown> | undefined;
+          expect(() => (missing = call())).not.toThrow();
+          await expect(missing).rejects.toMatchObject({ code: 'ENOENT' });
+        }
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+
+  /**
+   * Every thread of libuv's pool held by an `open` of a FIFO that no writer opens (what a share
+   * whose server stopped answering does to a pooled call), for the length of `fn`.
+   */
+  async function withPoolHeld<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+    const fifos = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE ?? 4) }, (_, i) => path.join(dir, `hung-${i}`));
+    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+    const hung = fifos.map((fifo) => fs.open(fifo, 'r'));
+    try {
+      return await fn();
+    } finally {
+      await release(fifos, hung);
+    }
+  }
+
+  /** A writer's open lets each reader's open return; it fails (ENXIO) until that reader has begun. */
+  async function release(fifos: string[], hung: Promise<fs.FileHandle>[]): Promise<void> {
+    const writers: number[] = [];
+    for (const fifo of fifos) {
+      for (;;) {
+        try {
+          writers.push(fsSync.openSync(fifo, fsSync.constants.O_WRONLY | fsSync.constants.O_NONBLOCK));
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+          await sleep(5);
+        }
+      }
+    }
+    for (const handle of await Promise.all(hung)) await handle.close();
+    for (const fd of writers) fsSync.closeSync(fd);
+    for (const fifo of fifos) await fs.rm(fifo);
+  }
+
+  /** Does `call` settle within a second (the pooled calls wait until the pool is free again)? */
+  const settlesSoon = (call: Promise<unknown>) => Promise.race([call.then(() => true), sleep(1_000).then(() => false)]);
+
+  it('local: a small file is hashed, its metadata read and it is renamed while the thread pool is held (a hung share elsewhere); pooled: each waits for the pool', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'a.csv');
+      await fs.writeFile(file, 'abc');
+      const handle = await fs.open(file, 'r');
+      try {
+        const outcome = async (disk: DiskCalls, to: string) => {
+          const calls = [hashFile(handle, { expectedSize: 3, disk }), disk.fstat(handle), disk.lstat(file), disk.rename(file, to)];
+          const soon = await Promise.all(calls.map((call) => settlesSoon(call)));
+          return { soon, calls };
+        };
+        const local = await withPoolHeld(dir, () => outcome(LOCAL_DISK, path.join(dir, 'b.csv')));
+        expect(local.soon).toEqual([true, true, true, true]);
+        expect(await local.calls[0]).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
+        await fs.rename(path.join(dir, 'b.csv'), file);
+        const pooled = await withPoolHeld(dir, () => outcome(POOLED_DISK, path.join(dir, 'c.csv')));
+        expect(pooled.soon).toEqual([false, false, false, false]);
+        // Once the pool is free, the pooled calls end as the local ones did.
+        expect(await pooled.calls[0]).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
+        await Promise.all(pooled.calls);
+        expect(fsSync.existsSync(path.join(dir, 'c.csv'))).toBe(true);
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+
+  it('a file larger than one read is hashed through the pool on either disk, a chunk at a time (the event loop runs between its reads)', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'big.csv');
+      await fs.writeFile(file, Buffer.alloc(READ_CHUNK_BYTES + 1, 'x'));
+      const handle = await fs.open(file, 'r');
+      try {
+        const hashed = await withPoolHeld(dir, async () => {
+          const call = hashFile(handle, { expectedSize: READ_CHUNK_BYTES + 1, disk: LOCAL_DISK });
+          return { soon: await settlesSoon(call), call };
+        });
+        expect(hashed.soon).toBe(false);
+        expect(await hashed.call).toEqual({ sha256: expect.any(String), size: READ_CHUNK_BYTES + 1 });
       } finally {
         await handle.close();
       }
