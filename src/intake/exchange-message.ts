@@ -16,7 +16,7 @@
  * be read whole (malformed, cut short, changed while read) or was refused is rejected, and then
  * nothing is acknowledged: 1C sends those changes again in its next message.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { InputHandle } from '../shared/input-file.js';
 import { XML_DEFAULTS } from '../config/mapping-schema.js';
 import { describeError, isConnectorError } from '../errors.js';
 import { decideMessage, type MessageDecision } from '../exchange/decide-message.js';
@@ -42,7 +42,7 @@ export function exchangeKeyOf(ctx: IntakeContext): ExchangeKey | undefined {
 
 async function* nothing(): AsyncGenerator<MappedItem> {}
 
-export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord, handle: FileHandle, seen: SeenFile): Promise<RecordFileResult> {
+export async function processExchangeMessage(ctx: IntakeContext, row: FileRecord, handle: InputHandle, seen: SeenFile): Promise<RecordFileResult> {
   const exchange = ctx.flow.enterpriseData!;
   const key = exchangeKeyOf(ctx)!;
   const log = fileLogger(ctx, row.originalName);
@@ -141,7 +141,7 @@ function itemsOf(
   ctx: IntakeContext,
   decision: MessageDecision,
   header: MessageHeader,
-  input: { handle: FileHandle; name: string },
+  input: { handle: InputHandle; name: string },
   notes: ReportNote[],
 ): AsyncIterable<MappedItem> {
   const exchange = ctx.flow.enterpriseData!;

@@ -1,7 +1,6 @@
 /** Streamed SHA-256 of an opened input file, read from byte 0 (the descriptor is then mapped as is). */
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { READ_CHUNK_BYTES } from '../shared/input-file.js';
+import { READ_CHUNK_BYTES, type InputHandle } from '../shared/input-file.js';
 import { POOLED_DISK, type DiskCalls } from '../shared/disk-calls.js';
 
 export interface FileDigest {
@@ -30,7 +29,7 @@ export interface HashOptions {
   disk?: DiskCalls;
 }
 
-export async function hashFile(handle: FileHandle, { expectedSize, disk = POOLED_DISK }: HashOptions = {}): Promise<FileDigest> {
+export async function hashFile(handle: InputHandle, { expectedSize, disk = POOLED_DISK }: HashOptions = {}): Promise<FileDigest> {
   const hash = createHash('sha256');
   // One buffer for every read: `update` is done with a chunk before the next read. A fresh buffer
   // per read made hashing a large file hold tens of MB of spent buffers (V8 collects them only

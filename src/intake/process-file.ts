@@ -5,7 +5,7 @@
  * report. The move comes after the commit; if the process dies between the two, `finishMove`
  * completes it on restart from the row alone.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { InputHandle } from '../shared/input-file.js';
 import type { MessageText } from '../shared/types.js';
 import { countReadAttempt, uncountReadAttempt, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
@@ -24,7 +24,7 @@ export type { SeenFile } from './record-and-move.js';
 export async function processClaimedFile(
   ctx: IntakeContext,
   row: FileRecord,
-  handle: FileHandle,
+  handle: InputHandle,
   seen?: SeenFile,
   options: { readCounted?: boolean } = {},
 ): Promise<RecordFileResult> {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
+import type { InputHandle } from '../shared/input-file.js';
 import type { MappedItem } from '../mapping/types.js';
 import { FILE_STATE, type FileRecord } from '../store/files.js';
 import type { RecordFileResult } from '../store/record-file.js';
@@ -34,7 +34,7 @@ export interface SeenFile {
  */
 export async function* unlessChanged(
   items: AsyncIterable<MappedItem>,
-  handle: FileHandle,
+  handle: InputHandle,
   seen: SeenFile,
   name: string,
   disk: DiskCalls,

@@ -17,6 +17,7 @@ import { READ_CHUNK_BYTES } from '../shared/input-file.js';
 import { judgeBeforeReading } from '../mapping/judge-file.js';
 import type { DiskCalls } from '../shared/disk-calls.js';
 import { createRecordingGroup, type RecordingGroup } from './recording-group.js';
+import { createTurnSlicer } from '../shared/turn-slicer.js';
 
 export interface ScanResult {
   /** Files taken (processed or found duplicate) in this scan. */
@@ -33,6 +34,9 @@ export interface ScanOptions {
   /** Called with the inbox's names as the scan lists them, before it takes any file (an exchange flow watches its folder with it). */
   onListing?: (names: readonly string[]) => void;
 }
+
+/** The longest stretch a scan holds the event loop, but for one file's take (`shared/turn-slicer.ts`). */
+export const SCAN_SLICE_MS = 2;
 
 export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   // The scan's small files are recorded in groups and its recorded files moved in groups, all of
@@ -80,7 +84,11 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
     nextCheckAt = nextCheckAt === null ? at : Math.min(nextCheckAt, at);
   };
 
+  // The event loop gets a turn every 2 ms of the scan: on a local disk its calls are synchronous,
+  // and a listing or a storm of small files would otherwise hold it until the scan ends.
+  const pauseIfDue = createTurnSlicer(SCAN_SLICE_MS);
   for (const name of names) {
+    await pauseIfDue();
     if (isReservedName(name) || markedNameOf(name, rules.doneMarker) !== null || !matches(name)) continue;
     const entryPath = path.join(ctx.dirs.inbox, name);
     try {
@@ -117,6 +125,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
   const lookahead = createLookahead(verdictOf, rules.maxFileBytes, options.signal, ctx.disk);
   try {
     for (const [index, candidate] of candidates.entries()) {
+      await pauseIfDue();
       if (options.signal.aborted) break;
       try {
         const ready = verdictOf(candidate);

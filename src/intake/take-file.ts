@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError, describeError, type ErrorCode } from '../errors.js';
 import { escapeControlCharacters } from '../platform/contract.js';
-import { openRegularFile, type OpenResult } from '../shared/input-file.js';
+import { openRegularFile, type InputHandle, type OpenResult } from '../shared/input-file.js';
 import type { DiskCalls } from '../shared/disk-calls.js';
 import { recordSetAsideFile, type SetAsideFile } from '../store/set-aside-files.js';
 import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
@@ -128,7 +128,7 @@ export type HashedCandidate = Exclude<OpenResult, { ok: true }> | HashedFile;
 /** An opened candidate's descriptor, its hash, and its fstat taken after the hash. */
 interface HashedFile {
   ok: true;
-  handle: fs.FileHandle;
+  handle: InputHandle;
   digest: FileDigest;
   after: Stats;
 }

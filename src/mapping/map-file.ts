@@ -8,14 +8,13 @@
  * `processing/`), so that what is mapped is what was claimed; `preview` hands in a path, which is
  * opened here the same way (never through a symlink, never blocking on a FIFO).
  */
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MappingSpec } from '../config/mapping-schema.js';
 import { TABLE_FORMATS } from '../config/mapping-schema.js';
 import { formatOfSpec } from '../config/mapping-sources.js';
 import { ConnectorError, describeError, isConnectorError } from '../errors.js';
 import type { BuildContext } from './build-submission.js';
-import { openInputFile, type OpenedInput } from '../shared/input-file.js';
+import { openInputFile, type OpenedInput, type InputHandle } from '../shared/input-file.js';
 import { ROW_NUMBERING, type RowNumbering } from '../shared/types.js';
 import { mapTable } from './map-table.js';
 import { mapTree } from './map-tree.js';
@@ -87,7 +86,7 @@ export async function* mapFile(input: MapInput, spec: MappingSpec, options: MapO
   };
   const format = formatOf(name, spec);
   const bytes = typeof input === 'string' ? undefined : input.bytes;
-  let opened: FileHandle | undefined;
+  let opened: InputHandle | undefined;
   try {
     options.signal?.throwIfAborted();
     const handle = typeof input === 'string' ? (opened = await openInputFile(input)) : input.handle;

@@ -11,11 +11,13 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConnectorError } from '../errors.js';
-import { POOLED_DISK, type DiskCalls } from './disk-calls.js';
+import { POOLED_DISK, type DiskCalls, type InputHandle } from './disk-calls.js';
+
+export type { InputHandle } from './disk-calls.js';
 
 /** An input file already opened by the caller, who also closes it. */
 export interface OpenedInput {
-  handle: fs.FileHandle;
+  handle: InputHandle;
   /** The file's name: its extension picks the format, and it names the file in messages. */
   name: string;
   /**
@@ -30,7 +32,7 @@ export interface OpenedInput {
 export const INPUT_OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 export type OpenResult =
-  | { ok: true; handle: fs.FileHandle; stat: Stats }
+  | { ok: true; handle: InputHandle; stat: Stats }
   /** Something other than a regular file; `what` says what, for the report (`a symbolic link`). */
   | { ok: false; reason: 'not-regular'; what: string }
   | { ok: false; reason: 'missing' };
@@ -50,9 +52,9 @@ export function describeEntry(stat: Stats): string {
  * throwing for the cases a hostile folder produces; other errors (EACCES, EIO) are thrown.
  */
 export async function openRegularFile(filePath: string, disk: DiskCalls = POOLED_DISK): Promise<OpenResult> {
-  let handle: fs.FileHandle;
+  let handle: InputHandle;
   try {
-    handle = await fs.open(filePath, INPUT_OPEN_FLAGS);
+    handle = await disk.open(filePath, INPUT_OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'missing' };
@@ -82,7 +84,7 @@ export function cannotReadFile(error: unknown): ConnectorError {
 }
 
 /** `openRegularFile` for `mapFile` and `preview`: anything but a regular file is a `ConnectorError`. */
-export async function openInputFile(filePath: string): Promise<fs.FileHandle> {
+export async function openInputFile(filePath: string): Promise<InputHandle> {
   let opened: OpenResult;
   try {
     opened = await openRegularFile(filePath);
@@ -98,7 +100,7 @@ export async function openInputFile(filePath: string): Promise<fs.FileHandle> {
 export const READ_CHUNK_BYTES = 256 * 1024;
 
 /** The bytes of an opened file from position 0, chunk by chunk; never closes the handle. */
-export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
+export async function* readChunks(handle: InputHandle, signal?: AbortSignal, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
   let position = 0;
   for (;;) {
     signal?.throwIfAborted();
@@ -114,7 +116,7 @@ export async function* readChunks(handle: fs.FileHandle, signal?: AbortSignal, c
  * `readChunks` as a byte stream, for pipelines (decode → csv-parse, readline): reads of
  * `readBytes`, with up to `READ_CHUNK_BYTES` read ahead while the consumer works.
  */
-export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal, readBytes = READ_CHUNK_BYTES): Readable {
+export function readStreamOf(handle: InputHandle, signal?: AbortSignal, readBytes = READ_CHUNK_BYTES): Readable {
   return Readable.from(readChunks(handle, signal, readBytes), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
 }
 
@@ -123,7 +125,7 @@ export function readStreamOf(handle: fs.FileHandle, signal?: AbortSignal, readBy
  * than asked without being at the end (POSIX allows it), and yauzl and the header checks take a
  * short count for a truncated file. The count read is returned; less than `length` is the end.
  */
-export async function readFully(handle: fs.FileHandle, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
+export async function readFully(handle: InputHandle, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
   let done = 0;
   while (done < length) {
     const { bytesRead } = await handle.read(buffer, offset + done, length - done, position + done);

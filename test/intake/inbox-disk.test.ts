@@ -10,9 +10,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { inboxDiskOf, localFileSystemOf } from '../../src/intake/inbox-disk.js';
-import { LOCAL_DISK, POOLED_DISK, type DiskCalls } from '../../src/shared/disk-calls.js';
+import { DescriptorHandle, LOCAL_DISK, POOLED_DISK, type DiskCalls } from '../../src/shared/disk-calls.js';
 import { hashFile } from '../../src/intake/hash-file.js';
-import { READ_CHUNK_BYTES } from '../../src/shared/input-file.js';
+import { INPUT_OPEN_FLAGS, openRegularFile, READ_CHUNK_BYTES } from '../../src/shared/input-file.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { NO_WAIT, requestCsv, requestRow } from '../helpers/fixtures.js';
 import { dropFile, withIntake } from '../helpers/with-intake.js';
@@ -132,29 +132,75 @@ describe('the disk calls', () => {
   /** Does `call` settle within a second (the pooled calls wait until the pool is free again)? */
   const settlesSoon = (call: Promise<unknown>) => Promise.race([call.then(() => true), sleep(1_000).then(() => false)]);
 
-  it('local: a small file is hashed, its metadata read and it is renamed while the thread pool is held (a hung share elsewhere); pooled: each waits for the pool', async () => {
+  it('local: a small file is opened, hashed, its metadata read, renamed and closed while the thread pool is held (a hung share elsewhere); pooled: each call waits for the pool', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'a.csv');
       await fs.writeFile(file, 'abc');
-      const handle = await fs.open(file, 'r');
-      try {
-        const outcome = async (disk: DiskCalls, to: string) => {
-          const calls = [hashFile(handle, { expectedSize: 3, disk }), disk.fstat(handle), disk.lstat(file), disk.rename(file, to)];
-          const soon = await Promise.all(calls.map((call) => settlesSoon(call)));
-          return { soon, calls };
-        };
-        const local = await withPoolHeld(dir, () => outcome(LOCAL_DISK, path.join(dir, 'b.csv')));
-        expect(local.soon).toEqual([true, true, true, true]);
-        expect(await local.calls[0]).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
-        await fs.rename(path.join(dir, 'b.csv'), file);
-        const pooled = await withPoolHeld(dir, () => outcome(POOLED_DISK, path.join(dir, 'c.csv')));
-        expect(pooled.soon).toEqual([false, false, false, false]);
-        // Once the pool is free, the pooled calls end as the local ones did.
-        expect(await pooled.calls[0]).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
-        await Promise.all(pooled.calls);
-        expect(fsSync.existsSync(path.join(dir, 'c.csv'))).toBe(true);
-      } finally {
-        await handle.close();
+      /** Each of a small file's calls in the intake's order (`take-file.ts`), and what the hash read. */
+      const take = async (disk: DiskCalls, to: string) => {
+        const handle = await disk.open(file, INPUT_OPEN_FLAGS);
+        try {
+          const digest = await hashFile(handle, { expectedSize: 3, disk });
+          expect((await disk.fstat(handle)).size).toBe(3);
+          await disk.rename(file, to);
+          expect((await disk.lstat(to)).isFile()).toBe(true);
+          return digest;
+        } finally {
+          await handle.close();
+        }
+      };
+      const local = await withPoolHeld(dir, async () => {
+        const call = take(LOCAL_DISK, path.join(dir, 'b.csv'));
+        return { soon: await settlesSoon(call), call };
+      });
+      expect(local.soon).toBe(true);
+      expect(await local.call).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
+      await fs.rename(path.join(dir, 'b.csv'), file);
+      const pooled = await withPoolHeld(dir, async () => {
+        const call = take(POOLED_DISK, path.join(dir, 'c.csv'));
+        return { soon: await settlesSoon(call), call };
+      });
+      expect(pooled.soon).toBe(false);
+      // Once the pool is free, the pooled calls end as the local ones did.
+      expect(await pooled.call).toMatchObject({ size: 3, bytes: Buffer.from('abc') });
+      expect(fsSync.existsSync(path.join(dir, 'c.csv'))).toBe(true);
+    });
+  });
+
+  it("local: a descriptor opened synchronously reads through the pool (a large file's chunks), and closes once", async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'a.csv');
+      await fs.writeFile(file, 'abcdef');
+      const handle = await LOCAL_DISK.open(file, INPUT_OPEN_FLAGS);
+      expect(handle).toBeInstanceOf(DescriptorHandle);
+      const buffer = Buffer.alloc(4);
+      const read = await withPoolHeld(dir, async () => {
+        const call = handle.read(buffer, 0, 4, 2);
+        return { soon: await settlesSoon(call), call };
+      });
+      expect(read.soon).toBe(false);
+      expect(await read.call).toEqual({ bytesRead: 4 });
+      expect(buffer.toString()).toBe('cdef');
+      const fd = handle.fd;
+      expect((await handle.stat()).size).toBe(6);
+      await handle.close();
+      await handle.close();
+      // The descriptor is gone, and the handle never touches its number again.
+      expect(() => fsSync.fstatSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+      await expect(handle.read(buffer, 0, 1, 0)).rejects.toMatchObject({ code: 'EBADF' });
+      await expect(handle.stat()).rejects.toMatchObject({ code: 'EBADF' });
+    });
+  });
+
+  it('local: opening refuses a symlink and does not wait on a FIFO, as the pooled open does', async () => {
+    await withTempDir(async (dir) => {
+      await fs.writeFile(path.join(dir, 'a.csv'), 'abc');
+      await fs.symlink(path.join(dir, 'a.csv'), path.join(dir, 'link.csv'));
+      execFileSync('mkfifo', [path.join(dir, 'fifo.csv')]);
+      for (const disk of [LOCAL_DISK, POOLED_DISK]) {
+        expect(await openRegularFile(path.join(dir, 'link.csv'), disk)).toEqual({ ok: false, reason: 'not-regular', what: 'a symbolic link' });
+        expect(await openRegularFile(path.join(dir, 'fifo.csv'), disk)).toEqual({ ok: false, reason: 'not-regular', what: 'a FIFO' });
+        expect(await openRegularFile(path.join(dir, 'absent.csv'), disk)).toEqual({ ok: false, reason: 'missing' });
       }
     });
   });

@@ -5,14 +5,13 @@
  * first record is the header; data rows are numbered from 1 after it, as every CSV message has
  * always counted them.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { parse as parseWhole } from 'csv-parse/sync';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import type { CsvOptions } from '../../config/mapping-schema.js';
 import { DecodeStream, utf8OfWhole } from '../decode.js';
-import { cannotReadFile, readFully, readStreamOf } from '../../shared/input-file.js';
+import { cannotReadFile, readFully, readStreamOf, type InputHandle } from '../../shared/input-file.js';
 import type { TableReader, TableRow } from './types.js';
 import { UTF16_HEAD_BYTES, utf16Refusal } from './utf16.js';
 
@@ -49,7 +48,7 @@ export const csvReader: TableReader = {
  * read (or from `bytes`, when the caller read it already), a larger one streamed. Throws `FILE_UNREADABLE`.
  */
 async function* readCsvRows(
-  handle: FileHandle,
+  handle: InputHandle,
   options: CsvOptions,
   signal: AbortSignal | undefined,
   wholeUpTo: number,
@@ -144,7 +143,7 @@ function lineNumbers(): (cells: readonly string[]) => number | null {
 }
 
 /** A larger file's rows, streamed: memory stays one chunk's worth of rows. */
-async function* streamCsvRows(handle: FileHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
+async function* streamCsvRows(handle: InputHandle, options: CsvOptions, signal?: AbortSignal): AsyncGenerator<TableRow> {
   const source = readStreamOf(handle, signal, CSV_READ_BYTES);
   const decode = new DecodeStream(options.encoding);
   // The parser's records are taken as it makes them: flowing, it emits each one as it pushes it,

@@ -4,25 +4,24 @@
  * streamed line by line. Each record is one request, its lines at `items.path` (default `items`);
  * field sources are dotted paths (`customer.inn`, `lines.0.name`). Records are numbered from 1.
  */
-import type { FileHandle } from 'node:fs/promises';
 import readline from 'node:readline';
 import { pipeline } from 'node:stream';
 import type { JsonOptions, MappingSpec } from '../../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
 import type { SourceGetter } from '../compile-field.js';
 import { DecodeStream, decodeBuffer } from '../decode.js';
-import { cannotReadFile, readChunks, readStreamOf } from '../../shared/input-file.js';
+import { cannotReadFile, readChunks, readStreamOf, type InputHandle } from '../../shared/input-file.js';
 import type { TreeInput, TreeReader, TreeRecord } from './types.js';
 import { UTF16_HEAD_BYTES, refuseUtf16, utf16Refusal } from './utf16.js';
 
 export const jsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'json', options?.signal) };
 export const ndjsonReader: TreeReader = { shape: 'tree', open: (handle, spec, options) => openJson(handle, spec, 'ndjson', options?.signal) };
 
-function openJson(handle: FileHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal): TreeInput<unknown> {
+function openJson(handle: InputHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal): TreeInput<unknown> {
   return { records: jsonRecords(handle, spec, format, signal), source: jsonPathGetter, decimalComma: spec.json.decimalComma };
 }
 
-async function* jsonRecords(handle: FileHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal) {
+async function* jsonRecords(handle: InputHandle, spec: MappingSpec, format: 'json' | 'ndjson', signal?: AbortSignal) {
   const linesPath = spec.itemsPath ?? 'items';
   const linesOf = jsonPathGetter(linesPath);
   const values = format === 'json' ? await readJsonRecords(handle, spec.json, signal) : readNdjsonRecords(handle, spec.json, signal);
@@ -75,7 +74,7 @@ function tooLarge(size: number): ConnectorError {
 }
 
 /** The records of a JSON file (from byte 0 of `handle`, which the caller closes), in order. Throws `FILE_UNREADABLE`. */
-export async function readJsonRecords(handle: FileHandle, options: JsonOptions, signal?: AbortSignal): Promise<unknown[]> {
+export async function readJsonRecords(handle: InputHandle, options: JsonOptions, signal?: AbortSignal): Promise<unknown[]> {
   let bytes: Buffer;
   try {
     const stat = await handle.stat();
@@ -113,7 +112,7 @@ export async function readJsonRecords(handle: FileHandle, options: JsonOptions, 
 }
 
 /** The records of an NDJSON file (from byte 0 of `handle`), one per non-empty line, streamed. Throws `FILE_UNREADABLE`. */
-export async function* readNdjsonRecords(handle: FileHandle, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
+export async function* readNdjsonRecords(handle: InputHandle, options: JsonOptions, signal?: AbortSignal): AsyncGenerator<unknown> {
   try {
     await refuseUtf16(handle);
   } catch (error) {

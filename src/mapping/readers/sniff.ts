@@ -3,8 +3,7 @@
  * saved under `.csv`, and a workbook flow an `.xls` renamed to `.xlsx`. The message then says what
  * the file really is and what to save it as, instead of a page of column problems.
  */
-import type { FileHandle } from 'node:fs/promises';
-import { readFully } from '../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../shared/input-file.js';
 
 /** A ZIP archive (xlsx, xlsm, ods), an OLE compound file (xls, an encrypted xlsx), 1C's MOXCEL spreadsheet (mxl). */
 export type Container = 'zip' | 'cfb' | 'mxl';
@@ -18,12 +17,12 @@ const SIGNATURES: readonly [Container, Buffer][] = [
 ];
 
 /** The container `handle` holds (read at byte 0), or null for anything else (text, most likely). */
-export async function sniffContainer(handle: FileHandle, whole?: Buffer): Promise<Container | null> {
+export async function sniffContainer(handle: InputHandle, whole?: Buffer): Promise<Container | null> {
   const bytes = whole?.subarray(0, 8) ?? (await readHead(handle));
   return SIGNATURES.find(([, signature]) => bytes.length >= signature.length && bytes.subarray(0, signature.length).equals(signature))?.[0] ?? null;
 }
 
-async function readHead(handle: FileHandle): Promise<Buffer> {
+async function readHead(handle: InputHandle): Promise<Buffer> {
   const head = Buffer.alloc(8);
   return head.subarray(0, await readFully(handle, head, 0, head.length, 0));
 }

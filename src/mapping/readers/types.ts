@@ -11,7 +11,7 @@
  *
  * A new format is one reader file and one line in `readers/index.ts`.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { InputHandle } from '../../shared/input-file.js';
 import type { MappingSpec } from '../../config/mapping-schema.js';
 import type { SourceGetter } from '../compile-field.js';
 
@@ -83,7 +83,7 @@ export interface ReadOptions {
 
 export interface TableReader {
   shape: 'table';
-  open(handle: FileHandle, spec: MappingSpec, options?: ReadOptions): TableInput;
+  open(handle: InputHandle, spec: MappingSpec, options?: ReadOptions): TableInput;
 }
 
 /** One line of a tree record, with its place. */
@@ -113,7 +113,7 @@ export interface TreeInput<N> {
 
 export interface TreeReader<N = unknown> {
   shape: 'tree';
-  open(handle: FileHandle, spec: MappingSpec, options?: ReadOptions): TreeInput<N>;
+  open(handle: InputHandle, spec: MappingSpec, options?: ReadOptions): TreeInput<N>;
 }
 
 export type Reader = TableReader | TreeReader;

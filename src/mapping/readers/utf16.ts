@@ -7,9 +7,8 @@
  * readers look at the first bytes before decoding anything and refuse the file saying what it is
  * and what to save it as, as the XML reader does (`xml/xml-decoder.ts`).
  */
-import type { FileHandle } from 'node:fs/promises';
 import { ConnectorError } from '../../errors.js';
-import { readFully } from '../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../shared/input-file.js';
 
 /** How much of the file is looked at. */
 export const UTF16_HEAD_BYTES = 1024;
@@ -63,7 +62,7 @@ export function utf16Refusal(head: Buffer, excel = false): ConnectorError | unde
 }
 
 /** Throws `FILE_UNREADABLE` when the file `handle` holds (read at byte 0) is UTF-16. */
-export async function refuseUtf16(handle: FileHandle, excel = false): Promise<void> {
+export async function refuseUtf16(handle: InputHandle, excel = false): Promise<void> {
   const head = Buffer.alloc(UTF16_HEAD_BYTES);
   const bytesRead = await readFully(handle, head, 0, head.length, 0);
   const refusal = utf16Refusal(head.subarray(0, bytesRead), excel);

@@ -24,7 +24,7 @@
  * thrown from the rows generator; `rows.return()` closes the archive and stops any inflation (the
  * FileHandle stays open: it is the caller's).
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { InputHandle } from '../../shared/input-file.js';
 import type { XlsxOptions } from '../../config/mapping-schema.js';
 import { ConnectorError } from '../../errors.js';
 import type { HeaderRule, TableInput, TableReader, TableRow } from './types.js';
@@ -50,7 +50,7 @@ export const xlsxReader: TableReader = {
  * benchmarks check the limits with it).
  */
 export function openWorkbook(
-  handle: FileHandle,
+  handle: InputHandle,
   options: XlsxOptions,
   signal?: AbortSignal,
   meter: InflateMeter = { inflatedBytes: 0, opened: [] },
@@ -75,7 +75,7 @@ export function openWorkbook(
 }
 
 async function* workbookRows(
-  handle: FileHandle,
+  handle: InputHandle,
   options: XlsxOptions,
   meter: InflateMeter,
   window: ColumnWindow,

@@ -7,11 +7,10 @@
  * the elements at `lines:` inside it (`Товары/Товар`), each placed at its own start tag. Field
  * paths read a record (or a line) element: its text, or an attribute, as written (fields trim).
  */
-import type { FileHandle } from 'node:fs/promises';
 import type { MappingSpec, XmlOptions } from '../../config/mapping-schema.js';
 import { parseXmlPath, type XmlPath, type XmlPathRole, type XmlStep } from '../../config/xml-path.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
-import { cannotReadFile, readChunks } from '../../shared/input-file.js';
+import { cannotReadFile, readChunks, type InputHandle } from '../../shared/input-file.js';
 import type { SourceGetter } from '../compile-field.js';
 import type { ReadOptions, TreeReader, TreeRecord } from './types.js';
 import { sniffContainer } from './sniff.js';
@@ -24,7 +23,7 @@ export type { XmlNode };
 
 export const xmlReader: TreeReader = {
   shape: 'tree',
-  open: (handle: FileHandle, spec: MappingSpec, options?: ReadOptions) => ({
+  open: (handle: InputHandle, spec: MappingSpec, options?: ReadOptions) => ({
     records: readXmlRecords(xmlBytes(handle, spec.xml, options), xmlReadSpecOf(spec), options?.signal),
     source: xmlPathGetter,
     sourceAll: xmlPathAllGetter,
@@ -36,7 +35,7 @@ export const xmlReader: TreeReader = {
  * The bytes of an XML file: the file's own, or those of the one XML entry of a ZIP archive (1C
  * compresses its exchange messages, with a password or without), told apart by the first bytes.
  */
-export async function* xmlBytes(handle: FileHandle, xml: Pick<XmlOptions, 'maxUncompressedBytes'>, options?: ReadOptions): AsyncGenerator<Buffer> {
+export async function* xmlBytes(handle: InputHandle, xml: Pick<XmlOptions, 'maxUncompressedBytes'>, options?: ReadOptions): AsyncGenerator<Buffer> {
   if ((await sniffContainer(handle)) === 'zip') {
     yield* readZippedXml(handle, { password: options?.archivePassword, maxUncompressedBytes: xml.maxUncompressedBytes }, options?.signal);
   } else {

@@ -13,10 +13,9 @@
  * Without `--out` the YAML goes to stdout and the summary to stderr, so `> mapping.yaml` works.
  */
 import fs from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import type { MappingKind } from '../../config/mapping-schema.js';
 import { ConnectorError, isConnectorError } from '../../errors.js';
-import { openInputFile } from '../../shared/input-file.js';
+import { openInputFile, type InputHandle } from '../../shared/input-file.js';
 import { formatSuggestionSummary, previewSuggestion, suggestExitCode } from './preview-suggestion.js';
 import { suggestMappingForFile } from './suggest-file.js';
 
@@ -39,7 +38,7 @@ export async function runSuggestCommand(sample: string, options: SuggestCommandO
   if (options.out !== undefined && !options.force && fs.existsSync(options.out)) {
     return { stdout: '', stderr: `mapping suggest: ${options.out} exists; pass --force to replace it\n`, exitCode: 2 };
   }
-  let handle: FileHandle;
+  let handle: InputHandle;
   try {
     handle = await openInputFile(sample);
   } catch (error) {

@@ -9,12 +9,11 @@
  * (on Linux) the descriptor's real path must lie inside the archive, which catches a folder swapped
  * for a link between the listing and the open. At most `MAX_SAMPLE_BYTES` are read.
  */
-import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConnectorError } from '../../../errors.js';
 import { INBOX_DIRS, isArchiveDayName } from '../../../shared/inbox-layout.js';
-import { openRegularFile } from '../../../shared/input-file.js';
+import { openRegularFile, type InputHandle } from '../../../shared/input-file.js';
 import { ARCHIVE_SAMPLES, MAX_SAMPLE_BYTES } from './limits.js';
 
 export interface SampleInfo {
@@ -111,7 +110,7 @@ async function isRealFolder(folder: string): Promise<boolean> {
 }
 
 /** Where the open descriptor really is (Linux's /proc), inside `folder`; true where /proc cannot say. */
-async function liesInside(handle: FileHandle, folder: string): Promise<boolean> {
+async function liesInside(handle: InputHandle, folder: string): Promise<boolean> {
   let real: string;
   try {
     real = await fs.readlink(`/proc/self/fd/${handle.fd}`);
@@ -123,7 +122,7 @@ async function liesInside(handle: FileHandle, folder: string): Promise<boolean> 
 }
 
 /** Up to `limit` bytes from byte 0; null when the file holds more (it may have grown since its stat). */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer | null> {
+async function readAtMost(handle: InputHandle, limit: number): Promise<Buffer | null> {
   const buffer = Buffer.alloc(limit + 1);
   let filled = 0;
   while (filled < buffer.length) {

@@ -10,8 +10,7 @@
  * reads whatever the file's size. A file that breaks the format gives no names (the caller then
  * says it is an OLE file of an unknown kind).
  */
-import type { FileHandle } from 'node:fs/promises';
-import { readFully } from '../../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../../shared/input-file.js';
 
 const HEADER_BYTES = 512;
 /** Sector ids at and above this mark chain ends and free or special sectors. */
@@ -23,7 +22,7 @@ const MAX_DIRECTORY_SECTORS = 256;
 /** DIFAT sectors followed at most (each lists 127 or 1023 more FAT sectors). */
 const MAX_DIFAT_SECTORS = 64;
 
-export async function readCfbNames(handle: FileHandle): Promise<string[]> {
+export async function readCfbNames(handle: InputHandle): Promise<string[]> {
   const header = await readAt(handle, 0, HEADER_BYTES);
   if (header.length < HEADER_BYTES) return [];
   const shift = header.readUInt16LE(0x1e);
@@ -77,7 +76,7 @@ export async function readCfbNames(handle: FileHandle): Promise<string[]> {
   return names;
 }
 
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+async function readAt(handle: InputHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   const bytesRead = await readFully(handle, buffer, 0, length, position);
   return buffer.subarray(0, bytesRead);

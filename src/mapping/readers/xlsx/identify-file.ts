@@ -4,13 +4,12 @@
  * "not a ZIP file". Two checks: the container by its first bytes, before the archive is opened,
  * and, once it is a ZIP, whether it holds a workbook.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { ConnectorError, type MessageText } from '../../../errors.js';
 import { sniffContainer } from '../sniff.js';
 import { readCfbNames } from './cfb-directory.js';
 import type { WorkbookArchive } from './workbook-archive.js';
 import { DEFAULT_WORKBOOK_PART, findMainPart } from './workbook-parts.js';
-import { readFully } from '../../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../../shared/input-file.js';
 
 /** Bytes of a text file looked at to tell an Excel 2003 XML spreadsheet or an HTML page. */
 const TEXT_HEAD_BYTES = 4096;
@@ -20,7 +19,7 @@ const SAVE_AS_XLSX = 'save it as .xlsx (Excel 2007 or later)';
 const unsupported = (what: string, text: MessageText) => new ConnectorError('FILE_FORMAT_UNSUPPORTED', what, { text });
 
 /** Throws unless the file is a ZIP archive (the only container an xlsx workbook comes in). */
-export async function requireZipContainer(handle: FileHandle): Promise<void> {
+export async function requireZipContainer(handle: InputHandle): Promise<void> {
   const container = await sniffContainer(handle);
   if (container === 'zip') return;
   if (container === 'mxl') throw unsupported('is a 1C spreadsheet document (.mxl): in 1C, save it as .xlsx', { key: 'fileIsMxl' });

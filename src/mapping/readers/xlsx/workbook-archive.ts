@@ -1,5 +1,5 @@
 /**
- * The workbook's ZIP container, read through yauzl over the caller's FileHandle (positional reads,
+ * The workbook's ZIP container, read through yauzl over the caller's InputHandle (positional reads,
  * never a second open of the path: the handle is what intake hashed and claimed).
  *
  * Random access is the point: the central directory at the end of the file lists every part, so
@@ -10,10 +10,9 @@
  * inflates (an entry that inflates past it is refused, not trusted: `zip/inflate-entry.ts`), and every
  * inflated byte is counted.
  */
-import type { FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError, type MessageText } from '../../../errors.js';
-import { cannotReadFile } from '../../../shared/input-file.js';
+import { cannotReadFile, type InputHandle } from '../../../shared/input-file.js';
 import { HandleReader } from '../zip/handle-reader.js';
 import { inflateEntry } from '../zip/inflate-entry.js';
 
@@ -43,7 +42,7 @@ export class WorkbookArchive {
   private readonly reads = new Set<AbortController>();
 
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly handle: InputHandle,
     private readonly zip: yauzl.ZipFile,
     /** Entries by lower-cased name: part names are case-insensitive in OOXML. */
     private readonly entries: ReadonlyMap<string, yauzl.Entry>,
@@ -51,7 +50,7 @@ export class WorkbookArchive {
   ) {}
 
   /** Open the archive and read its directory; throws the limit, encryption and damage errors. */
-  static async open(handle: FileHandle, limits: ArchiveLimits, meter: InflateMeter): Promise<WorkbookArchive> {
+  static async open(handle: InputHandle, limits: ArchiveLimits, meter: InflateMeter): Promise<WorkbookArchive> {
     const size = (await handle.stat()).size;
     let zip: yauzl.ZipFile;
     try {

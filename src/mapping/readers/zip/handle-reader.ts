@@ -1,14 +1,13 @@
 /** yauzl's random access over a FileHandle the caller owns: the handle intake hashed and claimed, never the path opened again. */
-import type { FileHandle } from 'node:fs/promises';
 import yauzl from 'yauzl';
-import { readFully } from '../../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../../shared/input-file.js';
 
 /**
- * yauzl's positional reads of the directory, done on the FileHandle. Closing is the caller's: the
+ * yauzl's positional reads of the directory, done on the InputHandle. Closing is the caller's: the
  * handle is theirs. Entries' data is read by `inflateEntry`, not through yauzl's read streams.
  */
 export class HandleReader extends yauzl.RandomAccessReader {
-  constructor(private readonly handle: FileHandle) {
+  constructor(private readonly handle: InputHandle) {
     super();
   }
 

@@ -14,10 +14,9 @@
  * yauzl does: more bytes than declared is refused at once (a zip bomb that lies about its
  * sizes), fewer is a damaged entry.
  */
-import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { ConnectorError } from '../../../errors.js';
-import { readFully } from '../../../shared/input-file.js';
+import { readFully, type InputHandle } from '../../../shared/input-file.js';
 
 /** Compressed bytes per read, and how many such buffers take turns. */
 const READ_BYTES = 16 * 1024;
@@ -48,7 +47,7 @@ function damaged(message: string): ConnectorError {
 }
 
 /** Where the entry's data starts: past its local header, whose name and extra field lengths are its own. */
-export async function dataStart(handle: FileHandle, entry: EntryLocation): Promise<number> {
+export async function dataStart(handle: InputHandle, entry: EntryLocation): Promise<number> {
   const header = Buffer.alloc(LOCAL_HEADER_BYTES);
   const bytesRead = await readFully(handle, header, 0, LOCAL_HEADER_BYTES, entry.relativeOffsetOfLocalHeader);
   if (bytesRead < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
@@ -69,7 +68,7 @@ export interface EntryCipher {
  * `cipher`, for an encrypted entry, deciphers the compressed bytes as they are read.
  */
 export async function* inflateEntry(
-  handle: FileHandle,
+  handle: InputHandle,
   entry: EntryLocation,
   count: (bytes: number) => void,
   signal: AbortSignal,

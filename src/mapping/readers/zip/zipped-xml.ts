@@ -1,15 +1,14 @@
 /**
  * The XML file inside a ZIP archive, as 1C writes a compressed exchange message: one entry (the
  * message under its own name), deflated, and encrypted with ZipCrypto when an archive password is
- * set. Read over the caller's FileHandle and inflated as the consumer asks, under the same guards
+ * set. Read over the caller's InputHandle and inflated as the consumer asks, under the same guards
  * as a workbook's parts (`inflate-entry.ts`): the declared size is checked before anything
  * inflates, and an entry that inflates past it is refused.
  */
-import type { FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { ConnectorError, isConnectorError, type MessageText } from '../../../errors.js';
-import { cannotReadFile, readFully } from '../../../shared/input-file.js';
+import { cannotReadFile, readFully, type InputHandle } from '../../../shared/input-file.js';
 import { HandleReader } from './handle-reader.js';
 import { dataStart, inflateEntry, type EntryCipher } from './inflate-entry.js';
 import { ENCRYPTION_HEADER_BYTES, openEncryptedEntry } from './zip-crypto.js';
@@ -37,7 +36,7 @@ const WRONG_PASSWORD: MessageText = { key: 'zipWrongPassword', params: { setting
  * `ARCHIVE_ENCRYPTED` (no password, a wrong one, or AES), `ARCHIVE_LIMIT_EXCEEDED` (too large, or a
  * size that lies), `FILE_UNREADABLE` (not one entry, damaged, truncated).
  */
-export async function* readZippedXml(handle: FileHandle, options: ZippedXmlOptions, signal?: AbortSignal): AsyncGenerator<Buffer> {
+export async function* readZippedXml(handle: InputHandle, options: ZippedXmlOptions, signal?: AbortSignal): AsyncGenerator<Buffer> {
   const size = (await handle.stat()).size;
   let zip: yauzl.ZipFile;
   try {
@@ -130,7 +129,7 @@ async function theOneEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry> {
 }
 
 /** The decipher of an encrypted entry, checked against its header; refused without a password or with a wrong one. */
-async function cipherFor(handle: FileHandle, entry: yauzl.Entry, password: string | undefined): Promise<EntryCipher> {
+async function cipherFor(handle: InputHandle, entry: yauzl.Entry, password: string | undefined): Promise<EntryCipher> {
   if (entry.compressionMethod === AES_METHOD) {
     throw new ConnectorError(
       'ARCHIVE_ENCRYPTED',
