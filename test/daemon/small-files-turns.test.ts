@@ -68,9 +68,11 @@ sandbox: { enabled: true, port: 0, demo: false }
         },
         { logger: createLogger({ level: 'info', destination: sink }) },
       );
-      // Seen part-way many times: a turn came every few files, not once the scan was over.
+      // Seen part-way many times: turns came all through the storm, not once the scan was over
+      // (about 500 times here; never without the turns). One every 100 files leaves room for a
+      // machine many times as fast.
       const partWay = [...seen].filter((count) => count > 0 && count < FILES);
-      expect(partWay.length).toBeGreaterThan(FILES / 20);
+      expect(partWay.length).toBeGreaterThan(FILES / 100);
     });
   });
 });
