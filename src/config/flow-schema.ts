@@ -12,8 +12,8 @@ export const flowIntakeSchema = z.strictObject({
   usePolling: z.boolean().default(false),
   /**
    * Where the inbox lives. `local`: a file's open, metadata (lstat, fstat), small read and renames
-   * are synchronous calls, a few µs each; `network`: every call goes through the thread pool, so a slow or hung share cannot
-   * stall the daemon. Default `auto`: `local` when the inbox's file system is a local one (ext4, xfs,
+   * are synchronous calls, a few µs each; `network`: every call goes through the thread pool, so a
+   * slow or hung share cannot stall the daemon. Default `auto`: `local` when the inbox's file system is a local one (ext4, xfs,
    * btrfs, zfs, tmpfs…) and `usePolling` is off (`src/intake/inbox-disk.ts`).
    */
   inboxDisk: z.enum(['auto', 'local', 'network']).default('auto'),

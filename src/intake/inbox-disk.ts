@@ -1,7 +1,7 @@
 /**
- * Is the inbox on a local disk? It decides how the intake makes what every file costs (its
- * metadata, a small file's read, its renames: `shared/disk-calls.ts`): synchronously on a local
- * disk, through the thread pool on a share.
+ * Is the inbox on a local disk? It decides how the intake makes what every file costs (its open
+ * and close, its metadata, a small file's read, its renames: `shared/disk-calls.ts`):
+ * synchronously on a local disk, through the thread pool on a share.
  * `intake.inboxDisk` says so, or with `auto` (the default) the inbox's file system does: its type
  * (`statfs`) must be one known to live on this machine, and `usePolling` (which an operator turns
  * on for a share) must be off. Anything unknown counts as a share: a wrong guess that way costs

@@ -37,8 +37,9 @@ export interface IntakeContext {
   logger: Logger;
   clock: Clock;
   /**
-   * How the inbox's disk is called for a file's metadata, a small file's read and its renames (`shared/disk-calls.ts`): synchronously once `start()`
-   * has found the inbox on a local disk (`inbox-disk.ts`), through the thread pool until then and on a share.
+   * How the inbox's disk is called for a file's open and close, its metadata, a small file's read
+   * and its renames (`shared/disk-calls.ts`): synchronously once `start()` has found the inbox on a
+   * local disk (`inbox-disk.ts`), through the thread pool until then and on a share.
    */
   disk: DiskCalls;
   onRecorded?: (count: number) => void;
