@@ -20,6 +20,7 @@
  */
 import type { Db } from '../store/open-store.js';
 import type { RecordFileResult } from '../store/record-file.js';
+import { transact } from '../store/statement.js';
 
 /** Small files whose recordings share one commit, at most. */
 export const GROUP_FILES = 16;
@@ -59,7 +60,7 @@ export function createRecordingGroup(db: Db, groupFiles = GROUP_FILES): Recordin
     queue = [];
     let ran: Ran[];
     try {
-      ran = db.transaction(() =>
+      ran = transact(db, () =>
         group.map((item): Ran => {
           // Each recording is a transaction of its own, hence a savepoint here: one that fails is
           // rolled back alone and the others are committed.
@@ -69,7 +70,7 @@ export function createRecordingGroup(db: Db, groupFiles = GROUP_FILES): Recordin
             return { error };
           }
         }),
-      )();
+      );
     } catch (error) {
       // The commit itself failed: nothing of the group is recorded.
       for (const item of group) item.reject(error);

@@ -6,7 +6,7 @@
  * nothing. The signature covers no timestamp, so replay protection rests on keeping these ids.
  */
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, transact } from './statement.js';
 import { enqueueExport, STATUS_CHANNEL } from './exports.js';
 
 /**
@@ -89,19 +89,18 @@ export interface AppliedStatus {
  */
 export function recordEvents(db: Db, events: readonly EventToStore[], now: number, supersedes: Supersedes): EventResult[] {
   try {
-    return db.transaction(() => events.map((event): EventResult => recordEvent(db, event, now, supersedes)))();
+    return transact(db, () => events.map((event): EventResult => recordEvent(db, event, now, supersedes)));
   } catch {
-    // better-sqlite3 makes a nested call of a transaction function a SAVEPOINT.
-    const recordOne = db.transaction((event: EventToStore) => recordEvent(db, event, now, supersedes));
-    return db.transaction(() =>
+    // A nested transaction is a SAVEPOINT.
+    return transact(db, () =>
       events.map((event): EventResult => {
         try {
-          return recordOne(event);
+          return transact(db, () => recordEvent(db, event, now, supersedes));
         } catch (error) {
           return { ok: false, error };
         }
       }),
-    )();
+    );
   }
 }
 

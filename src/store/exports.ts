@@ -4,7 +4,7 @@
  * same transaction as the state change it reports; the exporter writes files and marks rows written.
  */
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, transact } from './statement.js';
 
 /**
  * `pending` until its file exists, then `written`. `set_aside`: its file could not be written for a
@@ -97,7 +97,7 @@ export interface NamedExportFile {
  * Returns the files named, in order (their rows carry the name).
  */
 export function nameUnnamedExports(db: Db, channel: string, limit: number, policy: NamingPolicy): NamedExportFile[] {
-  return db.transaction(() => {
+  return transact(db, () => {
     const rows = listUnnamedExports(db, channel, limit);
     const files: NamedExportFile[] = [];
     for (const group of rows.length === 0 ? [] : policy.group(rows)) {
@@ -110,7 +110,7 @@ export function nameUnnamedExports(db: Db, channel: string, limit: number, polic
       files.push({ fileName, rows: group.map((row) => ({ ...row, fileName })) });
     }
     return files;
-  })();
+  });
 }
 
 /** Record the chosen file name on rows that have none. Call inside the naming transaction. */
@@ -125,15 +125,15 @@ export function assignExportFileName(db: Db, ids: readonly number[], fileName: s
  */
 export function moveExportsToFallbackName(db: Db, ids: readonly number[], fileName: string, reason: string): void {
   const update = statement(db, "UPDATE exports SET file_name = ?, error = ? WHERE id = ? AND state = 'pending'");
-  db.transaction(() => {
+  transact(db, () => {
     for (const id of ids) update.run(fileName, reason, id);
-  })();
+  });
 }
 
 /** Set the pending rows of a file that can never be written aside with the reason, in one transaction. Returns rows changed. */
 export function setExportsAside(db: Db, ids: readonly number[], reason: string): number {
   const update = statement(db, "UPDATE exports SET state = 'set_aside', error = ? WHERE id = ? AND state = 'pending'");
-  return db.transaction(() => ids.reduce((n, id) => n + update.run(reason, id).changes, 0))();
+  return transact(db, () => ids.reduce((n, id) => n + update.run(reason, id).changes, 0));
 }
 
 /**
@@ -142,7 +142,7 @@ export function setExportsAside(db: Db, ids: readonly number[], reason: string):
  */
 export function markExportsWritten(db: Db, ids: readonly number[], now: number): number {
   const update = statement(db, "UPDATE exports SET state = 'written', written_at = ? WHERE id = ? AND state = 'pending'");
-  return db.transaction(() => ids.reduce((n, id) => n + update.run(now, id).changes, 0))();
+  return transact(db, () => ids.reduce((n, id) => n + update.run(now, id).changes, 0));
 }
 
 export function countExports(db: Db, filter: { channel?: string; state?: ExportState } = {}): number {

@@ -7,7 +7,7 @@
  * between recording and moving is finished on restart from the row alone.
  */
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, transact } from './statement.js';
 import type { FileReport } from '../shared/types.js';
 
 /** Life of a taken file. `processing` is the only state in which its submissions may still be recorded. */
@@ -61,7 +61,7 @@ export type ClaimResult = { ok: true; row: FileRecord } | { ok: false; existing:
  * (`countReadAttempt`), one commit instead of two.
  */
 export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string, options: { readStarts?: boolean } = {}): ClaimResult {
-  return db.transaction((): ClaimResult => {
+  return transact(db, (): ClaimResult => {
     const inserted = statement(
       db,
       `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at, read_attempts)
@@ -74,7 +74,7 @@ export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number,
       inserted.id,
     ) as FileRecord;
     return { ok: true, row };
-  })();
+  });
 }
 
 /**

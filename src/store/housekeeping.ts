@@ -7,7 +7,7 @@
  * time, edited or withdrawn, and without the row it would become a second request.
  */
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, transact } from './statement.js';
 import { deleteResolvedNoticesBefore } from './document-notices.js';
 
 /**
@@ -15,12 +15,12 @@ import { deleteResolvedNoticesBefore } from './document-notices.js';
  * a row that a file being recorded is about to correct (its correction is staged). Returns rows deleted.
  */
 export function deleteFinishedSubmissionsBefore(db: Db, cutoffMs: number): number {
-  return db.transaction(() => {
+  return transact(db, () => {
     const finished = `state IN ('accepted', 'rejected', 'dead', 'withdrawn') AND finished_at IS NOT NULL AND finished_at < ? AND content_hash IS NULL
       AND id NOT IN (SELECT submission_id FROM staged_corrections)`;
     statement(db, `DELETE FROM submission_attempts WHERE submission_id IN (SELECT id FROM submissions WHERE ${finished})`).run(cutoffMs);
     return statement(db, `DELETE FROM submissions WHERE ${finished}`).run(cutoffMs).changes;
-  })();
+  });
 }
 
 /** Delete archived or rejected file rows finished before `cutoffMs` that no submission or notice points to (resolved notices that old go first). */

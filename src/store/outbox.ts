@@ -4,7 +4,7 @@
  * its acknowledgement export) in one transaction, requeueing, and the `status` summary.
  */
 import type { Db } from './open-store.js';
-import { statement } from './statement.js';
+import { statement, transact, transactImmediate } from './statement.js';
 import { enqueueExport, type NewExport } from './exports.js';
 import { CLAIMED_COLUMNS, SUBMISSION_COLUMNS, type AttemptField, type ClaimedSubmission, type Submission, type SubmissionState } from './submissions.js';
 
@@ -79,14 +79,12 @@ function claim<T extends { id: number; nextAttemptAt: number }>(db: Db, options:
   const due = statement(db, DUE_IDS_SQL);
   const take = statement(db, takeSql(columns));
   const params = { flow: options.flow, now: options.now, leaseUntil: options.now + options.leaseMs };
-  const rows = db
-    .transaction(() => {
-      const exclude = new Set(options.excludeIds);
-      const found = due.pluck().all({ ...params, limit: options.limit + exclude.size }) as number[];
-      const ids = found.filter((id) => !exclude.has(id)).slice(0, options.limit);
-      return ids.map((id) => take.get({ ...params, id }) as T | undefined).filter((row) => row !== undefined);
-    })
-    .immediate();
+  const rows = transactImmediate(db, () => {
+    const exclude = new Set(options.excludeIds);
+    const found = due.pluck().all({ ...params, limit: options.limit + exclude.size }) as number[];
+    const ids = found.filter((id) => !exclude.has(id)).slice(0, options.limit);
+    return ids.map((id) => take.get({ ...params, id }) as T | undefined).filter((row) => row !== undefined);
+  });
   return rows.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
 }
 
@@ -116,7 +114,7 @@ export interface SubmissionUpdate extends Pick<ClaimedSubmission, AttemptField> 
  * in flight (requeued or finished meanwhile by someone else): then nothing is written.
  */
 export function recordAttempt(db: Db, submissionId: number, attempt: AttemptRecord, update: SubmissionUpdate, ack?: NewExport): boolean {
-  return db.transaction(() => writeAttempt(db, submissionId, attempt, update, ack))();
+  return transact(db, () => writeAttempt(db, submissionId, attempt, update, ack));
 }
 
 /** `recordAttempt`'s statements, inside the caller's transaction. */
@@ -161,7 +159,7 @@ export type RecordedAttempt = { written: boolean } | { error: unknown };
 export function recordAttempts(db: Db, items: readonly AttemptToRecord[]): RecordedAttempt[] {
   let attemptFailed = false;
   try {
-    return db.transaction(() =>
+    return transact(db, () =>
       items.map((item): RecordedAttempt => {
         try {
           return { written: writeAttempt(db, item.submissionId, item.attempt, item.update, item.ack) };
@@ -170,12 +168,12 @@ export function recordAttempts(db: Db, items: readonly AttemptToRecord[]): Recor
           throw error;
         }
       }),
-    )();
+    );
   } catch (error) {
     // A failed commit (a full disk, a busy store) would fail again: only one attempt's failure is
     // worth the savepoints.
     if (!attemptFailed) throw error;
-    return db.transaction(() =>
+    return transact(db, () =>
       items.map((item): RecordedAttempt => {
         try {
           return { written: recordAttempt(db, item.submissionId, item.attempt, item.update, item.ack) };
@@ -183,7 +181,7 @@ export function recordAttempts(db: Db, items: readonly AttemptToRecord[]): Recor
           return { error };
         }
       }),
-    )();
+    );
   }
 }
 

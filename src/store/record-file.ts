@@ -48,7 +48,7 @@ import {
   type StagedCorrection,
 } from './staged-corrections.js';
 import { applyNoticeChanges, type NoticeChange } from './document-notices.js';
-import { statement } from './statement.js';
+import { statement, transact } from './statement.js';
 import type { DocumentRef, FileReport } from '../shared/types.js';
 import { ConnectorError } from '../errors.js';
 
@@ -211,12 +211,12 @@ export function listUnsettledFiles(db: Db, flow: string): UnsettledFile[] {
 export function stageChunk(db: Db, input: StageChunkInput): void {
   // Before the write: should it fail half-way, the next listing still looks.
   settledFlows.get(db)?.delete(input.flow);
-  db.transaction(() => {
+  transact(db, () => {
     const plan = input.plan(existingUnder(db, input.flow, input.dedupeKeys, input.legacyKeys));
     for (const submission of plan.inserts) insertPlanned(db, input, submission, 'staged');
     stageCorrections(db, input.fileId, plan.corrections);
     applyNoticeChanges(db, input.flow, input.fileId, input.now, plan.notices ?? []);
-  })();
+  });
 }
 
 /**
@@ -286,7 +286,7 @@ function stagedOf(fileId: number, correction: PlannedCorrection): StagedCorrecti
  * them. Idempotent per file.
  */
 export function finishRecording(db: Db, input: FinishRecordingInput): RecordFileResult {
-  return db.transaction((): RecordFileResult => {
+  return transact(db, (): RecordFileResult => {
     const { fileId, now } = input;
     const file = fileToRecord(db, fileId);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
@@ -296,7 +296,7 @@ export function finishRecording(db: Db, input: FinishRecordingInput): RecordFile
     deleteStagedCorrectionsOfFile(db, fileId);
     const recorded = archived ? countStagedSubmissions(db, fileId) : 0;
     return decideFile(db, input, file, plan, { recorded, corrected });
-  })();
+  });
 }
 
 export interface WholeFileInput extends Omit<FinishRecordingInput, 'plan'> {
@@ -316,7 +316,7 @@ export interface WholeFileInput extends Omit<FinishRecordingInput, 'plan'> {
  * writes one file per request). Idempotent per file, as `finishRecording` is.
  */
 export function recordWholeFile(db: Db, input: WholeFileInput): RecordFileResult {
-  return db.transaction((): RecordFileResult => {
+  return transact(db, (): RecordFileResult => {
     const { fileId, now } = input;
     const file = fileToRecord(db, fileId);
     if (file.state !== FILE_STATE.processing) return alreadyRecorded(file);
@@ -332,7 +332,7 @@ export function recordWholeFile(db: Db, input: WholeFileInput): RecordFileResult
     const corrected = applyStagedCorrections(db, fileId, now);
     deleteStagedCorrectionsOfFile(db, fileId);
     return decideFile(db, input, file, decided, { recorded: plan.inserts.length, corrected });
-  })();
+  });
 }
 
 function fileToRecord(db: Db, fileId: number): FileRecord {

@@ -12,9 +12,13 @@
 import type Database from 'better-sqlite3';
 import type { SpaceGuard } from './space-guard.js';
 
+/** One transaction function that runs whatever it is given (`transact`). */
+type Runner = Database.Transaction<(run: () => unknown) => unknown>;
+
 interface Connection {
   statements: Map<string, Database.Statement>;
   guard: SpaceGuard | undefined;
+  runner: Runner | undefined;
 }
 
 const connections = new WeakMap<Database.Database, Connection>();
@@ -22,7 +26,7 @@ const connections = new WeakMap<Database.Database, Connection>();
 function connectionOf(db: Database.Database): Connection {
   let connection = connections.get(db);
   if (!connection) {
-    connection = { statements: new Map(), guard: undefined };
+    connection = { statements: new Map(), guard: undefined, runner: undefined };
     connections.set(db, connection);
   }
   return connection;
@@ -38,6 +42,28 @@ export function statement(db: Database.Database, sql: string): Database.Statemen
   // `readonly` is SQLite's own verdict (sqlite3_stmt_readonly), kept on the statement.
   if (connection.guard && !prepared.readonly) connection.guard.assertWritable();
   return prepared;
+}
+
+/**
+ * Run `fn` in a transaction of `db` (BEGIN … COMMIT, or a SAVEPOINT when one is open), as
+ * `db.transaction(fn)()` does. better-sqlite3 builds each transaction function with four wrappers
+ * and their properties, about 5 KB made and dropped on every call: on the webhook path that was
+ * an eighth of all it allocated, one more young-generation collection (and its pause) every few
+ * hundred events. One function per connection runs whatever it is given.
+ */
+export function transact<T>(db: Database.Database, fn: () => T): T {
+  return runnerOf(db)(fn) as T;
+}
+
+/** `transact`, opened with BEGIN IMMEDIATE (the write lock at once, not at the first write). */
+export function transactImmediate<T>(db: Database.Database, fn: () => T): T {
+  return runnerOf(db).immediate(fn) as T;
+}
+
+function runnerOf(db: Database.Database): Runner {
+  const connection = connectionOf(db);
+  connection.runner ??= db.transaction((run: () => unknown) => run());
+  return connection.runner;
 }
 
 /** Hold the writes of `db`'s statements back while `guard` says its disk is full (the daemon's store). */
