@@ -2,7 +2,7 @@
  * Child-side cases of the webhook bench (and of the export bench's burst).
  *
  * - `webhook-listener`: the daemon's webhook side, wired as `src/daemon/` wires it: the store opened
- *   by `createStore` (synchronous=NORMAL, group commit), the real listener and, unless
+ *   by `createStore` (synchronous=NORMAL, group commit, the listener's fsyncs by `durableNow()`), the real listener and, unless
  *   `exporter: false`, the real exporter writing the default `perEvent` status files
  *   (`config/mappings/status-export.yaml`) into an import folder, woken by `onStored`. It logs at
  *   `info` (to /dev/null), as the daemon does. Runs until stopped.
@@ -113,6 +113,7 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
     const store = createStore(storePath(path.join(root, 'state')));
     const { db, durability } = await store.start();
     const durable = () => durability.durable();
+    const durableNow = () => durability.durableNow();
     const folder = path.join(root, 'import');
     fs.mkdirSync(folder, { recursive: true });
     const counter = fileCounter();
@@ -128,7 +129,7 @@ async function webhookListener(args: ListenerArgs, channel: CaseChannel): Promis
             durable,
           });
     const config = webhookSchema.parse({ port: 0, path: WEBHOOK_PATH, secrets: [args.secret] });
-    const listener = createWebhookListener({ db, config, logger, durable, onStored: () => exporter?.wake() });
+    const listener = createWebhookListener({ db, config, logger, durable: durableNow, onStored: () => exporter?.wake() });
     try {
       const { url } = await listener.start();
       await exporter?.start();

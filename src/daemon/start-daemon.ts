@@ -113,7 +113,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     // writes whatever is pending (a wake before that start does nothing).
     const pollInterval = options.exporterPollIntervalMs !== undefined ? { pollIntervalMs: options.exporterPollIntervalMs } : {};
     const exporter = createExporter({ ...parts, targets, ...pollInterval });
-    const listener = config.webhook ? createWebhookListener({ ...parts, config: config.webhook, onStored: () => exporter.wake() }) : null;
+    // The listener's sender waits on every answer: its fsyncs run on the event loop on a quick disk (`store/durability.ts`).
+    const listenerParts = { ...parts, durable: () => durability.durableNow() };
+    const listener = config.webhook ? createWebhookListener({ ...listenerParts, config: config.webhook, onStored: () => exporter.wake() }) : null;
     if (listener) urls.webhook = (await lifecycle.start(listener)).url;
     const sandbox = config.sandbox.enabled ? await lifecycle.start(createSandbox(demoSandboxOptions(config, urls.webhook, log))) : null;
     if (sandbox) {

@@ -21,36 +21,99 @@
  * Given the store's helper thread (`store-thread.ts`), the fsync runs there, not in libuv's thread
  * pool, which also carries the exporter's file writes; without it (or while it is not running,
  * between a failure and its restart), the pool does the fsync.
+ *
+ * `durableNow()` is for the one caller whose sender waits on each answer, the webhook listener: on a
+ * quick disk it fsyncs right there, on the event loop. Handing the fsync to the thread costs two
+ * wake-ups, the thread's and then the event loop's, which on a loaded two-core machine took
+ * longer in their tail than the fsync itself, and the next group of events waited for the same
+ * round trip before its commit (docs/performance.md, Webhooks). "Quick" is judged on the fsyncs
+ * seen (an average of the last few dozen, here and in the thread): above `QUICK_SYNC_MS` (a
+ * spinning disk, a network volume, a flash disk flushing its cache), `durableNow()` is
+ * `durable()`, and the event loop never waits on a slow disk; the thread's fsyncs keep the average
+ * current, so it comes back once the disk is quick again. The checkpoints that ride on the
+ * thread's fsyncs are asked for instead, at the same pace (`store-thread.ts`).
  */
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type Database from 'better-sqlite3';
-import type { StoreThread } from './store-thread.js';
+import { ConnectorError } from '../errors.js';
+import { SYNCED_CHECKPOINT_MS, type StoreThread } from './store-thread.js';
 
 export interface Durability {
   /** Resolves once every commit made on the connection before this call is on disk. */
   durable(): Promise<void>;
+  /**
+   * The same promise, for a caller whose sender waits on it (the webhook listener): on a quick disk
+   * the fsync has run on the event loop by the time this returns; on a slow one it is `durable()`.
+   */
+  durableNow(): Promise<void>;
   /** fsyncs so far (the group-commit figure: state changes per fsync). */
   readonly syncs: number;
   /** Close the WAL descriptor (after the last `durable()`); the helper thread is its owner's to close. */
   close(): Promise<void>;
 }
 
+export interface DurabilityOptions {
+  /** The average fsync (ms) up to which `durableNow()` fsyncs on the event loop. Default `QUICK_SYNC_MS`. */
+  quickSyncMs?: number;
+}
+
+/**
+ * Half a millisecond: an SSD's or a virtual disk's fdatasync of a few WAL pages (0.1-0.2 ms on the
+ * bench's machine), not a spinning disk's (several ms). A webhook stream's fsyncs, one per group
+ * of events, then hold the event loop a few per cent of its time at 1,000 events/s.
+ */
+export const QUICK_SYNC_MS = 0.5;
+
+/** The average's weight of each new fsync: about the last 16 count. */
+const AVERAGE_WEIGHT = 1 / 16;
+
+const fdatasync = promisify(fs.fdatasync);
+const fsyncFolder = promisify(fs.fsync);
+
 /** For `:memory:` and read-only stores there is nothing to sync: `durable()` resolves at once. */
-export function createDurability(db: Database.Database, helper?: StoreThread): Durability {
+export function createDurability(db: Database.Database, helper?: StoreThread, options: DurabilityOptions = {}): Durability {
   const file = db.name;
+  const wal = `${file}-wal`;
   const inert = file === '' || file === ':memory:' || db.readonly;
-  let handle: fs.FileHandle | null = null;
+  const quickSyncMs = options.quickSyncMs ?? QUICK_SYNC_MS;
+  /** The WAL's descriptor for the fsyncs made here and through the pool (the thread has its own). */
+  let walFd: number | null = null;
   let folderSynced = false;
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   let syncs = 0;
+  /** The average fsync, ms (0 before the first: the first `durableNow()` measures the disk). */
+  let averageMs = 0;
+  let checkpointAskedAt = Number.NEGATIVE_INFINITY;
   let thread: StoreThread | null = inert ? null : (helper ?? null);
+
+  const note = (ms: number): void => {
+    averageMs += (ms - averageMs) * AVERAGE_WEIGHT;
+  };
+
+  /** The WAL's descriptor, opened once; null while there is no WAL (nothing committed since the last checkpoint: nothing to sync). */
+  const walDescriptor = (): number | null => {
+    if (walFd === null) {
+      try {
+        walFd = fs.openSync(wal, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    }
+    return walFd;
+  };
 
   const syncOnce = async (): Promise<void> => {
     if (thread?.running) {
       try {
-        if (await thread.sync()) syncs += 1;
+        const ms = await thread.sync();
+        if (ms !== null) {
+          syncs += 1;
+          note(ms);
+        }
         return;
       } catch (error) {
         // An fsync that failed is a failure (the caller answers 503 and the platform sends again);
@@ -63,26 +126,46 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
 
   /** The same fsync through libuv's pool: the fallback when the thread is gone. */
   const syncInPool = async (): Promise<void> => {
-    if (!handle) {
-      try {
-        handle = await fs.open(`${file}-wal`, 'r');
-      } catch (error) {
-        // No WAL yet: nothing was committed since the last checkpoint, so nothing is waiting.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw error;
-      }
-    }
-    await handle.datasync();
+    const fd = walDescriptor();
+    if (fd === null) return;
+    await fdatasync(fd);
     if (!folderSynced) {
-      const folder = await fs.open(path.dirname(file), 'r');
+      const folder = fs.openSync(path.dirname(file), 'r');
       try {
-        await folder.sync();
+        await fsyncFolder(folder);
       } finally {
-        await folder.close();
+        fs.closeSync(folder);
       }
       folderSynced = true;
     }
     syncs += 1;
+  };
+
+  /** The fsync on the event loop, for `durableNow()` on a quick disk; then the thread's checkpoint, if one is due. */
+  const syncHere = (): void => {
+    try {
+      const fd = walDescriptor();
+      if (fd === null) return;
+      const began = performance.now();
+      fs.fdatasyncSync(fd);
+      note(performance.now() - began);
+      if (!folderSynced) {
+        const folder = fs.openSync(path.dirname(file), 'r');
+        try {
+          fs.fsyncSync(folder);
+        } finally {
+          fs.closeSync(folder);
+        }
+        folderSynced = true;
+      }
+      syncs += 1;
+      if (thread?.running && began - checkpointAskedAt >= SYNCED_CHECKPOINT_MS) {
+        checkpointAskedAt = began;
+        thread.checkpointNow();
+      }
+    } catch (error) {
+      throw new ConnectorError('STORE_FAILED', `fsync of ${wal} failed: ${(error as Error).message}`, { cause: error });
+    }
   };
 
   const start = (): Promise<void> => {
@@ -93,23 +176,34 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
     return run;
   };
 
+  const durable = (): Promise<void> => {
+    if (inert) return Promise.resolve();
+    // An fsync already running may have started before this caller's commit: it waits for the
+    // next one, which every caller arriving meanwhile shares.
+    if (!running) return start();
+    next ??= running.then(
+      () => {
+        next = null;
+        return start();
+      },
+      () => {
+        next = null;
+        return start();
+      },
+    );
+    return next;
+  };
+
   return {
-    durable() {
-      if (inert) return Promise.resolve();
-      // An fsync already running may have started before this caller's commit: it waits for the
-      // next one, which every caller arriving meanwhile shares.
-      if (!running) return start();
-      next ??= running.then(
-        () => {
-          next = null;
-          return start();
-        },
-        () => {
-          next = null;
-          return start();
-        },
-      );
-      return next;
+    durable,
+    durableNow() {
+      if (inert || averageMs > quickSyncMs) return durable();
+      try {
+        syncHere();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
     },
     get syncs() {
       return syncs;
@@ -117,8 +211,8 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
     async close() {
       await Promise.allSettled([running, next]);
       thread = null;
-      await handle?.close();
-      handle = null;
+      if (walFd !== null) fs.closeSync(walFd);
+      walFd = null;
     },
   };
 }

@@ -5,7 +5,7 @@
  *
  * Messages in: a number (fsync the WAL, answer with that id; when a checkpoint is due, it runs
  * after the fsync, before the answer: see `store-thread.ts`), `'checkpoint'` (one now), `'close'`.
- * Messages out: `{ id, synced }` or `{ id, error }` for an fsync; `{ checkpoint: { log, checkpointed } }`
+ * Messages out: `{ id, synced, ms }` (how long the fdatasync took) or `{ id, error }` for an fsync; `{ checkpoint: { log, checkpointed } }`
  * or `{ checkpoint: { error, code } }` after every checkpoint, timed or asked for. A checkpoint that
  * fails is reported, not thrown: on a full disk it fails until space comes back, and the thread
  * has to be there when it does.
@@ -20,11 +20,22 @@ db.pragma('cache_size = -1024');
 let fd = null;
 let folderSynced = false;
 let lastCheckpointAt = performance.now();
+const CATCH_UP_PASSES = 4;
 let lastSyncAt = Number.NEGATIVE_INFINITY;
 const checkpoint = () => {
   lastCheckpointAt = performance.now();
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Commits that land while a checkpoint copies (the listener's do not wait for it) leave frames
+    // behind it, and the WAL cannot start over until a checkpoint has copied every frame. Copying
+    // what they added takes a fraction of the time, so another pass or two usually catches up:
+    // caught up once a pass finds no more frames than the last one (or cannot copy them all).
+    let [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    for (let pass = 1; pass < CATCH_UP_PASSES && result.log > 0 && result.checkpointed === result.log; pass += 1) {
+      const [again] = db.pragma('wal_checkpoint(PASSIVE)');
+      const caughtUp = again.log === result.log;
+      result = again;
+      if (caughtUp) break;
+    }
     parentPort.postMessage({ checkpoint: { log: result.log, checkpointed: result.checkpointed } });
   } catch (error) {
     parentPort.postMessage({ checkpoint: { error: String((error && error.message) || error), code: error && error.code } });
@@ -54,7 +65,9 @@ parentPort.on('message', (id) => {
       }
     }
     // fdatasync, as SQLite syncs its own WAL: the data and the size, not the times (docs/performance.md).
+    const began = performance.now();
     fs.fdatasyncSync(fd);
+    const ms = performance.now() - began;
     if (!folderSynced) {
       const folder = fs.openSync(path.dirname(workerData.file), 'r');
       try {
@@ -66,7 +79,7 @@ parentPort.on('message', (id) => {
     }
     lastSyncAt = performance.now();
     if (lastSyncAt - lastCheckpointAt >= workerData.syncedCheckpointMs) checkpoint();
-    parentPort.postMessage({ id, synced: true });
+    parentPort.postMessage({ id, synced: true, ms });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
@@ -77,6 +90,8 @@ parentPort.on('message', (id) => {
 export interface StoreThreadReply {
   id?: number;
   synced?: boolean;
+  /** How long the fdatasync took, in ms. */
+  ms?: number;
   error?: string;
   checkpoint?: { log?: number; checkpointed?: number; error?: string; code?: string };
 }

@@ -15,7 +15,12 @@
  *   `checkpointIntervalMs`, on a timer. Riding on an fsync is what lets it catch up: the listener's
  *   next group commits only once the fsync before it is answered (`event-batcher.ts`), so no
  *   commit lands while it copies. That answer waits the checkpoint's few milliseconds, four times a
- *   second at most; one thread instead of two saves a V8 isolate's memory. Every checkpoint's
+ *   second at most; one thread instead of two saves a V8 isolate's memory. The listener's fsyncs
+ *   run on the event loop on a quick disk (`durability.ts`, `durableNow()`), and ask for a
+ *   checkpoint at the same pace instead (`checkpointNow()`): it runs beside the next commits and
+ *   so does not quite catch up, and the connection's own checkpoint at `CATCH_UP_FRAMES` copies
+ *   the rest (at 1,000 events/s, the last quarter second's frames about once a second, a
+ *   millisecond or two on the event loop; below). Every checkpoint's
  *   outcome goes to `onCheckpoint`, failures included (a full disk: `space-guard.ts`), and
  *   `checkpointNow()` asks for one at once.
  * - **Catching up.** A checkpoint that runs beside a stream of commits (writers that do not wait
@@ -42,8 +47,8 @@ import type { CheckpointOutcome } from './space-guard.js';
 import { STORE_THREAD_SOURCE, type StoreThreadReply } from './store-thread-source.js';
 
 export interface StoreThread {
-  /** fsync the WAL; resolves true when it was synced, false when there was no WAL (nothing committed). Rejects while no thread runs. */
-  sync(): Promise<boolean>;
+  /** fsync the WAL; resolves with how long the fdatasync took (ms), or null when there was no WAL (nothing committed). Rejects while no thread runs. */
+  sync(): Promise<number | null>;
   /** A thread runs (false between a failure and its restart, and after `close()`). */
   readonly running: boolean;
   /** Run a checkpoint soon; its outcome goes to `onCheckpoint`. Runs on the connection itself while no thread runs. */
@@ -77,10 +82,10 @@ const MAX_RESTART_DELAY_MS = 60_000;
  * open-loop webhook rate the WAL does not reach `CATCH_UP_FRAMES` in between, so the event loop
  * does not copy (a closed-loop storm still gets there: docs/performance.md, Webhooks).
  */
-const SYNCED_CHECKPOINT_MS = 250;
+export const SYNCED_CHECKPOINT_MS = 250;
 
 interface SyncWaiter {
-  resolve: (synced: boolean) => void;
+  resolve: (ms: number | null) => void;
   reject: (error: unknown) => void;
 }
 
@@ -150,7 +155,7 @@ export function startStoreThread(db: Database.Database, options: StoreThreadOpti
       const id = nextId++;
       // Referenced while an fsync is owed, so the process does not exit under a caller's feet.
       w.ref();
-      return new Promise<boolean>((resolve, reject) => {
+      return new Promise<number | null>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         w.postMessage(id);
       });
@@ -190,7 +195,7 @@ function settleSync(waiting: Map<number, SyncWaiter>, reply: StoreThreadReply, f
   if (!waiter) return false;
   waiting.delete(reply.id!);
   if (reply.error !== undefined) waiter.reject(new ConnectorError('STORE_FAILED', `fsync of ${file}-wal failed: ${reply.error}`));
-  else waiter.resolve(reply.synced === true);
+  else waiter.resolve(reply.synced === true ? (reply.ms ?? 0) : null);
   return true;
 }
 
