@@ -54,13 +54,8 @@ export interface Durability {
   close(): Promise<void>;
 }
 
-export interface DurabilityOptions {
-  /** The average fsync (ms) up to which `durableNow()` fsyncs on the event loop. Default `QUICK_SYNC_MS`. */
-  quickSyncMs?: number;
-}
-
 /**
- * Half a millisecond: an SSD's or a virtual disk's fdatasync of a few WAL pages (0.1-0.2 ms on the
+ * The average fsync up to which `durableNow()` fsyncs on the event loop. Half a millisecond: an SSD's or a virtual disk's fdatasync of a few WAL pages (0.1-0.2 ms on the
  * bench's machine), not a spinning disk's (several ms). A webhook stream's fsyncs, one per group
  * of events, then hold the event loop a few per cent of its time at 1,000 events/s.
  */
@@ -73,11 +68,10 @@ const fdatasync = promisify(fs.fdatasync);
 const fsyncFolder = promisify(fs.fsync);
 
 /** For `:memory:` and read-only stores there is nothing to sync: `durable()` resolves at once. */
-export function createDurability(db: Database.Database, helper?: StoreThread, options: DurabilityOptions = {}): Durability {
+export function createDurability(db: Database.Database, helper?: StoreThread): Durability {
   const file = db.name;
   const wal = `${file}-wal`;
   const inert = file === '' || file === ':memory:' || db.readonly;
-  const quickSyncMs = options.quickSyncMs ?? QUICK_SYNC_MS;
   /** The WAL's descriptor for the fsyncs made here and through the pool (the thread has its own). */
   let walFd: number | null = null;
   let folderSynced = false;
@@ -197,7 +191,7 @@ export function createDurability(db: Database.Database, helper?: StoreThread, op
   return {
     durable,
     durableNow() {
-      if (inert || averageMs > quickSyncMs) return durable();
+      if (inert || averageMs > QUICK_SYNC_MS) return durable();
       try {
         syncHere();
         return Promise.resolve();
