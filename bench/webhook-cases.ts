@@ -2,10 +2,10 @@
  * Child-side cases of the webhook bench (and of the export bench's burst).
  *
  * - `webhook-listener`: the daemon's webhook side, wired as `src/daemon/` wires it: the store opened
- *   by `createStore` (synchronous=NORMAL, group commit, the listener's fsyncs by `durableNow()`), the real listener and, unless
- *   `exporter: false`, the real exporter writing the default `perEvent` status files
- *   (`config/mappings/status-export.yaml`) into an import folder, woken by `onStored`. It logs at
- *   `info` (to /dev/null), as the daemon does. Runs until stopped.
+ *   by `createStore` (synchronous=NORMAL, group commit; the listener's by `durableNow()`), the
+ *   real listener and, unless `exporter: false`, the real exporter writing the default `perEvent`
+ *   status files (`config/mappings/status-export.yaml`) into an import folder, woken by
+ *   `onStored`. It logs at `info` (to /dev/null), as the daemon does. Runs until stopped.
  * - `webhook-bare`: the ceiling: node:http that reads the body, checks the HMAC, answers 200.
  * - `webhook-load`: the load generator: undici, `concurrency` loops, pre-signed distinct events;
  *   reports events/s and the latency of each POST (send → full answer).

@@ -55,8 +55,9 @@ export interface Durability {
 }
 
 /**
- * The average fsync up to which `durableNow()` fsyncs on the event loop. Half a millisecond: an SSD's or a virtual disk's fdatasync of a few WAL pages (0.1-0.2 ms on the
- * bench's machine), not a spinning disk's (several ms). A webhook stream's fsyncs, one per group
+ * The average fsync up to which `durableNow()` fsyncs on the event loop. Half a millisecond: an
+ * SSD's or a virtual disk's fdatasync of a few WAL pages (0.1-0.2 ms on the bench's machine), not
+ * a spinning disk's (several ms). A webhook stream's fsyncs, one per group
  * of events, then hold the event loop a few per cent of its time at 1,000 events/s.
  */
 export const QUICK_SYNC_MS = 0.5;

@@ -5,8 +5,9 @@
  *
  * Messages in: a number (fsync the WAL, answer with that id; when a checkpoint is due, it runs
  * after the fsync, before the answer: see `store-thread.ts`), `'checkpoint'` (one now), `'close'`.
- * Messages out: `{ id, synced, ms }` (how long the fdatasync took) or `{ id, error }` for an fsync; `{ checkpoint: { log, checkpointed } }`
- * or `{ checkpoint: { error, code } }` after every checkpoint, timed or asked for. A checkpoint that
+ * Messages out: `{ id, synced, ms }` (how long the fdatasync took) or `{ id, error }` for an
+ * fsync; `{ checkpoint: { log, checkpointed } }` or `{ checkpoint: { error, code } }` after every
+ * checkpoint (its last pass), timed or asked for. A checkpoint that
  * fails is reported, not thrown: on a full disk it fails until space comes back, and the thread
  * has to be there when it does.
  */

@@ -17,10 +17,10 @@
  *   commit lands while it copies. That answer waits the checkpoint's few milliseconds, four times a
  *   second at most; one thread instead of two saves a V8 isolate's memory. The listener's fsyncs
  *   run on the event loop on a quick disk (`durability.ts`, `durableNow()`), and ask for a
- *   checkpoint at the same pace instead (`checkpointNow()`): it runs beside the next commits and
- *   so does not quite catch up, and the connection's own checkpoint at `CATCH_UP_FRAMES` copies
- *   the rest (at 1,000 events/s, the last quarter second's frames about once a second, a
- *   millisecond or two on the event loop; below). Every checkpoint's
+ *   checkpoint at the same pace instead (`checkpointNow()`): it runs beside the next commits, so
+ *   it copies again what landed meanwhile, in passes until one finds no new frame (at most four,
+ *   `store-thread-source.ts`); at 1,000 events/s the WAL then starts over after most of them, and
+ *   the connection's own checkpoint at `CATCH_UP_FRAMES` (below) takes the rest. Every checkpoint's
  *   outcome goes to `onCheckpoint`, failures included (a full disk: `space-guard.ts`), and
  *   `checkpointNow()` asks for one at once.
  * - **Catching up.** A checkpoint that runs beside a stream of commits (writers that do not wait

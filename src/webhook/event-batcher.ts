@@ -3,8 +3,9 @@
  * one store transaction, then waits for the store's group commit before any event of the group
  * gets its answer: a 200 means the event survives a power cut. The daemon gives it the store's
  * `durableNow()`: on a quick disk the group's fsync runs at once, on the event loop; on a slow one
- * it is one fsync off the event loop, shared with whatever else committed meanwhile. When one event of a group fails, the store
- * records the others each in its own savepoint, so that event answers 503 without failing them.
+ * it is one fsync off the event loop, shared with whatever else committed meanwhile. When one
+ * event of a group fails, the store records the others each in its own savepoint, so that event
+ * answers 503 without failing them.
  *
  * Each stored event is logged once it is durable, in a line a second (`event-log.ts`).
  */
