@@ -312,7 +312,10 @@ export class XmlRecordParser {
   /** Since the last event, outside any element, text that is not all blank: saxes has not reported it yet. */
   private textOutsideRootPending(): boolean {
     if (this.stack.length > 0 || this.lastWasText) return false;
-    const since = this.meter.textAt(this.lastEvent, Math.max(0, this.sax.position - this.lastEvent));
+    // From the slice being read; when the last event came in an earlier slice, from what the head
+    // kept of what followed it (its first HEAD_UNITS units), so that the answer does not depend on
+    // where the file was cut.
+    const since = this.meter.textAt(this.lastEvent, Math.max(0, this.sax.position - this.lastEvent)) || this.head;
     const text = since.slice(0, since.search(/[<&]|$/)).replace(/^\uFEFF/, '');
     return /[^ \t\r\n]/.test(text);
   }
