@@ -23,8 +23,8 @@ describe.each(TARGETS.map((target) => [target.name, target] as const))('the comm
   });
 
   // A finding of a streaming reader may show only when its bytes arrive cut in one place: each is
-  // read in many ways of cutting it, not one (finding-56df896c02b8268e needed a cut inside the
-  // text after the root element).
+  // read in many ways of cutting it, not one (finding-56df896c02b8268e needed a cut between the
+  // root element's end tag and the text after it).
   const findings = corpus.filter((entry) => target.streams && /\/finding-[^/]+$/.test(entry.file));
   it.each(findings.map((entry) => [entry.file.slice(entry.file.lastIndexOf('/test/fuzz/') + 1), entry] as const))(
     'accepts %s in 64 ways of cutting it',
