@@ -66,16 +66,54 @@ export const QUICK_SYNC_MS = 0.5;
 const AVERAGE_WEIGHT = 1 / 16;
 
 const fdatasync = promisify(fs.fdatasync);
-const fsyncFolder = promisify(fs.fsync);
+
+/** The WAL as this side syncs it (the fsyncs made on the event loop and through the pool; the thread has its own descriptor). */
+interface WalFile {
+  /** The descriptor, opened once; null while there is no WAL (nothing committed since the last checkpoint: nothing to sync). */
+  descriptor(): number | null;
+  /** After its first fsync: the folder holding it, fsynced once, so that the file itself survives a power cut. */
+  syncFolderOnce(): void;
+  close(): void;
+}
+
+function walFile(file: string): WalFile {
+  let fd: number | null = null;
+  let folderSynced = false;
+  return {
+    descriptor() {
+      if (fd === null) {
+        try {
+          fd = fs.openSync(`${file}-wal`, 'r');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          throw error;
+        }
+      }
+      return fd;
+    },
+    syncFolderOnce() {
+      if (folderSynced) return;
+      const folder = fs.openSync(path.dirname(file), 'r');
+      try {
+        fs.fsyncSync(folder);
+      } finally {
+        fs.closeSync(folder);
+      }
+      folderSynced = true;
+    },
+    close() {
+      if (fd !== null) fs.closeSync(fd);
+      fd = null;
+    },
+  };
+}
 
 /** For `:memory:` and read-only stores there is nothing to sync: `durable()` resolves at once. */
 export function createDurability(db: Database.Database, helper?: StoreThread): Durability {
   const file = db.name;
   const wal = `${file}-wal`;
   const inert = file === '' || file === ':memory:' || db.readonly;
-  /** The WAL's descriptor for the fsyncs made here and through the pool (the thread has its own). */
-  let walFd: number | null = null;
-  let folderSynced = false;
+  const walSide = walFile(file);
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   let syncs = 0;
@@ -86,19 +124,6 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
 
   const note = (ms: number): void => {
     averageMs += (ms - averageMs) * AVERAGE_WEIGHT;
-  };
-
-  /** The WAL's descriptor, opened once; null while there is no WAL (nothing committed since the last checkpoint: nothing to sync). */
-  const walDescriptor = (): number | null => {
-    if (walFd === null) {
-      try {
-        walFd = fs.openSync(wal, 'r');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-    }
-    return walFd;
   };
 
   const syncOnce = async (): Promise<void> => {
@@ -121,38 +146,22 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
 
   /** The same fsync through libuv's pool: the fallback when the thread is gone. */
   const syncInPool = async (): Promise<void> => {
-    const fd = walDescriptor();
+    const fd = walSide.descriptor();
     if (fd === null) return;
     await fdatasync(fd);
-    if (!folderSynced) {
-      const folder = fs.openSync(path.dirname(file), 'r');
-      try {
-        await fsyncFolder(folder);
-      } finally {
-        fs.closeSync(folder);
-      }
-      folderSynced = true;
-    }
+    walSide.syncFolderOnce();
     syncs += 1;
   };
 
   /** The fsync on the event loop, for `durableNow()` on a quick disk; then the thread's checkpoint, if one is due. */
   const syncHere = (): void => {
     try {
-      const fd = walDescriptor();
+      const fd = walSide.descriptor();
       if (fd === null) return;
       const began = performance.now();
       fs.fdatasyncSync(fd);
       note(performance.now() - began);
-      if (!folderSynced) {
-        const folder = fs.openSync(path.dirname(file), 'r');
-        try {
-          fs.fsyncSync(folder);
-        } finally {
-          fs.closeSync(folder);
-        }
-        folderSynced = true;
-      }
+      walSide.syncFolderOnce();
       syncs += 1;
       if (thread?.running && began - checkpointAskedAt >= SYNCED_CHECKPOINT_MS) {
         checkpointAskedAt = began;
@@ -206,8 +215,7 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
     async close() {
       await Promise.allSettled([running, next]);
       thread = null;
-      if (walFd !== null) fs.closeSync(walFd);
-      walFd = null;
+      walSide.close();
     },
   };
 }
