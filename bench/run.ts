@@ -46,7 +46,14 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       log,
     }),
   webhook: () =>
-    runWebhookBench({ events: 10_000, warmupEvents: 1_000, concurrency: 32, rounds: 3, openLoop: { rate: 1_000, seconds: 10, connections: 64 }, log }),
+    runWebhookBench({
+      events: 10_000,
+      warmupEvents: 1_000,
+      concurrency: 32,
+      rounds: 3,
+      openLoop: { rate: 1_000, seconds: 10, connections: 64, warmupEvents: 5_000 },
+      log,
+    }),
   export: () =>
     runExportBench({
       files: 10_000,

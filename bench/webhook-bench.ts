@@ -14,7 +14,11 @@
  *   receiver, the median of each round's own ratio.
  * - **Latency at a fixed open-loop rate** (`webhook-open-load.ts`): 1,000 events/s for 10 s, each
  *   event's latency measured from when it was due. Target: p99 < 3 ms, p99.9 < 10 ms, no non-2xx.
- *   The bare durable receiver under the same schedule is the floor (one fsync per turn).
+ *   The bare durable receiver under the same schedule is the floor (one fsync per turn). Each
+ *   server is fresh, so the schedule starts with 5 s of warm-up at the same rate: after 1 s, V8 was
+ *   still optimizing the server's code on the other core (`--trace-opt`: about 170 functions in the
+ *   first 1.5 s of the measured run, fewer each second after), and the first
+ *   second of the run ran at p50 0.9 ms instead of 0.65, for the bare receivers as for the listener.
  *
  * Each server case runs in a process of its own, the load in another.
  */
@@ -30,8 +34,11 @@ export interface WebhookBenchOptions {
   concurrency: number;
   /** Alternating rounds (at least 3 for a median worth the name). */
   rounds: number;
-  /** The open-loop case: events per second and for how long. */
-  openLoop: { rate: number; seconds: number; connections: number };
+  /**
+   * The open-loop case: events per second, for how long, and the events sent first at the same rate
+   * (untimed) to a fresh server: enough for V8 to have optimized the listener's code (see the header).
+   */
+  openLoop: { rate: number; seconds: number; connections: number; warmupEvents: number };
   log: (line: string) => void;
 }
 
@@ -67,7 +74,7 @@ async function closedLoop(serverCase: ServerCase, label: string, serverArgs: Omi
 
 async function openLoop(serverCase: ServerCase, label: string, options: WebhookBenchOptions): Promise<OpenLoadRun> {
   const { value } = await withServerCase<ListenerInfo, ServerData, CaseOutcome<OpenLoadRun>>(serverCase, { secret: SECRET }, (info) => {
-    const args: OpenLoadArgs = { url: info.url, secret: SECRET, warmupEvents: options.warmupEvents, ...options.openLoop };
+    const args: OpenLoadArgs = { url: info.url, secret: SECRET, ...options.openLoop };
     return runCase<OpenLoadRun>('webhook-open-load', args, 120_000);
   });
   const d = value.data;
@@ -95,7 +102,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Ben
   options.log(`  webhooks: CPU per event, listener / same writes, per round ${cpuRatios.join(', ')}; listener / bare durable ${durableRatios.join(', ')}`);
   const rate = (run: ClosedRun) => run.load.events / run.load.seconds;
   const closedLoad = `${options.concurrency} closed-loop senders (undici, another process), ${options.events} distinct signed events after ${options.warmupEvents} of warm-up`;
-  const openLoad = `open loop: ${options.openLoop.rate} events/s for ${options.openLoop.seconds} s, latency from each event's due time, ${options.openLoop.connections} connections`;
+  const openLoad = `open loop: ${options.openLoop.rate} events/s for ${options.openLoop.seconds} s after ${options.openLoop.warmupEvents} of warm-up, latency from each event's due time, ${options.openLoop.connections} connections`;
   const listenerOpen = open.listener;
   return [
     figure({
