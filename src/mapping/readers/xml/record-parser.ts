@@ -56,6 +56,9 @@ interface Building {
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
 
+/** What follows the last event outside any element (`XmlRecordParser.outsideBefore`). */
+type OutsideText = 'blank' | 'text' | 'markup';
+
 export class XmlRecordParser {
   private readonly sax = new SaxesParser({ xmlns: false, position: true });
   private readonly stack: OpenElement[] = [];
@@ -76,6 +79,12 @@ export class XmlRecordParser {
   private lastEvent = 0;
   private lastWasText = false;
   private head = '';
+  /**
+   * Outside any element, what followed the last event in the slices written before this one: blank
+   * so far, a text (a character not blank before any markup), or markup begun. See
+   * `textOutsideRootPending`; kept whole, not from the head, whose first units may all be blank.
+   */
+  private outsideBefore: OutsideText = 'blank';
   /** Where the last text began (the mark before it): see `outsideRootPlace`. */
   private textLine = 1;
   private textColumn = 1;
@@ -143,6 +152,9 @@ export class XmlRecordParser {
     this.sax.write(slice);
     meter.end();
     this.extendHead();
+    if (this.outsideBefore === 'blank' && this.stack.length === 0 && !this.lastWasText) {
+      this.outsideBefore = this.outsideTextSince(meter.writtenUnits);
+    }
     if (meter.writtenUnits - this.lastEvent > this.options.maxTextBytes) throw this.pendingTooLong();
     const building = this.building;
     if (building !== undefined && meter.writtenBytes - building.startBytes > this.options.maxRecordBytes) {
@@ -155,6 +167,7 @@ export class XmlRecordParser {
     this.lastEvent = this.sax.position + ahead;
     this.lastWasText = false;
     this.head = '';
+    this.outsideBefore = 'blank';
     this.markLine = this.sax.line;
     this.markColumn = this.sax.column + 1 + ahead;
   }
@@ -166,6 +179,7 @@ export class XmlRecordParser {
     this.lastEvent = this.sax.position;
     this.lastWasText = true;
     this.head = '';
+    this.outsideBefore = 'blank';
     this.markLine = this.sax.line;
     this.markColumn = this.sax.column;
   }
@@ -312,12 +326,22 @@ export class XmlRecordParser {
   /** Since the last event, outside any element, text that is not all blank: saxes has not reported it yet. */
   private textOutsideRootPending(): boolean {
     if (this.stack.length > 0 || this.lastWasText) return false;
-    // From the slice being read; when the last event came in an earlier slice, from what the head
-    // kept of what followed it (its first HEAD_UNITS units), so that the answer does not depend on
-    // where the file was cut.
-    const since = this.meter.textAt(this.lastEvent, Math.max(0, this.sax.position - this.lastEvent)) || this.head;
-    const text = since.slice(0, since.search(/[<&]|$/)).replace(/^\uFEFF/, '');
-    return /[^ \t\r\n]/.test(text);
+    // The slices before this one as `outsideBefore` kept them, then this one up to where saxes is:
+    // the same answer wherever the file was cut.
+    if (this.outsideBefore !== 'blank') return this.outsideBefore === 'text';
+    return this.outsideTextSince(this.sax.position) === 'text';
+  }
+
+  /** What followed the last event in the slice being written, up to `position`, outside any element. */
+  private outsideTextSince(position: number): OutsideText {
+    const from = Math.max(this.lastEvent, this.meter.sliceStart);
+    const since = this.meter.textAt(from, Math.max(0, position - from));
+    const markup = since.search(/[<&]/);
+    let text = markup < 0 ? since : since.slice(0, markup);
+    // A byte order mark just after the last event (the file's first character) is no text.
+    if (from === this.lastEvent && text.startsWith('\uFEFF')) text = text.slice(1);
+    if (/[^ \t\r\n]/.test(text)) return 'text';
+    return markup < 0 ? 'blank' : 'markup';
   }
 
   /**
