@@ -17,8 +17,8 @@
  *   The bare durable receiver under the same schedule is the floor (one fsync per turn). Each
  *   server is fresh, so the schedule starts with 5 s of warm-up at the same rate: after 1 s, V8 was
  *   still optimizing the server's code on the other core (`--trace-opt`: about 170 functions in the
- *   first 1.5 s of the measured run, fewer each second after), and the first
- *   second of the run ran at p50 0.9 ms instead of 0.65, for the bare receivers as for the listener.
+ *   first 1.5 s of the measured run, fewer each second after), and the run's first second ran at
+ *   p50 0.9 ms instead of 0.65, for the bare receivers as for the listener.
  *
  * Each server case runs in a process of its own, the load in another.
  */
