@@ -38,6 +38,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type Database from 'better-sqlite3';
 import { ConnectorError } from '../errors.js';
+import { createSerialLane } from '../shared/serial-lane.js';
 import { SYNCED_CHECKPOINT_MS, type StoreThread } from './store-thread.js';
 
 export interface Durability {
@@ -114,7 +115,8 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
   const wal = `${file}-wal`;
   const inert = file === '' || file === ':memory:' || db.readonly;
   const walSide = walFile(file);
-  let running: Promise<void> | null = null;
+  // One fsync at a time; callers arriving while one runs share the next (see `durable`).
+  const lane = createSerialLane();
   let next: Promise<void> | null = null;
   let syncs = 0;
   /** The average fsync, ms (0 before the first: the first `durableNow()` measures the disk). */
@@ -172,29 +174,14 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
     }
   };
 
-  const start = (): Promise<void> => {
-    const run = syncOnce().finally(() => {
-      if (running === run) running = null;
-    });
-    running = run;
-    return run;
-  };
-
   const durable = (): Promise<void> => {
     if (inert) return Promise.resolve();
     // An fsync already running may have started before this caller's commit: it waits for the
-    // next one, which every caller arriving meanwhile shares.
-    if (!running) return start();
-    next ??= running.then(
-      () => {
-        next = null;
-        return start();
-      },
-      () => {
-        next = null;
-        return start();
-      },
-    );
+    // next one, which every caller arriving until that one starts shares.
+    next ??= lane.run(() => {
+      next = null;
+      return syncOnce();
+    });
     return next;
   };
 
@@ -213,7 +200,7 @@ export function createDurability(db: Database.Database, helper?: StoreThread): D
       return syncs;
     },
     async close() {
-      await Promise.allSettled([running, next]);
+      await lane.idle();
       thread = null;
       walSide.close();
     },
