@@ -131,6 +131,11 @@ export function applyStagedCorrections(db: Db, fileId: number, now: number): num
   return corrected + replaced;
 }
 
+/** Has the file staged any change (by `staged_corrections_file`)? */
+export function hasStagedCorrections(db: Db, fileId: number): boolean {
+  return statement(db, 'SELECT 1 FROM staged_corrections WHERE file_id = ? LIMIT 1').get(fileId) !== undefined;
+}
+
 export function deleteStagedCorrectionsOfFile(db: Db, fileId: number): void {
   statement(db, 'DELETE FROM staged_corrections WHERE file_id = ?').run(fileId);
 }
