@@ -20,12 +20,14 @@
  *
  * A DOCTYPE of any kind is refused (`XML_DTD_REFUSED`) as soon as it is seen: saxes never fetches
  * or expands entities, and nothing of the declaration reaches a message. A file cut short is
- * `XML_MALFORMED` naming the element it ends inside.
+ * `XML_MALFORMED` naming the element it ends inside. Other malformed files are placed from saxes's
+ * last event, not where saxes noticed, so that a cut between chunks cannot move them: see `last-event.ts`.
  */
 import { SaxesParser } from 'saxes';
 import type { XmlPath, XmlStep } from '../../../config/xml-path.js';
 import { ConnectorError, type MessageText } from '../../../errors.js';
-import { cutShort, describe, dtdRefused, limitExceeded, malformed, pendingConstruct, type OpenedAt } from './refusals.js';
+import { LastEvent } from './last-event.js';
+import { cutShort, describe, dtdRefused, limitExceeded, pendingConstruct, type OpenedAt } from './refusals.js';
 import { SliceMeter } from './slice-meter.js';
 import { matches, type XmlNode } from './xml-node.js';
 
@@ -36,9 +38,6 @@ export interface RecordParserOptions {
   maxTextBytes: number;
   maxRecordBytes: number;
 }
-
-/** How much of a pending construct is kept to say what it is (`<!--`, `<![CDATA[`, text). */
-const HEAD_UNITS = 12;
 
 interface OpenElement extends OpenedAt {
   /** Built when the element is inside a record. */
@@ -56,9 +55,6 @@ interface Building {
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
 
-/** What follows the last event outside any element (`XmlRecordParser.outsideBefore`). */
-type OutsideText = 'blank' | 'text' | 'markup';
-
 export class XmlRecordParser {
   private readonly sax = new SaxesParser({ xmlns: false, position: true });
   private readonly stack: OpenElement[] = [];
@@ -72,24 +68,9 @@ export class XmlRecordParser {
   private inStartTag = false;
   private startTagBytes = 0;
 
-  /** Where the next `<` would stand (1-based), from saxes's position at its last event. */
-  private markLine = 1;
-  private markColumn = 1;
-  /** saxes's position (UTF-16 units) at its last event, whether that was a text, and what followed it. */
-  private lastEvent = 0;
-  private lastWasText = false;
-  private head = '';
-  /**
-   * Outside any element, what followed the last event in the slices written before this one: blank
-   * so far, a text (a character not blank before any markup), or markup begun. See
-   * `textOutsideRootPending`; kept whole, not from the head, whose first units may all be blank.
-   */
-  private outsideBefore: OutsideText = 'blank';
-  /** Where the last text began (the mark before it): see `outsideRootPlace`. */
-  private textLine = 1;
-  private textColumn = 1;
-
   private readonly meter = new SliceMeter();
+  /** Where saxes's last event left off and what has arrived since, to place refusals (`last-event.ts`). */
+  private readonly lastEvent = new LastEvent(this.sax, this.meter);
 
   constructor(private readonly options: RecordParserOptions) {
     const steps = options.record.alternatives;
@@ -100,22 +81,22 @@ export class XmlRecordParser {
       // saxes closes the elements a wrong close tag skips (`</КИ>` inside an open `<Документ>`)
       // before it reports the tag: a record "completed" by that is no record.
       if (this.completedAt === sax.position) this.completed.pop();
-      throw this.malformed(error.message);
+      throw this.lastEvent.placeMalformed(error.message, this.inStartTag, this.stack.length === 0);
     });
     sax.on('doctype', () => {
-      throw dtdRefused(this.markLine, this.markColumn);
+      throw dtdRefused(this.lastEvent.markLine, this.lastEvent.markColumn);
     });
-    sax.on('xmldecl', () => this.mark());
+    sax.on('xmldecl', () => this.lastEvent.mark());
     // saxes tells of a comment at its `--`, before the `>` that must follow (else it fails).
-    sax.on('comment', () => this.mark(1));
-    sax.on('processinginstruction', () => this.mark());
+    sax.on('comment', () => this.lastEvent.mark(1));
+    sax.on('processinginstruction', () => this.lastEvent.mark());
     sax.on('cdata', (text) => {
       this.addText(text);
-      this.mark();
+      this.lastEvent.mark();
     });
     sax.on('text', (text) => {
       this.addText(text);
-      this.markText();
+      this.lastEvent.markText();
     });
     sax.on('opentagstart', (tag) => this.openStart(tag.name));
     sax.on('attribute', (attribute) => this.attribute(attribute.value));
@@ -151,70 +132,42 @@ export class XmlRecordParser {
     meter.begin(slice);
     this.sax.write(slice);
     meter.end();
-    this.extendHead();
-    if (this.outsideBefore === 'blank' && this.stack.length === 0 && !this.lastWasText) {
-      this.outsideBefore = this.outsideTextSince(meter.writtenUnits);
-    }
-    if (meter.writtenUnits - this.lastEvent > this.options.maxTextBytes) throw this.pendingTooLong();
+    this.lastEvent.sliceWritten(this.stack.length === 0);
+    if (meter.writtenUnits - this.lastEvent.position > this.options.maxTextBytes) throw this.pendingTooLong();
     const building = this.building;
     if (building !== undefined && meter.writtenBytes - building.startBytes > this.options.maxRecordBytes) {
       throw this.recordTooLarge(this.stack[building.depth - 1]!);
     }
   }
 
-  /** After an event: the next markup starts `ahead` characters past where saxes is, on its line. */
-  private mark(ahead = 0): void {
-    this.lastEvent = this.sax.position + ahead;
-    this.lastWasText = false;
-    this.head = '';
-    this.outsideBefore = 'blank';
-    this.markLine = this.sax.line;
-    this.markColumn = this.sax.column + 1 + ahead;
-  }
-
-  /** After a text, saxes has read the `<` that ended it: that `<` is the next markup's start. */
-  private markText(): void {
-    this.textLine = this.markLine;
-    this.textColumn = this.markColumn;
-    this.lastEvent = this.sax.position;
-    this.lastWasText = true;
-    this.head = '';
-    this.outsideBefore = 'blank';
-    this.markLine = this.sax.line;
-    this.markColumn = this.sax.column;
-  }
-
-  private extendHead(): void {
-    if (this.head.length < HEAD_UNITS) this.head += this.meter.textAt(this.lastEvent + this.head.length, HEAD_UNITS - this.head.length);
-  }
-
   private openStart(name: string): void {
     const local = localName(name);
     const depth = this.stack.length + 1;
+    const { markLine, markColumn } = this.lastEvent;
     if (!this.rootSeen) {
       this.rootSeen = true;
       if (!this.roots.has(local)) {
         const expected = [...this.roots].map((root) => `<${root}>`).join(' or ');
         throw new ConnectorError('FILE_FORMAT_UNSUPPORTED', `has the root element <${local}>, but this flow's mapping reads records under ${expected}`, {
-          details: { line: this.markLine, column: this.markColumn, rootElement: local },
+          details: { line: markLine, column: markColumn, rootElement: local },
           text: { key: 'xmlRootElement', params: { root: local, expected } },
         });
       }
     }
     if (depth > this.options.maxDepth) {
-      const place = `line ${this.markLine}, column ${this.markColumn}`;
+      const place = `line ${markLine}, column ${markColumn}`;
       throw limitExceeded(
         `nests elements deeper than xml.maxDepth (${this.options.maxDepth}): <${local}> at ${place} is at depth ${depth}`,
-        this.markLine,
-        this.markColumn,
+        markLine,
+        markColumn,
         { key: 'xmlTooDeep', params: { element: local, depth, setting: 'xml.maxDepth', limit: this.options.maxDepth } },
       );
     }
-    this.stack.push({ name: local, line: this.markLine, column: this.markColumn, node: undefined, textBytes: 0 });
+    this.stack.push({ name: local, line: markLine, column: markColumn, node: undefined, textBytes: 0 });
     this.inStartTag = true;
     this.startTagBytes = 0;
     if (this.building === undefined && this.recordDepths.has(depth)) this.startRecord(depth, name);
-    this.mark();
+    this.lastEvent.mark();
   }
 
   private startRecord(depth: number, rawName: string): void {
@@ -237,7 +190,7 @@ export class XmlRecordParser {
       const what = bytes > this.options.maxTextBytes ? 'an attribute value' : 'attributes';
       throw this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) in ${describe(top)}`, top, this.textTooLong());
     }
-    this.mark();
+    this.lastEvent.mark();
   }
 
   private open(attributes: Record<string, string>): void {
@@ -250,7 +203,7 @@ export class XmlRecordParser {
       if (this.stack.length === building.depth) building.node = node;
       else this.stack.at(-2)!.node!.children.push(node);
     }
-    this.mark();
+    this.lastEvent.mark();
   }
 
   private close(): void {
@@ -265,7 +218,7 @@ export class XmlRecordParser {
         this.completedAt = this.sax.position;
       }
     }
-    this.mark();
+    this.lastEvent.mark();
   }
 
   private addText(text: string): void {
@@ -284,8 +237,8 @@ export class XmlRecordParser {
   }
 
   private pendingTooLong(): ConnectorError {
-    const what = pendingConstruct((this.lastWasText ? '<' : '') + this.head, this.inStartTag);
-    if (what === 'a DOCTYPE') return dtdRefused(this.markLine, this.markColumn);
+    const what = pendingConstruct(this.lastEvent.pendingHead(), this.inStartTag);
+    if (what === 'a DOCTYPE') return dtdRefused(this.lastEvent.markLine, this.lastEvent.markColumn);
     const top = this.stack.at(-1);
     const where = top === undefined ? 'outside the root element' : `in ${describe(top)}`;
     return this.limit(`holds ${what} longer than xml.maxTextBytes (${this.options.maxTextBytes} bytes) ${where}`, top, this.textTooLong());
@@ -305,53 +258,6 @@ export class XmlRecordParser {
   /** A limit crossed, placed at `element` (else where saxes is). */
   private limit(message: string, element: OpenedAt | undefined, text: MessageText): ConnectorError {
     return limitExceeded(message, element?.line ?? this.sax.line, element?.column ?? this.sax.column + 1, text);
-  }
-
-  private malformed(saxesMessage: string): ConnectorError {
-    this.extendHead();
-    // `<!doctype` in lower case is not a DOCTYPE to saxes, only bad syntax; it is refused as one.
-    // Inside a start tag (`<Количество<!DOCTYPE …>`) it is a bad tag name wherever the chunks were
-    // cut: the head there starts after the name, and only as much of it as has arrived is known.
-    if (!this.inStartTag && /^\s*<!doctype/i.test((this.lastWasText ? '<' : '') + this.head)) {
-      return dtdRefused(this.markLine, this.markColumn);
-    }
-    if (saxesMessage.endsWith(': text data outside of root node.')) return malformed(saxesMessage, ...this.outsideRootPlace());
-    // saxes reports a text outside the root element when the text ends, or where its chunk ended:
-    // a file that arrived whole can show it a later error first (a bad character in the next tag's
-    // name), one cut inside the text cannot. The text is the first thing wrong either way.
-    if (this.textOutsideRootPending()) return malformed('text data outside of root node.', ...this.outsideRootPlace());
-    return malformed(saxesMessage, this.sax.line, Math.max(1, this.sax.column));
-  }
-
-  /** Since the last event, outside any element, text that is not all blank: saxes has not reported it yet. */
-  private textOutsideRootPending(): boolean {
-    if (this.stack.length > 0 || this.lastWasText) return false;
-    // The slices before this one as `outsideBefore` kept them, then this one up to where saxes is:
-    // the same answer wherever the file was cut.
-    if (this.outsideBefore !== 'blank') return this.outsideBefore === 'text';
-    return this.outsideTextSince(this.sax.position) === 'text';
-  }
-
-  /** What followed the last event in the slice being written, up to `position`, outside any element. */
-  private outsideTextSince(position: number): OutsideText {
-    const from = Math.max(this.lastEvent, this.meter.sliceStart);
-    const since = this.meter.textAt(from, Math.max(0, position - from));
-    const markup = since.search(/[<&]/);
-    let text = markup < 0 ? since : since.slice(0, markup);
-    // A byte order mark just after the last event (the file's first character) is no text.
-    if (from === this.lastEvent && text.startsWith('\uFEFF')) text = text.slice(1);
-    if (/[^ \t\r\n]/.test(text)) return 'text';
-    return markup < 0 ? 'blank' : 'markup';
-  }
-
-  /**
-   * Where a text outside the root element begins. saxes reports one at the `<` or `&` after it, or
-   * wherever the chunk it was found in ended, so its own place would depend on how the file was
-   * cut; where the text begins does not. A CDATA section there is placed at its `<`.
-   */
-  private outsideRootPlace(): [number, number] {
-    if (this.lastWasText && !this.head.startsWith('![CDATA[')) return [this.textLine, this.textColumn];
-    return [this.markLine, this.markColumn];
   }
 }
 
