@@ -8,12 +8,28 @@
 import type { InputHandle } from '../shared/input-file.js';
 import type { MessageText } from '../shared/types.js';
 import { countReadAttempt, uncountReadAttempt, type FileRecord } from '../store/files.js';
+import type { Db } from '../store/open-store.js';
 import type { RecordFileResult } from '../store/record-file.js';
 import { processExchangeMessage } from './exchange-message.js';
 import type { IntakeContext } from './intake-context.js';
 import { oneItem, recordAndMove, unlessChanged, type SeenFile } from './record-and-move.js';
 
 export type { SeenFile } from './record-and-move.js';
+
+/**
+ * Per connection (a daemon run opens one), the files whose last read in this run ended in a
+ * failure of its own (a full disk, a store error) while the store also refused to take the read's
+ * count back: the daemon did not die reading them, yet their rows say one more read than died. The
+ * next read of such a file in this run takes that count over instead of adding one, and recovery
+ * does not hold it against the file (`survivedRead`). Without this, a file taken while the disk
+ * was full was refused unread as a file the daemon kept dying on.
+ */
+const survivedReads = new WeakMap<Db, Set<number>>();
+
+/** Does the row of file `id` count a read this run survived (see `survivedReads`)? */
+export function survivedRead(db: Db, id: number): boolean {
+  return survivedReads.get(db)?.has(id) ?? false;
+}
 
 /**
  * Map, record and move one claimed file, read from `handle`: the file the caller opened and found
@@ -31,7 +47,7 @@ export async function processClaimedFile(
   const expected = seen ?? { size: row.sizeBytes, mtimeMs: (await handle.stat()).mtimeMs };
   // Counted before the read (`readCounted`: with the claim just made): if the daemon dies reading
   // it, recovery knows (`MAX_READ_ATTEMPTS`).
-  if (!options.readCounted) countReadAttempt(ctx.db, row.id);
+  if (!options.readCounted && !survivedReads.get(ctx.db)?.delete(row.id)) countReadAttempt(ctx.db, row.id);
   try {
     // An exchange message's header decides first what the message is (`exchange-message.ts`).
     if (ctx.flow.enterpriseData) return await processExchangeMessage(ctx, row, handle, expected);
@@ -52,7 +68,9 @@ function uncountQuietly(ctx: IntakeContext, id: number): void {
   try {
     uncountReadAttempt(ctx.db, id);
   } catch {
-    // The store refuses this write too: the read stays counted, as after a crash.
+    // The store refuses this write too: the read stays counted, and this run remembers it survived it.
+    const survived = survivedReads.get(ctx.db) ?? new Set<number>();
+    survivedReads.set(ctx.db, survived.add(id));
   }
 }
 

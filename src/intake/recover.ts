@@ -18,7 +18,7 @@ import { FILE_STATE, getFile, listFilesInState, type FileRecord } from '../store
 import { settleUnfinishedRecordings } from './settle-staged.js';
 import { isReservedName, markedNameOf, parseStoredName, storedName } from './inbox-names.js';
 import { ensureInboxDirs, entryExists, fileLogger, processingPathOf, type IntakeContext } from './intake-context.js';
-import { processClaimedFile, rejectClaimedUnread } from './process-file.js';
+import { processClaimedFile, rejectClaimedUnread, survivedRead } from './process-file.js';
 import { finishMove } from './record-and-move.js';
 import { takeFile } from './take-file.js';
 import { hashFile } from './hash-file.js';
@@ -111,17 +111,19 @@ export const MAX_READ_ATTEMPTS = 2;
 
 /** Map and record a claimed file again, from one descriptor; anything but a regular file is rejected unread. */
 async function reprocessClaimed(ctx: IntakeContext, row: FileRecord, filePath: string): Promise<void> {
-  if (row.readAttempts >= MAX_READ_ATTEMPTS) {
+  // A read this run survived, whose count the store would not take back, is no read the daemon died in.
+  const died = row.readAttempts - (survivedRead(ctx.db, row.id) ? 1 : 0);
+  if (died >= MAX_READ_ATTEMPTS) {
     fileLogger(ctx, row.originalName).error(
-      { fileId: row.id, code: 'FILE_UNREADABLE', readAttempts: row.readAttempts },
+      { fileId: row.id, code: 'FILE_UNREADABLE', readAttempts: died },
       'recovery: the daemon stopped while reading this file each time it tried; rejected unread',
     );
     await rejectClaimedUnread(
       ctx,
       row,
-      `${row.originalName}: the daemon stopped (crashed or was killed) while reading this file ${row.readAttempts} times; it was not read again. Check the log of those runs, then retake it`,
+      `${row.originalName}: the daemon stopped (crashed or was killed) while reading this file ${died} times; it was not read again. Check the log of those runs, then retake it`,
       'FILE_UNREADABLE',
-      { key: 'readAttemptsSpent', params: { n: row.readAttempts } },
+      { key: 'readAttemptsSpent', params: { n: died } },
     );
     return;
   }

@@ -121,4 +121,30 @@ describe('intake: small files recorded in groups', () => {
       expect(await f.list('processing')).toEqual([]);
     });
   });
+
+  it('a file whose recording fails while the store also refuses to take its read count back is still taken again, not refused as unreadable', async () => {
+    await withIntake(NO_WAIT, async (f) => {
+      // A full disk refuses the recording and, some of the time, the small write that uncounts the read too.
+      f.db.exec(`CREATE TEMP TRIGGER disk_full BEFORE INSERT ON submissions WHEN NEW.external_id = 'R-2' BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END`);
+      f.db.exec(
+        `CREATE TEMP TRIGGER uncount_full BEFORE UPDATE OF read_attempts ON files WHEN NEW.read_attempts < OLD.read_attempts BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END`,
+      );
+      await dropInOrder(f.inbox, [
+        ['a.csv', requestCsv([requestRow('R-1')])],
+        ['b.csv', requestCsv([requestRow('R-2')])],
+      ]);
+      await f.intake.start();
+      const byName = () => Object.fromEntries(f.files().map((file) => [file.originalName, file]));
+      expect(byName()['b.csv']).toMatchObject({ state: 'processing', readAttempts: 1 });
+      // Each retry takes over the count its failed read left: it never grows, and the file is never refused.
+      for (let i = 0; i < MAX_READ_ATTEMPTS + 1; i += 1) await f.intake.scanNow();
+      expect(byName()['b.csv']).toMatchObject({ state: 'processing', readAttempts: 1 });
+
+      f.db.exec('DROP TRIGGER disk_full');
+      f.db.exec('DROP TRIGGER uncount_full');
+      await f.intake.scanNow();
+      expect(byName()['b.csv']).toMatchObject({ state: 'archived', requestCount: 1, readAttempts: 1 });
+      expect(f.submissions().map((s) => s.externalId)).toEqual(['R-1', 'R-2']);
+    });
+  });
 });
