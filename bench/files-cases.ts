@@ -25,6 +25,7 @@ import { createDispatcher } from '../src/delivery/dispatcher.js';
 import { createExporter } from '../src/export/index.js';
 import { createIntake } from '../src/intake/index.js';
 import { silentLogger } from '../src/log.js';
+import { createMapThread } from '../src/mapping/map-thread.js';
 import { createMetrics } from '../src/metrics/metrics.js';
 import { createPlatformClient } from '../src/platform/client.js';
 import { ackChannel } from '../src/store/exports.js';
@@ -84,6 +85,7 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
     const metrics = createMetrics({ db, defaultMetrics: false });
     const mapping = loadMappingSpec(MAPPING_1C);
     const delivery = args.delivery ? deliveryParts(args.delivery, db, flow, mapping.acknowledgements, durable) : null;
+    const mapThread = createMapThread();
     const intake = createIntake({
       db,
       flow,
@@ -92,7 +94,8 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
       logger: silentLogger,
       durable,
       metrics,
-      // As src/daemon/intakes.ts wires it: a recording wakes delivery.
+      // As src/daemon/intakes.ts wires it: small files mapped on the mapping thread, and a recording wakes delivery.
+      mapThread,
       ...(delivery ? { onRecorded: () => delivery.dispatcher.wake() } : {}),
     });
     const server = benchConsoleServer(db, [flow], metrics, []);
@@ -126,6 +129,7 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
     } finally {
       await server.stop();
       await intake.stop();
+      await mapThread.close();
       await delivery?.dispatcher.stop();
       await delivery?.exporter.stop();
       await delivery?.client.close();

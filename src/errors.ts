@@ -106,6 +106,10 @@ export const ERROR_CODES = {
   // the store (appended)
   STORE_DISK_FULL:
     "The state folder's disk is full: the store takes no writes until a checkpoint of its WAL gets through (space is back); reads go on, and writes go on by themselves once it does.",
+
+  // the mapping thread (appended)
+  MAP_THREAD_FAILED:
+    'The thread that maps small CSV files off the event loop failed (an error, an exit, its heap limit, a file not mapped within 30 s): its files are mapped on the event loop instead, nothing is lost; after 3 failures in a row it is not started again until the daemon restarts.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

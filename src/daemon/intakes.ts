@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { Dispatcher } from '../delivery/dispatcher.js';
 import { createFileGate, createIntake, type Intake } from '../intake/index.js';
 import type { Logger } from '../log.js';
+import { createMapThread } from '../mapping/map-thread.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Lifecycle } from '../shared/lifecycle.js';
 import type { Clock, WaitDurable } from '../shared/types.js';
@@ -28,6 +29,9 @@ export async function startIntakes(lifecycle: Lifecycle, deps: IntakesDeps): Pro
   const intakes = new Map<string, Intake>();
   // One gate for every flow: the files taken at once are what the memory budget counts.
   const fileGate = createFileGate(config.intake.concurrentFiles);
+  // One mapping thread for every flow, stopped after the intakes (started before them).
+  const mapThread = createMapThread({ logger: deps.logger.child({ component: 'mapping thread' }) });
+  await lifecycle.start({ name: 'mapping thread', start: async () => undefined, stop: () => mapThread.close() });
   for (const flow of config.flows) {
     const intake = createIntake({
       db: deps.db,
@@ -43,6 +47,7 @@ export async function startIntakes(lifecycle: Lifecycle, deps: IntakesDeps): Pro
       },
       metrics,
       fileGate,
+      mapThread,
     });
     await lifecycle.start(intake);
     intakes.set(flow.name, intake);

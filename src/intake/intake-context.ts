@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { OpenedInput } from '../shared/input-file.js';
 import type { DiskCalls } from '../shared/disk-calls.js';
 import type { MappedItem } from '../mapping/types.js';
+import type { Premapped } from '../mapping/map-thread.js';
 import type { Db } from '../store/open-store.js';
 import type { FileRecord } from '../store/files.js';
 import { INBOX_DIRS } from '../shared/inbox-layout.js';
@@ -29,9 +30,17 @@ export interface IntakeContext {
   dirs: InboxDirs;
   /**
    * Stream the mapped items of an opened file (read from byte 0; the caller closes it), named
-   * `fileLabel` in messages. The current mapping is read at each call.
+   * `fileLabel` in messages. The current mapping is read at each call. `premapped`: what the
+   * mapping thread made of the same bytes ahead of the file's turn (`premap`), taken when it was
+   * made with the current mapping under the same label.
    */
-  mapItems: (input: OpenedInput, fileLabel: string) => AsyncIterable<MappedItem>;
+  mapItems: (input: OpenedInput, fileLabel: string, premapped?: Premapped) => AsyncIterable<MappedItem>;
+  /**
+   * Hand a small file's whole bytes (the hash's, `fileLabel` its inbox name) to the mapping thread
+   * (`mapping/map-thread.ts`) ahead of its turn; undefined when it is mapped on the event loop at
+   * its turn (no thread, another format, an exchange flow).
+   */
+  premap?: (bytes: Buffer, fileLabel: string) => Premapped | undefined;
   /** How the problems of a file of this name number its rows (its report says so); unsaid when absent. */
   rowNumbering?: (fileName: string) => RowNumbering;
   logger: Logger;

@@ -3,6 +3,8 @@ import type { FlowConfig } from '../config/flow-schema.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { formatOf, mapFile, rowNumberingOf, type MappingSpec } from '../mapping/index.js';
+import { mapsOnThread, type MapThread, type Premapped } from '../mapping/map-thread.js';
+import type { MappedItem } from '../mapping/types.js';
 import type { Db } from '../store/open-store.js';
 import { POOLED_DISK } from '../shared/disk-calls.js';
 import { alreadyDurable, systemClock, type Clock, type WaitDurable } from '../shared/types.js';
@@ -26,6 +28,8 @@ export interface IntakeDeps {
   metrics?: Pick<Metrics, 'files'> & Partial<Pick<Metrics, 'exchangeMessages' | 'readerFaults'>>;
   /** Shared by the daemon's intakes: at most `intake.concurrentFiles` files taken at once across flows. Default: no bound beyond this flow's one file at a time. */
   fileGate?: FileGate;
+  /** Shared by the daemon's intakes: small files mapped off the event loop, ahead of their turn (`mapping/map-thread.ts`). Default: every file mapped on the loop. */
+  mapThread?: MapThread;
 }
 
 /**
@@ -49,14 +53,21 @@ export function intakeContextOf(deps: IntakeDeps, mapping: () => MappingSpec, lo
     // Until `start()` has looked at the inbox's file system (`inbox-disk.ts`).
     disk: POOLED_DISK,
     durable: deps.durable ?? alreadyDurable,
-    mapItems: (input, fileLabel) =>
-      mapFile(input, mapping(), {
-        now: new Date(clock()),
-        rejectPastDates: rules.rejectPastDates,
-        fileLabel,
-        archivePassword: flow.enterpriseData?.password,
-        onFault: (error) => ctx.onReaderFault?.(error, fileLabel),
-      }),
+    mapItems: (input, fileLabel, premapped) => {
+      const onLoop = () =>
+        mapFile(input, mapping(), {
+          now: new Date(clock()),
+          rejectPastDates: rules.rejectPastDates,
+          fileLabel,
+          archivePassword: flow.enterpriseData?.password,
+          onFault: (error) => ctx.onReaderFault?.(error, fileLabel),
+        });
+      // Mapped ahead with the mapping still current, under the same name: its items; else (a reload came between) on the loop.
+      if (premapped?.spec !== mapping() || premapped.fileLabel !== fileLabel) return onLoop();
+      return premappedItems(premapped, onLoop, (error) => ctx.onReaderFault?.(error, fileLabel));
+    },
+    // An exchange flow's messages are decided first (`exchange-message.ts`), then mapped on the loop.
+    ...(deps.mapThread && !flow.enterpriseData ? { premap: premapOn(deps.mapThread, mapping, clock, rules.rejectPastDates) } : {}),
     rowNumbering: (fileName) => rowNumberingOf(formatOf(fileName, mapping())),
     onReaderFault: (error, file) => {
       logger.error(
@@ -74,4 +85,24 @@ export function intakeContextOf(deps: IntakeDeps, mapping: () => MappingSpec, lo
     },
   };
   return ctx;
+}
+
+/** Hand a small CSV's bytes to the mapping thread, with the mapping as it is now; undefined for any other file. */
+function premapOn(thread: MapThread, mapping: () => MappingSpec, clock: Clock, rejectPastDates: boolean): NonNullable<IntakeContext['premap']> {
+  return (bytes, fileLabel) => {
+    const spec = mapping();
+    if (!mapsOnThread(fileLabel, spec, bytes.length)) return undefined;
+    return { spec, fileLabel, outcome: thread.map({ spec, name: fileLabel, fileLabel, bytes, now: clock(), rejectPastDates }) };
+  };
+}
+
+/** The items the thread mapped, its faults told first as the loop's `mapFile` tells them; the file mapped on the loop when the thread could not. */
+async function* premappedItems(premapped: Premapped, onLoop: () => AsyncIterable<MappedItem>, onFault: (error: Error) => void): AsyncGenerator<MappedItem> {
+  const outcome = await premapped.outcome;
+  if (outcome === null) {
+    yield* onLoop();
+    return;
+  }
+  for (const fault of outcome.faults) onFault(fault);
+  yield* outcome.items;
 }

@@ -53,7 +53,7 @@ export async function processClaimedFile(
     if (ctx.flow.enterpriseData) return await processExchangeMessage(ctx, row, handle, expected);
     const input = { handle, name: row.originalName, bytes: seen?.bytes };
     // A small file mapped from its hashed bytes is recorded with the scan's group (`recording-group.ts`).
-    return await recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName), handle, expected, row.originalName, ctx.disk), {
+    return await recordAndMove(ctx, row, unlessChanged(ctx.mapItems(input, row.originalName, seen?.premapped), handle, expected, row.originalName, ctx.disk), {
       grouped: seen?.bytes !== undefined,
     });
   } catch (error) {

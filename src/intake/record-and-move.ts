@@ -4,6 +4,7 @@
  * with its report. The move comes after the commit; if the process dies between the two,
  * `finishMove` completes it on restart from the row alone.
  */
+import type { Premapped } from '../mapping/map-thread.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { InputHandle } from '../shared/input-file.js';
@@ -24,6 +25,8 @@ export interface SeenFile {
   mtimeMs: number;
   /** Its whole content as hashed, when one read took it (`FileDigest.bytes`): mapped from here. */
   bytes?: Buffer | undefined;
+  /** Those bytes as the mapping thread mapped them ahead of the file's turn (`IntakeContext.premap`). */
+  premapped?: Premapped | undefined;
 }
 
 /**

@@ -14,8 +14,8 @@ import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
 import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
+import { POOLED_DISK } from '../shared/disk-calls.js';
 import { judgeBeforeReading } from '../mapping/judge-file.js';
-import type { DiskCalls } from '../shared/disk-calls.js';
 import { createRecordingGroup, type RecordingGroup } from './recording-group.js';
 import { createTurnSlicer } from '../shared/turn-slicer.js';
 
@@ -37,6 +37,14 @@ export interface ScanOptions {
 
 /** The longest stretch a scan holds the event loop, but for one file's take (`shared/turn-slicer.ts`). */
 export const SCAN_SLICE_MS = 2;
+
+/**
+ * Small files opened and hashed ahead of their turn on a local disk, their bytes handed to the
+ * mapping thread: far enough ahead that the thread has mapped a file by the time it is taken (one
+ * ahead, the loop waited for it), few enough that the descriptors and bytes held stay small (at
+ * most 256 KiB each). On a share, one.
+ */
+export const LOOKAHEAD_FILES = 8;
 
 export async function scanInbox(base: IntakeContext, tracker: StabilityTracker, options: ScanOptions): Promise<ScanResult> {
   // The scan's small files are recorded in groups and its recorded files moved in groups, all of
@@ -122,7 +130,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
     if (verdict === 'ready') readyAhead.add(candidate);
     return verdict;
   };
-  const lookahead = createLookahead(verdictOf, rules.maxFileBytes, options.signal, ctx.disk);
+  const lookahead = createLookahead(candidates, verdictOf, rules.maxFileBytes, options.signal, ctx);
   try {
     for (const [index, candidate] of candidates.entries()) {
       await pauseIfDue();
@@ -138,7 +146,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
         } else {
           // Called only once the gate lets the file in: a scan stopped at the gate leaves what was hashed ahead to `discard`.
           // A small file whose recording waits for its group leaves the gate then; it is counted when it ends.
-          const take = () => recordings.follow(takeFile(ctx, candidate, lookahead.take(candidate, candidates[index + 1])), ended(candidate));
+          const take = () => recordings.follow(takeFile(ctx, candidate, lookahead.take(index)), ended(candidate));
           const outcome = await (ctx.fileGate ?? UNGATED).run(take, options.signal);
           if (outcome === 'changed' || outcome === 'waiting') continue;
         }
@@ -168,27 +176,42 @@ type Verdict = 'ready' | 'empty' | 'wait';
 
 /**
  * The next small file in line, opened and hashed while the one before is taken (`openAndHash`
- * touches no row and no name): claims, moves and recordings stay one file after another, in order.
- * Only a file read in one read is hashed ahead (the gate bounds the files held, not a hash's buffer).
+ * touches no row and no name), and a small CSV's bytes handed to the mapping thread (`ctx.premap`):
+ * claims, moves and recordings stay one file after another, in order, while the thread maps the
+ * next. Only a file read in one read is hashed ahead (the gate bounds the files held, not a hash's
+ * buffer).
  */
-function createLookahead(verdictOf: (candidate: Candidate) => Verdict, maxFileBytes: number, signal: AbortSignal, disk: DiskCalls) {
-  let ahead: { candidate: Candidate; hashed: Promise<HashedCandidate> } | undefined;
+function createLookahead(
+  candidates: readonly Candidate[],
+  verdictOf: (candidate: Candidate) => Verdict,
+  maxFileBytes: number,
+  signal: AbortSignal,
+  { disk, premap }: Pick<IntakeContext, 'disk' | 'premap'>,
+) {
+  const ahead = new Map<Candidate, Promise<HashedCandidate>>();
+  // On a share each file hashed ahead holds a thread of the pool (4 in all) for as long as the share takes to answer.
+  const depth = disk === POOLED_DISK ? 1 : LOOKAHEAD_FILES;
   return {
-    /** What was hashed ahead for `candidate`, if anything; and `next` started on, when it is ready and small. */
-    take(candidate: Candidate, next: Candidate | undefined): Promise<HashedCandidate> | undefined {
-      const hashed = ahead?.candidate === candidate ? ahead.hashed : undefined;
-      ahead = undefined;
-      if (next !== undefined && !signal.aborted && next.size > 0 && next.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes) && verdictOf(next) === 'ready') {
-        ahead = { candidate: next, hashed: openAndHash(next, disk) };
+    /** What was hashed ahead for candidate `index`, if anything; and the files after it not yet started on, when they are ready and small. */
+    take(index: number): Promise<HashedCandidate> | undefined {
+      const candidate = candidates[index]!;
+      const hashed = ahead.get(candidate);
+      ahead.delete(candidate);
+      for (const file of candidates.slice(index + 1, index + 1 + depth)) {
+        if (signal.aborted || ahead.has(file)) continue;
+        if (!(file.size > 0 && file.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes) && verdictOf(file) === 'ready')) continue;
+        const started = openAndHash(file, disk, premap);
         // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
-        ahead.hashed.catch(() => undefined);
+        started.catch(() => undefined);
+        ahead.set(file, started);
       }
       return hashed;
     },
-    /** Close what was hashed ahead for a file the scan stopped before. */
+    /** Close what was hashed ahead for files the scan stopped before. */
     async discard(): Promise<void> {
-      if (ahead !== undefined) await discardHashed(ahead.hashed);
-      ahead = undefined;
+      const left = [...ahead.values()];
+      ahead.clear();
+      await Promise.all(left.map(discardHashed));
     },
   };
 }

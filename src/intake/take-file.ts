@@ -18,6 +18,7 @@ import type { DiskCalls } from '../shared/disk-calls.js';
 import { recordSetAsideFile, type SetAsideFile } from '../store/set-aside-files.js';
 import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile, type FileDigest } from './hash-file.js';
+import type { Premapped } from '../mapping/map-thread.js';
 import { localStamp } from '../shared/local-time.js';
 import { markerNamesFor, rejectedName, uniquePath } from './inbox-names.js';
 import { entryExists, fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
@@ -125,12 +126,13 @@ async function holdsFile(p: string, opened: Stats, disk: DiskCalls): Promise<boo
 /** A candidate opened and hashed, ready to be claimed; or why it could not be opened (it left, or is no regular file). */
 export type HashedCandidate = Exclude<OpenResult, { ok: true }> | HashedFile;
 
-/** An opened candidate's descriptor, its hash, and its fstat taken after the hash. */
+/** An opened candidate's descriptor, its hash, its fstat taken after the hash, and its bytes handed to the mapping thread. */
 interface HashedFile {
   ok: true;
   handle: InputHandle;
   digest: FileDigest;
   after: Stats;
+  premapped?: Premapped | undefined;
 }
 
 /**
@@ -138,13 +140,16 @@ interface HashedFile {
  * the file is still that size). No row and no name is touched: a scan may do this for the next
  * file while the one before is taken. The caller owns the descriptor when it is returned open.
  */
-export async function openAndHash(candidate: Candidate, disk: DiskCalls): Promise<HashedCandidate> {
+export async function openAndHash(candidate: Candidate, disk: DiskCalls, premap?: IntakeContext['premap']): Promise<HashedCandidate> {
   const opened = await openRegularFile(candidate.path, disk);
   if (!opened.ok) return opened;
   const { handle } = opened;
   try {
     const digest = await hashFile(handle, { expectedSize: candidate.size, disk });
-    return { ok: true, handle, digest, after: await disk.fstat(handle) };
+    const after = await disk.fstat(handle);
+    // Mapped ahead from the very bytes hashed, when they are the file the scan saw: used only if the claim is won.
+    const whole = digest.bytes !== undefined && after.size === candidate.size && after.mtimeMs === candidate.mtimeMs ? digest.bytes : undefined;
+    return { ok: true, handle, digest, after, premapped: whole && premap?.(whole, candidate.name) };
   } catch (error) {
     await opened.handle.close().catch(() => undefined);
     throw error;
@@ -184,7 +189,7 @@ export async function takeFile(
   }
 }
 
-async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle, digest, after }: HashedFile): Promise<TakeOutcome> {
+async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle, digest, after, premapped }: HashedFile): Promise<TakeOutcome> {
   const log = fileLogger(ctx, candidate.name);
   if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
     log.debug('file changed while it was hashed; waiting');
@@ -233,6 +238,6 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: candidate.size }, 'file taken');
   // A small file is mapped from the bytes it was hashed from (they are the claim's SHA-256).
-  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes }, { readCounted: claim.ok });
+  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes, premapped }, { readCounted: claim.ok });
   return 'processed';
 }

@@ -3,6 +3,7 @@
  * small requests mapping, all in a temp folder; the intake is stopped and the store closed after.
  * The request rows and the mapping are the shared fixtures of `test/helpers/fixtures.ts`.
  */
+import type { MapThread } from '../../src/mapping/map-thread.js';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -54,6 +55,8 @@ export interface IntakeSetup {
   mappingFile?: string;
   /** More keys of the flow (`enterpriseData`). */
   flow?: Record<string, unknown>;
+  /** The mapping thread the intakes hand small files to, as the daemon's do (`src/daemon/intakes.ts`). Default: none, every file mapped on the loop. */
+  mapThread?: MapThread;
 }
 
 export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn: (f: IntakeFixture) => Promise<T>, setup: IntakeSetup = {}): Promise<T> {
@@ -79,7 +82,16 @@ export async function withIntake<T>(intakeOptions: Partial<FlowIntakeConfig>, fn
     const logger = process.env.INTAKE_DEBUG ? createLogger({ level: 'debug', destination: pino.destination(2) }) : capturingLogger(lines);
     const open = () => {
       const db = openStore(storePath(path.join(dir, 'state')));
-      const intake = createIntake({ db, flow, sourceSystem: SOURCE_SYSTEM, mapping: spec, logger, clock, onRecorded: (n) => recordedCounts.push(n) });
+      const intake = createIntake({
+        db,
+        flow,
+        sourceSystem: SOURCE_SYSTEM,
+        mapping: spec,
+        logger,
+        clock,
+        onRecorded: (n) => recordedCounts.push(n),
+        ...(setup.mapThread ? { mapThread: setup.mapThread } : {}),
+      });
       opened.push({ db, intake });
       return { db, intake };
     };
