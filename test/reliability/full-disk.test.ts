@@ -77,6 +77,20 @@ function pendingExports(stateDir: string): number {
   }
 }
 
+/**
+ * Requests not yet settled in the store, read beside the daemon. The platform has a request before
+ * its answer reaches the daemon, and the daemon enqueues the request's acknowledgement with the
+ * answer it records: until then no export row of it exists to be pending.
+ */
+function unsettledRequests(stateDir: string): number {
+  const db = new Database(storePath(stateDir), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM submissions WHERE state IN ('pending', 'in_flight', 'staged')").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 /** Events streaming, the disk filled, a file dropped, (a restart,) space back: everything flows again. */
 async function round(s: Scenario, n: number, restart: Restart, figures: Figures): Promise<void> {
   const { layout, daemon } = s;
@@ -198,8 +212,14 @@ async function withDaemonOnSmallDisk(
         };
         await daemon.start();
         await rounds(s);
-        // The requests' acknowledgements too: nothing is left waiting in the store.
-        await waitUntil(() => pendingExports(layout.stateDir) === 0, 'every export row written', RECOVERY_MS);
+        // The requests' acknowledgements too: nothing is left waiting in the store. (Looking at the
+        // export rows alone once raced the last round's answers: their acknowledgements were
+        // enqueued after the rows were found written, and the stop left them for the next start.)
+        await waitUntil(
+          () => unsettledRequests(layout.stateDir) === 0 && pendingExports(layout.stateDir) === 0,
+          'every request settled and every export row written',
+          RECOVERY_MS,
+        );
         expect(await daemon.stop()).toBe(0);
         expect(daemon.unexpectedExits).toBe(0);
 
