@@ -3,7 +3,7 @@
  *
  * A 1C job that writes one file per request leaves thousands of small files after an outage, and
  * the daemon's one event loop takes them one after another beside delivery, the listener and the
- * console. Parsing and mapping a small CSV is about a third of the loop's time per file
+ * console. Parsing and mapping a small CSV is about a third of the intake's time per file
  * (docs/performance.md, bench 8); on this thread it runs beside the rest: the intake hands it the
  * next file's bytes as soon as they are hashed (`intake/scan-inbox.ts`), and by the time the
  * file's turn comes its items are there. Claims, recordings and moves stay on the loop, in order.
@@ -99,7 +99,7 @@ export const MAX_FAILURES_IN_ROW = 3;
 
 /**
  * The thread's heap: the mapping code and far more than a file of `SMALL_CSV_BYTES` can need (its
- * cells and at most `MAX_LISTED_PROBLEMS` problems), a small part of the daemon's memory budget
+ * cells and at most `MAX_THREAD_ITEMS` items), a small part of the daemon's memory budget
  * (docs/reliability.md); a file that took more would end the thread, not the daemon.
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
