@@ -67,29 +67,26 @@ const walBytes = (stateDir: string): number => {
   return fs.existsSync(wal) ? fs.statSync(wal).size : 0;
 };
 
-/** Export rows not yet written, read beside the daemon (or after it). */
-function pendingExports(stateDir: string): number {
+/** A count read from the store beside the daemon (or after it). */
+function countInStore(stateDir: string, sql: string): number {
   const db = new Database(storePath(stateDir), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM exports WHERE state <> 'written'").get() as { n: number }).n;
+    return (db.prepare(sql).get() as { n: number }).n;
   } finally {
     db.close();
   }
 }
 
+/** Export rows not yet written. */
+const pendingExports = (stateDir: string): number => countInStore(stateDir, "SELECT COUNT(*) AS n FROM exports WHERE state <> 'written'");
+
 /**
- * Requests not yet settled in the store, read beside the daemon. The platform has a request before
- * its answer reaches the daemon, and the daemon enqueues the request's acknowledgement with the
- * answer it records: until then no export row of it exists to be pending.
+ * Requests not yet settled. The platform has a request before its answer reaches the daemon, and
+ * the daemon enqueues the request's acknowledgement with the answer it records: until then no
+ * export row of it exists to be pending.
  */
-function unsettledRequests(stateDir: string): number {
-  const db = new Database(storePath(stateDir), { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM submissions WHERE state IN ('pending', 'in_flight', 'staged')").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
+const unsettledRequests = (stateDir: string): number =>
+  countInStore(stateDir, "SELECT COUNT(*) AS n FROM submissions WHERE state IN ('pending', 'in_flight', 'staged')");
 
 /** Events streaming, the disk filled, a file dropped, (a restart,) space back: everything flows again. */
 async function round(s: Scenario, n: number, restart: Restart, figures: Figures): Promise<void> {
