@@ -111,7 +111,7 @@ export async function runFilesBench(options: FilesBenchOptions): Promise<BenchRe
     );
   }
   const ratios = roundRatios(intake, plain);
-  const load = `${options.files} one-request files (${options.linesPerRequest} lines) renamed into the inbox at once, after ${options.warmupFiles} of warm-up`;
+  const load = `${options.files} one-request files (${options.linesPerRequest} lines) renamed into the inbox at once by a thread of the bench's own, after ${options.warmupFiles} of warm-up`;
   const results = [
     figure({
       name: 'files.files_per_s',

@@ -5,8 +5,8 @@
  * - `files-intake`: the daemon's intake and console on one store, as `src/daemon/` wires them:
  *   `createStore` (synchronous=NORMAL, the group commit), the real `createIntake` with its metrics,
  *   and the admin listener with the console. It takes a warm-up batch first, says ready (the runner
- *   then times console pages while it works), renames every file into the inbox at once and times
- *   until the last one is archived. With `delivery` it runs end to end, as a site does: the real
+ *   then times console pages while it works), renames every file into the inbox at once from a
+ *   thread of its own (`dropFiles`) and times until the last one is archived. With `delivery` it runs end to end, as a site does: the real
  *   dispatcher, woken by intake as `src/daemon/` wires it, sends the requests to the sandbox (in
  *   another process) while the files are still being taken, and the real exporter writes an
  *   acknowledgement file per acceptance; it then also times until the last request is accepted.
