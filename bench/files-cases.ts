@@ -6,10 +6,11 @@
  *   `createStore` (synchronous=NORMAL, the group commit), the real `createIntake` with its metrics,
  *   and the admin listener with the console. It takes a warm-up batch first, says ready (the runner
  *   then times console pages while it works), renames every file into the inbox at once from a
- *   thread of its own (`dropFiles`) and times until the last one is archived. With `delivery` it runs end to end, as a site does: the real
- *   dispatcher, woken by intake as `src/daemon/` wires it, sends the requests to the sandbox (in
- *   another process) while the files are still being taken, and the real exporter writes an
- *   acknowledgement file per acceptance; it then also times until the last request is accepted.
+ *   thread of its own (`dropFiles`) and times until the last one is archived. With `delivery` it
+ *   runs end to end, as a site does: the real dispatcher, woken by intake as `src/daemon/` wires
+ *   it, sends the requests to the sandbox (in another process) while the files are still being
+ *   taken, and the real exporter writes an acknowledgement file per acceptance; it then also times
+ *   until the last request is accepted.
  * - `files-plain`: the ceiling, the same durable work per file written plainly: read, SHA-256, one
  *   SQLite commit (WAL, synchronous=FULL), rename into the archive, fsync of the archive folder.
  */
