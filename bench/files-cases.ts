@@ -103,18 +103,19 @@ parentPort.postMessage('ready');
 /**
  * Rename `files` into `inbox` from a thread of its own, as 1C's job is a process of its own: 5,000
  * renames on the intake's event loop would hold it (and the console's first page) before the intake
- * could begin. Resolves once the thread has been told to go, with the time it was.
+ * could begin. Resolves once every file is in, with the time the thread was told to go.
  */
-async function dropFiles(files: readonly string[], inbox: string): Promise<{ started: number; dropped: Promise<void> }> {
+async function dropFiles(files: readonly string[], inbox: string): Promise<number> {
   const worker = new Worker(DROP_THREAD, { eval: true, workerData: { files, inbox } });
-  const dropped = new Promise<void>((resolve, reject) => {
+  const ended = new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the drop thread exited with code ${code}`))));
   });
-  await new Promise((resolve) => worker.once('message', resolve));
+  await Promise.race([new Promise((resolve) => worker.once('message', resolve)), ended]);
   const started = performance.now();
   worker.postMessage('go');
-  return { started, dropped };
+  await ended;
+  return started;
 }
 
 async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<FilesRun> {
@@ -160,8 +161,7 @@ async function filesIntake(args: FilesArgs, channel: CaseChannel): Promise<Files
       await waitFor('the warm-up files archived', () => allArchived(warmup.length), limitMs, 10);
       if (delivery) await waitFor('the warm-up requests accepted', () => toSend.get(flow.name) === undefined, limitMs, 10);
       channel.ready({ url } satisfies FilesIntakeInfo);
-      const { started, dropped } = await dropFiles(main, flow.inbox);
-      await dropped;
+      const started = await dropFiles(main, flow.inbox);
       await waitFor(`${main.length} files archived`, () => allArchived(expected), limitMs, 10);
       const seconds = (performance.now() - started) / 1000;
       let deliveredSeconds: number | undefined;
