@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FromChild, ToChild } from './case-channel.js';
 
+const noop = (): void => undefined;
+
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js');
 
 export interface CaseOutcome<R> {
@@ -15,6 +17,8 @@ export interface CaseOutcome<R> {
 export interface RunningCase<R> {
   /** Resolves with what the case passed to `channel.ready` (server-like cases). */
   ready: Promise<unknown>;
+  /** Resolves when the case calls `channel.done()`. */
+  done: Promise<void>;
   /** Ask a server-like case to finish. */
   stop(): void;
   /** The case's result; rejects when the case failed, crashed or timed out. */
@@ -35,6 +39,10 @@ export function startCase<R>(name: string, args: object, timeoutMs = 180_000): R
     failReady = reject;
   });
   ready.catch(() => undefined); // a case that never calls ready() fails through `result` instead
+  let markDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    markDone = resolve;
+  });
   const result = new Promise<CaseOutcome<R>>((resolve, reject) => {
     let settled = false;
     const fail = (error: Error) => {
@@ -49,6 +57,7 @@ export function startCase<R>(name: string, args: object, timeoutMs = 180_000): R
     }, timeoutMs);
     child.on('message', (message: FromChild) => {
       if (message.type === 'ready') markReady(message.info);
+      else if (message.type === 'done') markDone();
       else if (message.type === 'error') fail(new Error(`bench case ${name} failed: ${message.message}`));
       else if (message.type === 'result' && !settled) {
         settled = true;
@@ -63,6 +72,7 @@ export function startCase<R>(name: string, args: object, timeoutMs = 180_000): R
   });
   return {
     ready,
+    done,
     stop: () => {
       if (child.connected) child.send({ type: 'stop' } satisfies ToChild);
     },
@@ -75,18 +85,22 @@ export function runCase<R>(name: string, args: object, timeoutMs?: number): Prom
   return startCase<R>(name, args, timeoutMs).result;
 }
 
-/** Run `fn` with a server-like case started; the case is stopped afterwards and its result returned with fn's. */
+/**
+ * Run `fn` with a server-like case started; the case is stopped afterwards and its result returned
+ * with fn's. `done` resolves when the case says its timed work is over.
+ */
 export async function withServerCase<I, S, T>(
   name: string,
   args: object,
-  fn: (info: I) => Promise<T>,
+  fn: (info: I, done: Promise<void>) => Promise<T>,
   timeoutMs?: number,
 ): Promise<{ value: T; server: CaseOutcome<S> }> {
   const server = startCase<S>(name, args, timeoutMs);
   let value: T;
   try {
     const info = (await Promise.race([server.ready, server.result.then(() => Promise.reject(new Error(`${name} ended before it was ready`)))])) as I;
-    value = await fn(info);
+    // A case that fails before it is done ends the wait too (its result rejects below).
+    value = await fn(info, Promise.race([server.done, server.result.then(noop, noop)]));
   } catch (error) {
     server.stop();
     await server.result.catch(() => undefined);

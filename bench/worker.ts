@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   });
   const channel: CaseChannel = {
     ready: (info) => void send({ type: 'ready', info }),
+    done: () => void send({ type: 'done' }),
     stopRequested: () => stopped,
   };
   const data = await (run as (args: unknown, channel: CaseChannel) => Promise<unknown>)(JSON.parse(rawArgs), channel);

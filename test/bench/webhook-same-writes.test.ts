@@ -44,7 +44,8 @@ async function sameWritesRows(): Promise<SameWritesRows> {
   const url = new Promise<string>((resolve) => (ready = resolve));
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const run = webhookBareSameWrites({ secret: SECRET }, { ready: (info) => ready((info as { url: string }).url), stopRequested: () => stopped });
+  const channel = { ready: (info: unknown) => ready((info as { url: string }).url), done: () => undefined, stopRequested: () => stopped };
+  const run = webhookBareSameWrites({ secret: SECRET }, channel);
   for (const e of EVENTS) expect((await postWebhook(await url, e)).status).toBe(200);
   stop();
   return (await run).rows;
