@@ -4,8 +4,8 @@
  * A case is `(args, channel) => Promise<result>`. A server-like case (sandbox, webhook listener)
  * calls `channel.ready(info)` once it listens, then `await channel.stopRequested()`; the runner
  * sends `stop` when the load is over. A case whose own work decides when the load is over (the
- * intake, done when its last file is archived) says so with `done()`. The worker answers with the result and the child's peak RSS
- * (`process.resourceUsage().maxRSS`), then exits.
+ * intake, done when its last file is archived) says so with `done()`. The worker answers with the
+ * result and the child's peak RSS (`process.resourceUsage().maxRSS`), then exits.
  */
 export interface CaseChannel {
   ready(info: unknown): void;
