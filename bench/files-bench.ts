@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { runCase, withServerCase, type CaseOutcome } from './child.js';
-import type { FilesArgs, FilesIntakeInfo, FilesRun } from './files-cases.js';
+import type { FilesArgs, FilesIntakeInfo, FilesIntakeRun, FilesRun } from './files-cases.js';
 import { figure, type BenchResult } from './results.js';
 import type { SandboxInfo, SandboxReport } from './sandbox-cases.js';
 import { max, median, percentile, roundRatios } from './stats.js';
@@ -66,8 +66,8 @@ async function get(pool: Pool, path: string, headers: Record<string, string>): P
 }
 
 /** The intake with its console, an operator watching it; end to end when `delivery` is given. */
-async function intakeRound(args: FilesArgs, timeoutMs: number): Promise<{ server: CaseOutcome<FilesRun>; times: number[] }> {
-  const { value: times, server } = await withServerCase<FilesIntakeInfo, FilesRun, number[]>(
+async function intakeRound(args: FilesArgs, timeoutMs: number): Promise<{ server: CaseOutcome<FilesIntakeRun>; times: number[] }> {
+  const { value: times, server } = await withServerCase<FilesIntakeInfo, FilesIntakeRun, number[]>(
     'files-intake',
     args,
     (info, done) => operateWhileTaking(info.url, done),
@@ -99,7 +99,7 @@ export async function runFilesBench(options: FilesBenchOptions): Promise<BenchRe
     let endToEnd = '';
     if (options.endToEndConcurrency !== undefined) {
       const concurrency = options.endToEndConcurrency;
-      const { value, server: sandbox } = await withServerCase<SandboxInfo, SandboxReport, { server: CaseOutcome<FilesRun>; times: number[] }>(
+      const { value, server: sandbox } = await withServerCase<SandboxInfo, SandboxReport, { server: CaseOutcome<FilesIntakeRun>; times: number[] }>(
         'sandbox-server',
         {},
         (info) => intakeRound({ ...args, delivery: { url: info.url, token: info.token, concurrency } }, timeoutMs),
