@@ -20,7 +20,8 @@ import { withSandbox } from '../helpers/with-sandbox.js';
 import { withDaemonProcess } from '../helpers/reliability/daemon-process.js';
 import { expectEachOnceUnderOneKey } from '../helpers/reliability/outcome.js';
 import { createRandom } from '../helpers/reliability/random.js';
-import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles } from '../helpers/reliability/setup.js';
+import { dropFile } from '../helpers/reliability/request-files.js';
+import { SECRETS, archivedFiles, filesIn, prepareDaemon, rejectedFiles, rejectionReports } from '../helpers/reliability/setup.js';
 
 const MESSAGES = 4;
 const ORDERS_PER_MESSAGE = 600;
@@ -51,7 +52,7 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
         const orderXml = (id: string) => edOrder('1.8', { number: id, lines: [{ name: 'Бумага', quantity: '5' }] });
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
-          fs.writeFileSync(message, edMessage({ version: null }));
+          dropFile(folder, PEER_MESSAGE, edMessage({ version: null }));
           await waitUntil(() => fs.existsSync(path.join(folder, OUR_REPLY)), 'our settings', { timeoutMs: 30_000 });
 
           let killedMidMessage = 0;
@@ -63,8 +64,7 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
             const unacknowledged = [...sentIn].filter(([n]) => n > acked).flatMap(([, ids]) => ids);
             no += 1;
             sentIn.set(no, fresh);
-            fs.rmSync(message, { force: true });
-            fs.writeFileSync(message, edMessage({ no, received: 0, body: [...unacknowledged, ...fresh].map(orderXml) }));
+            dropFile(folder, PEER_MESSAGE, edMessage({ no, received: 0, body: [...unacknowledged, ...fresh].map(orderXml) }));
             const taken = () => filesIn(processing).length > 0;
             await waitUntil(() => taken() || !fs.existsSync(message), `message ${no} taken`, { timeoutMs: 30_000, intervalMs: 2 });
             await sleep(random.between(0, 60));
@@ -77,7 +77,7 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
           const acked = acknowledged(folder);
           const rest = [...sentIn].filter(([n]) => n > acked).flatMap(([, ids]) => ids);
           no += 1;
-          fs.writeFileSync(message, edMessage({ no, body: rest.map(orderXml) }));
+          dropFile(folder, PEER_MESSAGE, edMessage({ no, body: rest.map(orderXml) }));
           const total = MESSAGES * ORDERS_PER_MESSAGE;
           await waitUntil(() => acknowledged(folder) === no && sandbox.requests().length >= total, 'every order delivered and the last message acknowledged', {
             timeoutMs: 180_000,
@@ -91,7 +91,7 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
             sandbox,
             [...sentIn.values()].flat().map((id) => `${id} ${refOf(id)}`),
           );
-          expect(rejectedFiles(folder)).toEqual([]);
+          expect(rejectedFiles(folder), `seed=${random.seed} ${rejectionReports(folder)}`).toEqual([]);
           expect(archivedFiles(folder).length).toBeGreaterThanOrEqual(MESSAGES + 2);
           const db = new Database(storePath(layout.stateDir), { readonly: true, fileMustExist: true });
           try {
@@ -126,9 +126,9 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
         const orderXml = (id: string, quantity = '5') => edOrder('1.8', { number: id, lines: [{ name: 'Бумага', quantity }] });
         await withDaemonProcess({ configFile: layout.configFile, webhookPort: layout.webhookPort, logDir: layout.logDir }, async (daemon) => {
           await daemon.start();
-          fs.writeFileSync(message, edMessage({ version: null }));
+          dropFile(folder, PEER_MESSAGE, edMessage({ version: null }));
           await waitUntil(() => fs.existsSync(path.join(folder, OUR_REPLY)), 'our settings', { timeoutMs: 30_000 });
-          fs.writeFileSync(message, edMessage({ no: 1, body: orders.map((id) => orderXml(id)) }));
+          dropFile(folder, PEER_MESSAGE, edMessage({ no: 1, body: orders.map((id) => orderXml(id)) }));
           await waitUntil(() => acknowledged(folder) === 1 && sandbox.requests().length === orders.length, 'every order sent', {
             timeoutMs: 120_000,
             intervalMs: 200,
@@ -138,7 +138,7 @@ describe('reliability: SIGKILL while 1C exchange messages are read', () => {
           // message large enough to be recorded in chunks; the daemon is killed while it reads it.
           const half = orders.length / 2;
           const body = [...orders.slice(0, half).map((id) => orderXml(id, '7')), ...orders.slice(half).map((id) => edWithdrawal(refOf(id)))];
-          fs.writeFileSync(message, edMessage({ no: 2, received: 1, body }));
+          dropFile(folder, PEER_MESSAGE, edMessage({ no: 2, received: 1, body }));
           let killedMidMessage = 0;
           for (let kill = 0; kill < 3; kill += 1) {
             await waitUntil(() => filesIn(processing).length > 0 || !fs.existsSync(message), 'the message taken', { timeoutMs: 30_000, intervalMs: 2 });

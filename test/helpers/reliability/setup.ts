@@ -141,6 +141,15 @@ export function rejectedFiles(inbox: string): string[] {
   return filesIn(path.join(inbox, 'rejected')).filter((f) => !/\.errors\.(json|csv)$/.test(f));
 }
 
+/** The error reports in `rejected/`, joined, for a failed assertion to say why a file was rejected. */
+export function rejectionReports(inbox: string): string {
+  const dir = path.join(inbox, 'rejected');
+  return filesIn(dir)
+    .filter((f) => f.endsWith('.errors.json'))
+    .map((f) => `${f}: ${fs.readFileSync(path.join(dir, f), 'utf8')}`)
+    .join('\n');
+}
+
 /** The bytes each secret may take in a file: as written, URL-encoded. */
 function needles(secrets: readonly string[]): Buffer[] {
   return [...new Set(secrets.flatMap((s) => [s, encodeURIComponent(s)]))].map((s) => Buffer.from(s, 'utf8'));
