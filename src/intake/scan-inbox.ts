@@ -10,9 +10,20 @@ import { escapeControlCharacters } from '../platform/contract.js';
 import { flowNameMatcher, isReservedName, isUnsafeName, markedNameOf, markerNamesFor } from './inbox-names.js';
 import { UNGATED } from './file-gate.js';
 import { createFileMoves } from './file-moves.js';
-import { fileLogger, isMissing, type IntakeContext } from './intake-context.js';
+import { fileLogger, isMissing, processingPathOf, type IntakeContext } from './intake-context.js';
 import type { StabilityTracker } from './stability.js';
-import { discardHashed, openAndHash, rejectUnclaimed, takeFile, type Candidate, type HashedCandidate } from './take-file.js';
+import {
+  discardHashed,
+  hashedAsSeen,
+  openAndHash,
+  rejectUnclaimed,
+  takeFile,
+  type Candidate,
+  type Claimer,
+  type HashedCandidate,
+  type HashedFile,
+} from './take-file.js';
+import { claimFiles, unclaimFiles, type FileRecord, type NewFile } from '../store/files.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
 import { POOLED_DISK } from '../shared/disk-calls.js';
 import { judgeBeforeReading } from '../mapping/judge-file.js';
@@ -130,7 +141,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
     if (verdict === 'ready') readyAhead.add(candidate);
     return verdict;
   };
-  const lookahead = createLookahead(candidates, verdictOf, rules.maxFileBytes, options.signal, ctx);
+  const lookahead = createLookahead(candidates, verdictOf, options.signal, ctx);
   try {
     for (const [index, candidate] of candidates.entries()) {
       await pauseIfDue();
@@ -146,7 +157,7 @@ async function takeReadyFiles(ctx: IntakeContext & { recordings: RecordingGroup 
         } else {
           // Called only once the gate lets the file in: a scan stopped at the gate leaves what was hashed ahead to `discard`.
           // A small file whose recording waits for its group leaves the gate then; it is counted when it ends.
-          const take = () => recordings.follow(takeFile(ctx, candidate, lookahead.take(index)), ended(candidate));
+          const take = () => recordings.follow(takeFile(ctx, candidate, lookahead.take(index), lookahead.claimerFor(index)), ended(candidate));
           const outcome = await (ctx.fileGate ?? UNGATED).run(take, options.signal);
           if (outcome === 'changed' || outcome === 'waiting') continue;
         }
@@ -180,38 +191,98 @@ type Verdict = 'ready' | 'empty' | 'wait';
  * claims, moves and recordings stay one file after another, in order, while the thread maps the
  * next. Only a file read in one read is hashed ahead (the gate bounds the files held, not a hash's
  * buffer).
+ *
+ * The files hashed ahead are also claimed ahead, with the one whose turn it is (`claimerFor`): one
+ * commit for a file and those after it, instead of one commit each, which was the largest single
+ * cost of a storm of small files. A claim is committed before its file is renamed into
+ * `processing/` either way, so a crash between the two is what recovery already knows: the scan
+ * adopts the claim when it finds the file again (`take-file.ts`). Claims the scan did not reach
+ * (it was stopped) are dropped when it ends (`discard`).
  */
-function createLookahead(
-  candidates: readonly Candidate[],
-  verdictOf: (candidate: Candidate) => Verdict,
-  maxFileBytes: number,
-  signal: AbortSignal,
-  { disk, premap }: Pick<IntakeContext, 'disk' | 'premap'>,
-) {
+function createLookahead(candidates: readonly Candidate[], verdictOf: (candidate: Candidate) => Verdict, signal: AbortSignal, ctx: IntakeContext) {
+  const { disk, premap } = ctx;
+  const rules = ctx.flow.intake;
   const ahead = new Map<Candidate, Promise<HashedCandidate>>();
+  /** Files hashed ahead whose hash is done and found them as the scan saw them. */
+  const hashedAhead = new Map<Candidate, HashedFile>();
+  /** Rows claimed ahead, each waiting for its file's turn. */
+  const claimedAhead = new Map<Candidate, FileRecord>();
   // On a share each file hashed ahead holds a thread of the pool (4 in all) for as long as the share takes to answer.
   const depth = disk === POOLED_DISK ? 1 : LOOKAHEAD_FILES;
+  const processingPathFor = (id: number, name: string) => processingPathOf(ctx.dirs, id, name);
+  const newFile = (candidate: Candidate, sha256: string): NewFile => ({
+    flow: ctx.flow.name,
+    sha256,
+    originalName: candidate.name,
+    sizeBytes: candidate.size,
+    now: ctx.clock(),
+  });
   return {
     /** What was hashed ahead for candidate `index`, if anything; and the files after it not yet started on, when they are ready and small. */
     take(index: number): Promise<HashedCandidate> | undefined {
       const candidate = candidates[index]!;
       const hashed = ahead.get(candidate);
       ahead.delete(candidate);
+      hashedAhead.delete(candidate);
       for (const file of candidates.slice(index + 1, index + 1 + depth)) {
         if (signal.aborted || ahead.has(file)) continue;
-        if (!(file.size > 0 && file.size <= Math.min(READ_CHUNK_BYTES, maxFileBytes) && verdictOf(file) === 'ready')) continue;
+        if (!(file.size > 0 && file.size <= Math.min(READ_CHUNK_BYTES, rules.maxFileBytes) && verdictOf(file) === 'ready')) continue;
         const started = openAndHash(file, disk, premap);
         // Its failure is met when its turn comes (`takeFile` awaits it), not as an unhandled rejection meanwhile.
-        started.catch(() => undefined);
+        started.then(
+          (done) => {
+            if (done.ok && ahead.get(file) === started && hashedAsSeen(file, done)) hashedAhead.set(file, done);
+          },
+          () => undefined,
+        );
         ahead.set(file, started);
       }
       return hashed;
     },
-    /** Close what was hashed ahead for files the scan stopped before. */
+    /**
+     * How candidate `index` is claimed: by the claim made ahead for it, or with the files right
+     * after it whose hash is done. The claims made ahead are always the files right after the last
+     * one taken, none skipped: a file whose turn comes meets a claim of a later file only when it
+     * has the same content, and then as a later file (never one to adopt).
+     */
+    claimerFor(index: number): Claimer {
+      const candidate = candidates[index]!;
+      return (file) => {
+        const row = claimedAhead.get(candidate);
+        claimedAhead.delete(candidate);
+        if (row?.sha256 === file.sha256) return { ok: true, row };
+        if (row) {
+          // Not the content claimed for it (it cannot be: both are its hash ahead): claim afresh, none ahead kept.
+          unclaimFiles(ctx.db, [row.id, ...[...claimedAhead.values()].map((r) => r.id)]);
+          claimedAhead.clear();
+        }
+        const next: Candidate[] = [];
+        for (const c of candidates.slice(index + 1, index + 1 + depth)) {
+          // Only a file its turn will take as it is: ready, hashed as the scan saw it, and not refused unread.
+          if (!hashedAhead.has(c) || judgeBeforeReading(c.name, c.size, rules) !== null) break;
+          next.push(c);
+        }
+        const claims = claimFiles(ctx.db, [file, ...next.map((c) => newFile(c, hashedAhead.get(c)!.digest.sha256))], processingPathFor, {
+          readStarts: true,
+        });
+        for (const [i, claim] of claims.slice(1).entries()) if (claim.ok) claimedAhead.set(next[i]!, claim.row);
+        return claims[0]!;
+      };
+    },
+    /** Close what was hashed ahead for files the scan stopped before, and drop their claims. */
     async discard(): Promise<void> {
       const left = [...ahead.values()];
       ahead.clear();
+      hashedAhead.clear();
       await Promise.all(left.map(discardHashed));
+      const unclaimed = [...claimedAhead.values()].map((row) => row.id);
+      claimedAhead.clear();
+      try {
+        unclaimFiles(ctx.db, unclaimed);
+      } catch (error) {
+        // Left as a crash would leave them: the next scan adopts each claim when it finds its file.
+        ctx.logger.child({ flow: ctx.flow.name }).warn(failureFields(error), 'claims made ahead could not be dropped; the next scan adopts them');
+      }
     },
   };
 }

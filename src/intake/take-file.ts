@@ -16,7 +16,7 @@ import { escapeControlCharacters } from '../platform/contract.js';
 import { openRegularFile, type InputHandle, type OpenResult } from '../shared/input-file.js';
 import type { DiskCalls } from '../shared/disk-calls.js';
 import { recordSetAsideFile, type SetAsideFile } from '../store/set-aside-files.js';
-import { claimFile, findFileBySha256, reclaimRejectedFile, setProcessingPath, type FileRecord, type NewFile } from '../store/files.js';
+import { adoptClaim, claimFile, findFileBySha256, reclaimRejectedFile, unclaimFiles, type ClaimResult, type FileRecord, type NewFile } from '../store/files.js';
 import { hashFile, type FileDigest } from './hash-file.js';
 import type { Premapped } from '../mapping/map-thread.js';
 import { localStamp } from '../shared/local-time.js';
@@ -127,7 +127,7 @@ async function holdsFile(p: string, opened: Stats, disk: DiskCalls): Promise<boo
 export type HashedCandidate = Exclude<OpenResult, { ok: true }> | HashedFile;
 
 /** An opened candidate's descriptor, its hash, its fstat taken after the hash, and its bytes handed to the mapping thread. */
-interface HashedFile {
+export interface HashedFile {
   ok: true;
   handle: InputHandle;
   digest: FileDigest;
@@ -163,6 +163,12 @@ export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<v
 }
 
 /**
+ * How a file is claimed: by itself (`claimFile`, counting the read that follows), or by a scan
+ * with the files it hashed ahead (`scan-inbox.ts`).
+ */
+export type Claimer = (file: NewFile) => ClaimResult;
+
+/**
  * Claim a complete file and process it. `changed` means the file changed (or left) while it was
  * taken; it stays where it is for the next scan. `hashed`: the candidate already opened and hashed
  * (`openAndHash`); the descriptor is closed here either way.
@@ -171,6 +177,7 @@ export async function takeFile(
   ctx: IntakeContext,
   candidate: Candidate,
   hashed: Promise<HashedCandidate> = openAndHash(candidate, ctx.disk),
+  claim?: Claimer,
 ): Promise<TakeOutcome> {
   const taken = await hashed;
   if (!taken.ok && taken.reason === 'missing') {
@@ -183,21 +190,33 @@ export async function takeFile(
     return 'rejected';
   }
   try {
-    return await takeOpenedFile(ctx, candidate, taken);
+    return await takeOpenedFile(
+      ctx,
+      candidate,
+      taken,
+      claim ?? ((file) => claimFile(ctx.db, file, (id, name) => processingPathOf(ctx.dirs, id, name), { readStarts: true })),
+    );
   } finally {
     await taken.handle.close();
   }
 }
 
-async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle, digest, after, premapped }: HashedFile): Promise<TakeOutcome> {
+/** Is the file still the one the scan saw, through its hash? If not, it is left for the next scan. */
+export function hashedAsSeen(candidate: Candidate, { digest, after }: HashedFile): boolean {
+  return digest.size === candidate.size && after.size === candidate.size && after.mtimeMs === candidate.mtimeMs;
+}
+
+async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, hashed: HashedFile, claimWith: Claimer): Promise<TakeOutcome> {
+  const { handle, digest, after, premapped } = hashed;
   const log = fileLogger(ctx, candidate.name);
-  if (digest.size !== candidate.size || after.size !== candidate.size || after.mtimeMs !== candidate.mtimeMs) {
+  if (!hashedAsSeen(candidate, hashed)) {
     log.debug('file changed while it was hashed; waiting');
     return 'changed';
   }
   const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
-  // A new claim counts the read that follows it (one commit for both); a row taken again counts it before the read.
-  const claim = claimFile(ctx.db, newFile, (id, name) => processingPathOf(ctx.dirs, id, name), { readStarts: true });
+  // A new claim counts the read that follows it (one commit for both), as does an adopted one; a rejected row taken again counts it before the read.
+  const claim = claimWith(newFile);
+  let readCounted = claim.ok;
   let row: FileRecord | undefined;
   if (claim.ok) {
     row = claim.row;
@@ -211,8 +230,9 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
       if (row) log.info({ fileId: row.id }, 'file rejected before is taken again');
     } else if (earlier.state === 'processing' && !(await entryExists(processingPathOf(ctx.dirs, earlier.id, earlier.originalName)))) {
       // Our own claim, left by a crash before the rename into processing/: adopt it.
-      setProcessingPath(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, candidate.name), candidate.name);
+      adoptClaim(ctx.db, earlier.id, processingPathOf(ctx.dirs, earlier.id, candidate.name), candidate.name);
       row = { ...earlier, originalName: candidate.name };
+      readCounted = true;
       log.info({ fileId: earlier.id }, 'file claimed before a restart is taken again');
     }
     if (!row) {
@@ -221,7 +241,17 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
     }
   }
   const processingPath = processingPathOf(ctx.dirs, row.id, row.originalName);
-  if (processingPath !== candidate.path) await ctx.disk.rename(candidate.path, processingPath);
+  if (processingPath !== candidate.path) {
+    try {
+      await ctx.disk.rename(candidate.path, processingPath);
+    } catch (error) {
+      if (!isMissing(error) || !claim.ok || (await entryExists(candidate.path))) throw error;
+      // Gone between its claim and its rename (the ERP took it back): its new claim goes too, so no row waits for a file that will not come.
+      unclaimFiles(ctx.db, [row.id]);
+      log.debug({ fileId: row.id }, 'file left before it was moved into processing/; its claim dropped');
+      return 'changed';
+    }
+  }
   if (path.dirname(candidate.path) === ctx.dirs.inbox) await removeMarkers(ctx, candidate.name);
   if (!(await holdsFile(processingPath, after, ctx.disk))) {
     // The name was pointed elsewhere between the open and the rename (a symlink to a credential,
@@ -238,6 +268,6 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, { handle
   }
   log.info({ fileId: row.id, sha256: digest.sha256, size: candidate.size }, 'file taken');
   // A small file is mapped from the bytes it was hashed from (they are the claim's SHA-256).
-  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes, premapped }, { readCounted: claim.ok });
+  await processClaimedFile(ctx, row, handle, { size: after.size, mtimeMs: after.mtimeMs, bytes: digest.bytes, premapped }, { readCounted });
   return 'processed';
 }

@@ -61,19 +61,53 @@ export type ClaimResult = { ok: true; row: FileRecord } | { ok: false; existing:
  * (`countReadAttempt`), one commit instead of two.
  */
 export function claimFile(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string, options: { readStarts?: boolean } = {}): ClaimResult {
-  return transact(db, (): ClaimResult => {
-    const inserted = statement(
-      db,
-      `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at, read_attempts)
-         VALUES (?, ?, ?, ?, 'processing', ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
-    ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now, options.readStarts ? 1 : 0) as { id: number } | undefined;
-    if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
-    // The row as it is now, from the statement that finishes it (no lookup after it).
-    const row = statement(db, `UPDATE files SET current_path = ? WHERE id = ? RETURNING ${FILE_COLUMNS}`).get(
-      processingPathFor(inserted.id, file.originalName),
-      inserted.id,
-    ) as FileRecord;
-    return { ok: true, row };
+  return claimFiles(db, [file], processingPathFor, options)[0]!;
+}
+
+/**
+ * `claimFile` for several files in one transaction, in their order (their ids follow it), up to
+ * the first that is not new: a scan claims the small files it hashed ahead with the one whose turn
+ * it is, one commit for all, and a file met again is left to its own turn (a duplicate of a file
+ * before it, decided there). The results are those of the files claimed, and of the one that
+ * stopped it.
+ */
+export function claimFiles(
+  db: Db,
+  files: readonly NewFile[],
+  processingPathFor: (id: number, name: string) => string,
+  options: { readStarts?: boolean } = {},
+): ClaimResult[] {
+  return transact(db, () => {
+    const results: ClaimResult[] = [];
+    for (const file of files) {
+      const result = claimOne(db, file, processingPathFor, options.readStarts ? 1 : 0);
+      results.push(result);
+      if (!result.ok) break;
+    }
+    return results;
+  });
+}
+
+function claimOne(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string, readAttempts: number): ClaimResult {
+  const inserted = statement(
+    db,
+    `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at, read_attempts)
+       VALUES (?, ?, ?, ?, 'processing', ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
+  ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now, readAttempts) as { id: number } | undefined;
+  if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
+  // The row as it is now, from the statement that finishes it (no lookup after it).
+  const row = statement(db, `UPDATE files SET current_path = ? WHERE id = ? RETURNING ${FILE_COLUMNS}`).get(
+    processingPathFor(inserted.id, file.originalName),
+    inserted.id,
+  ) as FileRecord;
+  return { ok: true, row };
+}
+
+/** Drop claims whose files never left the inbox (a scan stopped before their turn): nothing refers to a row before its file is recorded. */
+export function unclaimFiles(db: Db, ids: readonly number[]): void {
+  if (ids.length === 0) return;
+  transact(db, () => {
+    for (const id of ids) statement(db, `DELETE FROM files WHERE id = ? AND state = 'processing'`).run(id);
   });
 }
 
@@ -103,9 +137,17 @@ export function uncountReadAttempt(db: Db, id: number): void {
   statement(db, `UPDATE files SET read_attempts = read_attempts - 1 WHERE id = ? AND state = 'processing' AND read_attempts > 0`).run(id);
 }
 
-/** Point a `processing` row at a new path inside `processing/` (a crashed claim adopted again). */
-export function setProcessingPath(db: Db, id: number, currentPath: string, originalName: string): void {
-  statement(db, `UPDATE files SET current_path = ?, original_name = ? WHERE id = ? AND state = 'processing'`).run(currentPath, originalName, id);
+/**
+ * Point a `processing` row at a new path inside `processing/`: a claim whose file never reached it
+ * (a crash between the claim and the rename), adopted again. Such a file was never read (a read
+ * starts in `processing/`), so its read count starts again at the read that follows.
+ */
+export function adoptClaim(db: Db, id: number, currentPath: string, originalName: string): void {
+  statement(db, `UPDATE files SET current_path = ?, original_name = ?, read_attempts = 1 WHERE id = ? AND state = 'processing'`).run(
+    currentPath,
+    originalName,
+    id,
+  );
 }
 
 export interface FileOutcome {

@@ -1,6 +1,6 @@
 /** Claiming a file by its content (`store/files.ts`). */
 import { describe, expect, it } from 'vitest';
-import { claimFile, getFile, type NewFile } from '../../src/store/files.js';
+import { claimFile, claimFiles, getFile, listFiles, unclaimFiles, type NewFile } from '../../src/store/files.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 import { withStore } from '../helpers/store.js';
 
@@ -36,6 +36,40 @@ describe('claimFile', () => {
         if (!first.ok) throw new Error('expected a claim');
         expect(again).toEqual({ ok: false, existing: first.row });
         expect(first.row.readAttempts).toBe(0);
+      }),
+    );
+  });
+});
+
+describe('claimFiles', () => {
+  it('claims files in their order in one transaction, up to the first that is not new: the files after it are left to their own turn', async () => {
+    await withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const pathFor = (id: number, name: string) => `/p/${id}-${name}`;
+        const claims = claimFiles(
+          db,
+          [file('1'.repeat(64), '1.csv'), file('2'.repeat(64), '2.csv'), file('1'.repeat(64), 'copy of 1.csv'), file('3'.repeat(64), '3.csv')],
+          pathFor,
+          {
+            readStarts: true,
+          },
+        );
+        expect(claims.map((c) => c.ok)).toEqual([true, true, false]);
+        const [one, two, copy] = claims;
+        if (!one?.ok || !two?.ok || copy?.ok !== false) throw new Error('expected two claims and a duplicate');
+        expect(two.row.id).toBeGreaterThan(one.row.id);
+        expect(copy.existing).toEqual(one.row);
+        expect(
+          listFiles(db, 'requests')
+            .map((f) => f.originalName)
+            .sort(),
+        ).toEqual(['1.csv', '2.csv']);
+
+        // A claim dropped (its file never left the inbox) leaves no row; a recorded one is not dropped.
+        db.prepare(`UPDATE files SET state = 'archived' WHERE id = ?`).run(one.row.id);
+        unclaimFiles(db, [two.row.id, one.row.id]);
+        expect(getFile(db, two.row.id)).toBeUndefined();
+        expect(getFile(db, one.row.id)).toMatchObject({ state: 'archived' });
       }),
     );
   });
