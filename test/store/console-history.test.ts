@@ -3,10 +3,20 @@
  * row falls in at its edges, what is counted once, and that both read an index, never a table scan.
  */
 import { describe, expect, it } from 'vitest';
-import { attemptOutcomesByHour, eventsByHour, HISTORY_SQL, type HourWindow } from '../../src/store/console-history.js';
+import {
+  attemptOutcomesAfter,
+  attemptOutcomesByHour,
+  eventsByHour,
+  HISTORY_SQL,
+  lastAttemptId,
+  type AttemptOutcomeCount,
+  type HourWindow,
+} from '../../src/store/console-history.js';
 import type { Db } from '../../src/store/open-store.js';
 import { deliverAt, receiveEventAt } from '../helpers/console/history-rows.js';
-import { withStore } from '../helpers/store.js';
+import { validRequest } from '../helpers/fixtures.js';
+import { seededRandom } from '../../src/sandbox/faults.js';
+import { addRequestRow, withStore } from '../helpers/store.js';
 import { withTempDir } from '../helpers/temp-dir.js';
 
 const HOUR = 3_600_000;
@@ -87,6 +97,56 @@ describe('attemptOutcomesByHour', () => {
   });
 });
 
+describe('attemptOutcomesAfter', () => {
+  const GROUPS = { paused: 'retry', aborted: 'retry' };
+  const OUTCOMES = ['accepted', 'retry', 'paused', 'aborted', 'rejected', 'held', 'dead'];
+  /** An attempt of submission `id` finished at `at`, written as delivery writes it (only the columns the charts read matter). */
+  const attempt = (db: Db, id: number, at: number, outcome: string) =>
+    db
+      .prepare('INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, outcome) VALUES (?, ?, ?, ?, ?)')
+      .run(id, `r-${id}-${at}`, at - 50, at, outcome);
+  /** Rows keyed by flow, hour and outcome, with `more` added. */
+  const add = (rows: AttemptOutcomeCount[], more: AttemptOutcomeCount[]) => {
+    const sum = new Map(rows.map((row) => [`${row.flow}/${row.hour}/${row.outcome}`, row.submissions]));
+    for (const row of more) sum.set(`${row.flow}/${row.hour}/${row.outcome}`, (sum.get(`${row.flow}/${row.hour}/${row.outcome}`) ?? 0) + row.submissions);
+    return Object.fromEntries([...sum].sort(([a], [b]) => a.localeCompare(b)));
+  };
+
+  it('adds to the counts up to an attempt exactly what counting every attempt again adds: a submission tried again in an hour and outcome it already has counts once', async () => {
+    await withHistoryStore((db) => {
+      const random = seededRandom(47);
+      const ids = ['requests', 'confirmations'].flatMap((flow) => Array.from({ length: 12 }, (_, i) => addRequestRow(db, flow, validRequest(`${flow}-${i}`))));
+      for (let step = 0; step < 40; step += 1) {
+        const before = attemptOutcomesByHour(db, WINDOW, GROUPS);
+        const mark = lastAttemptId(db);
+        // A few attempts, anywhere in the window or just outside it, some in hours and outcomes their submission already has.
+        for (let n = Math.floor(random() * 6); n > 0; n -= 1) {
+          const at = SINCE - HOUR + Math.floor(random() * 26 * HOUR);
+          attempt(db, ids[Math.floor(random() * ids.length)]!, at, OUTCOMES[Math.floor(random() * OUTCOMES.length)]!);
+        }
+        expect(lastAttemptId(db)).toBeGreaterThanOrEqual(mark);
+        expect(add(before, attemptOutcomesAfter(db, WINDOW, mark, GROUPS)), `step ${step}`).toEqual(add(attemptOutcomesByHour(db, WINDOW, GROUPS), []));
+      }
+    });
+  });
+
+  it('counts nothing after the last attempt, and an attempt again only in an hour or outcome group its submission had not', async () => {
+    await withHistoryStore((db) => {
+      expect(lastAttemptId(db)).toBe(0);
+      const id = deliverAt(db, 'requests', 'R-1', [{ at: SINCE + 1_000, outcome: 'retry' }]);
+      const mark = lastAttemptId(db);
+      expect(attemptOutcomesAfter(db, WINDOW, mark, GROUPS)).toEqual([]);
+      attempt(db, id, SINCE + 2_000, 'paused');
+      attempt(db, id, SINCE + HOUR + 1_000, 'paused');
+      attempt(db, id, SINCE + HOUR + 2_000, 'accepted');
+      expect(attemptOutcomesAfter(db, WINDOW, mark, GROUPS)).toEqual([
+        { flow: 'requests', hour: 1, outcome: 'accepted', submissions: 1 },
+        { flow: 'requests', hour: 1, outcome: 'retry', submissions: 1 },
+      ]);
+    });
+  });
+});
+
 describe('eventsByHour', () => {
   it('counts events stored per hour, applied or stored only; a repeated eventId stores nothing and is not counted', async () => {
     await withHistoryStore((db) => {
@@ -115,6 +175,13 @@ describe('the charts’ query plans', () => {
   it('range over an index of migration 7 that holds every column they read, and scan no table', async () => {
     await withHistoryStore((db) => {
       const attempts = plan(db, HISTORY_SQL.attemptOutcomesByHour);
+      // The attempts after a mark by their ids, each one's earlier attempts by its submission.
+      const after = (
+        db.prepare(`EXPLAIN QUERY PLAN ${HISTORY_SQL.attemptOutcomesAfter}`).all({ ...WINDOW, afterId: 0, groups: '{}' }) as { detail: string }[]
+      ).map((row) => row.detail);
+      expect(after).toContain('SEARCH a USING INTEGER PRIMARY KEY (rowid>?)');
+      expect(after).toContain('SEARCH b USING INDEX submission_attempts_submission (submission_id=? AND rowid<?)');
+      expect(after.filter((step) => step.startsWith('SCAN'))).toEqual([]);
       expect(attempts).toContain('SEARCH a USING COVERING INDEX submission_attempts_finished (finished_at>? AND finished_at<?)');
       expect(attempts).toContain('SEARCH s USING INTEGER PRIMARY KEY (rowid=?)');
       const events = plan(db, HISTORY_SQL.eventsByHour);

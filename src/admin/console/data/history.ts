@@ -23,8 +23,16 @@
  * - Times are the daemon's clock when it recorded them: if that clock is set back, the hours it
  *   repeats hold the rows of both passes.
  */
-import { attemptOutcomesByHour, eventsByHour, type HourWindow } from '../../../store/console-history.js';
+import {
+  attemptOutcomesAfter,
+  attemptOutcomesByHour,
+  eventsByHour,
+  lastAttemptId,
+  type AttemptOutcomeCount,
+  type HourWindow,
+} from '../../../store/console-history.js';
 import type { Db } from '../../../store/open-store.js';
+import { transact } from '../../../store/statement.js';
 import { iso, startOfLocalHour } from '../format.js';
 
 export const HOUR_MS = 3_600_000;
@@ -72,11 +80,67 @@ function add<K extends string>(history: HourlyHistory<K>, key: K, hour: number, 
   if (hour >= 0 && hour < HOURS) counts[hour] = (counts[hour] ?? 0) + n;
 }
 
+/**
+ * The request chart's counts as of attempt `upTo`, kept between pages of one store: a page counts
+ * only the attempts recorded since the last one (`attemptOutcomesAfter`), where counting the whole
+ * window again sorted every attempt of the day on every page, a cost that grew with the day's
+ * traffic and was paid on the event loop the intake and delivery share.
+ */
+interface AttemptTally {
+  since: number;
+  until: number;
+  upTo: number;
+  countedAt: number;
+  counts: Map<string, AttemptOutcomeCount>;
+}
+
+const tallies = new WeakMap<Db, AttemptTally>();
+
+/**
+ * How long a tally is added to before the window is counted whole again. Attempts are never
+ * rewritten, and housekeeping deletes only those older than a day, outside the window; a recount
+ * now and then still bounds what a count kept by additions could miss (ids of deleted attempts
+ * given again by SQLite, a clock set back).
+ */
+export const RECOUNT_MS = 10 * 60_000;
+
+const tallyKey = (row: AttemptOutcomeCount) => `${row.flow}\u0000${row.hour}\u0000${row.outcome}`;
+
+/** `attemptOutcomesByHour` over `range` for the chart, from the store's tally when it has one for the window. */
+function lastDayCounts(db: Db, range: HourWindow, now: number): Iterable<AttemptOutcomeCount> {
+  // One read transaction: the last id and the attempts counted up to it are of one snapshot.
+  return transact(db, () => {
+    const upTo = lastAttemptId(db);
+    const kept = tallies.get(db);
+    const fresh =
+      kept !== undefined &&
+      kept.since === range.since &&
+      kept.until === range.until &&
+      upTo >= kept.upTo &&
+      now >= kept.countedAt &&
+      now - kept.countedAt < RECOUNT_MS;
+    if (!fresh) {
+      const counts = new Map(attemptOutcomesByHour(db, range, RETRY_GROUP).map((row) => [tallyKey(row), row]));
+      tallies.set(db, { since: range.since, until: range.until, upTo, countedAt: now, counts });
+      return counts.values();
+    }
+    if (upTo > kept.upTo) {
+      for (const row of attemptOutcomesAfter(db, range, kept.upTo, RETRY_GROUP)) {
+        const key = tallyKey(row);
+        const had = kept.counts.get(key);
+        kept.counts.set(key, had ? { ...had, submissions: had.submissions + row.submissions } : row);
+      }
+      kept.upTo = upTo;
+    }
+    return kept.counts.values();
+  });
+}
+
 /** Per flow name, its submissions' outcomes per hour; a flow with no attempts in the window has all zeros. */
 export function requestHistory(db: Db, flows: readonly string[], now: number): Map<string, HourlyHistory<RequestOutcome>> {
   const range = lastDayWindow(now);
   const byFlow = new Map(flows.map((flow) => [flow, emptyHistory(range, now, REQUEST_OUTCOMES)]));
-  for (const row of attemptOutcomesByHour(db, range, RETRY_GROUP)) {
+  for (const row of lastDayCounts(db, range, now)) {
     const history = byFlow.get(row.flow);
     // An outcome this code does not know sends its row back to pending, as every non-final one does.
     const key = (REQUEST_OUTCOMES as readonly string[]).includes(row.outcome) ? (row.outcome as RequestOutcome) : 'retry';

@@ -4,11 +4,12 @@
  * over HTTP (the SVG's tooltips, summaries and the empty chart), in a zone whose hours are not UTC's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventHistory, requestHistory } from '../../../../src/admin/console/data/history.js';
+import { eventHistory, RECOUNT_MS, requestHistory } from '../../../../src/admin/console/data/history.js';
 import { formatClock } from '../../../../src/admin/console/format.js';
 import type { Db } from '../../../../src/store/open-store.js';
 import { manualClock } from '../../../helpers/clock.js';
-import { withStore } from '../../../helpers/store.js';
+import { validRequest } from '../../../helpers/fixtures.js';
+import { addRequestRow, withStore } from '../../../helpers/store.js';
 import { withTempDir } from '../../../helpers/temp-dir.js';
 import { send } from '../../../helpers/console/http.js';
 import { deliverAt, receiveEventAt } from '../../../helpers/console/history-rows.js';
@@ -116,6 +117,38 @@ describe('the last 24 hours (data)', () => {
       } finally {
         process.env.TZ = ZONE;
       }
+    });
+  });
+
+  it('counts on each page what was recorded since the last, as a count of every attempt does, and counts the window whole again within RECOUNT_MS', async () => {
+    await withHistoryStore((db) => {
+      const clock = manualClock(local(15, 12, 20));
+      const retry = (id: number, at: number, outcome: string) =>
+        db
+          .prepare('INSERT INTO submission_attempts (submission_id, request_id, started_at, finished_at, outcome) VALUES (?, ?, ?, ?, ?)')
+          .run(id, `again-${at}`, at - 50, at, outcome);
+      const page = () => requestHistory(db, ['requests'], clock()).get('requests')!.series;
+      const r1 = deliverAt(db, 'requests', 'R-1', [{ at: local(15, 12, 1), outcome: 'retry' }]);
+      expect(page().retry[23]).toBe(1);
+      // Tried again in the same hour, paused (drawn as retrying) and then retried: still one request there.
+      retry(r1, local(15, 12, 5), 'paused');
+      retry(r1, local(15, 12, 6), 'retry');
+      deliverAt(db, 'requests', 'R-2', [{ at: local(15, 11, 59), outcome: 'accepted' }]);
+      expect([page().retry[23], page().accepted[22]]).toEqual([1, 1]);
+      retry(r1, local(15, 12, 10), 'dead');
+      clock.advance(MINUTE);
+      expect([page().retry[23], page().dead[23], page().accepted[22]]).toEqual([1, 1, 1]);
+
+      // Attempts deleted and their ids given again (not something the daemon does: housekeeping
+      // deletes only attempts older than the window): a page may miss it until the next recount.
+      db.prepare('DELETE FROM submission_attempts WHERE id = (SELECT max(id) FROM submission_attempts)').run();
+      retry(addRequestRow(db, 'requests', validRequest('R-3')), local(15, 12, 11), 'held');
+      retry(r1, local(15, 12, 12), 'rejected');
+      page();
+      clock.advance(RECOUNT_MS);
+      expect(clock()).toBeLessThan(local(15, 13));
+      const recounted = page();
+      expect([recounted.retry[23], recounted.dead[23], recounted.held[23], recounted.rejected[23], recounted.accepted[22]]).toEqual([1, 0, 1, 1, 1]);
     });
   });
 
