@@ -78,29 +78,28 @@ export function claimFiles(
   options: { readStarts?: boolean } = {},
 ): ClaimResult[] {
   return transact(db, () => {
+    // The id SQLite would give the row (one above the largest; `files` has no AUTOINCREMENT), named
+    // here so that the row is inserted with its processing path, which holds the id: one statement
+    // a claim, not an insert and an update.
+    let id = statement(db, 'SELECT coalesce(max(id), 0) + 1 FROM files').pluck().get() as number;
     const results: ClaimResult[] = [];
     for (const file of files) {
-      const result = claimOne(db, file, processingPathFor, options.readStarts ? 1 : 0);
+      const result = claimOne(db, id, file, processingPathFor(id, file.originalName), options.readStarts ? 1 : 0);
       results.push(result);
       if (!result.ok) break;
+      id += 1;
     }
     return results;
   });
 }
 
-function claimOne(db: Db, file: NewFile, processingPathFor: (id: number, name: string) => string, readAttempts: number): ClaimResult {
-  const inserted = statement(
+function claimOne(db: Db, id: number, file: NewFile, processingPath: string, readAttempts: number): ClaimResult {
+  const row = statement(
     db,
-    `INSERT INTO files (flow, sha256, original_name, size_bytes, state, claimed_at, read_attempts)
-       VALUES (?, ?, ?, ?, 'processing', ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING id`,
-  ).get(file.flow, file.sha256, file.originalName, file.sizeBytes, file.now, readAttempts) as { id: number } | undefined;
-  if (!inserted) return { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
-  // The row as it is now, from the statement that finishes it (no lookup after it).
-  const row = statement(db, `UPDATE files SET current_path = ? WHERE id = ? RETURNING ${FILE_COLUMNS}`).get(
-    processingPathFor(inserted.id, file.originalName),
-    inserted.id,
-  ) as FileRecord;
-  return { ok: true, row };
+    `INSERT INTO files (id, flow, sha256, original_name, size_bytes, state, current_path, claimed_at, read_attempts)
+       VALUES (?, ?, ?, ?, ?, 'processing', ?, ?, ?) ON CONFLICT (flow, sha256) DO NOTHING RETURNING ${FILE_COLUMNS}`,
+  ).get(id, file.flow, file.sha256, file.originalName, file.sizeBytes, processingPath, file.now, readAttempts) as FileRecord | undefined;
+  return row ? { ok: true, row } : { ok: false, existing: findFileBySha256(db, file.flow, file.sha256)! };
 }
 
 /** Drop claims whose files never left the inbox (a scan stopped before their turn): nothing refers to a row before its file is recorded. */
