@@ -33,7 +33,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
       ...INTAKE_STABILITY,
       log,
     }),
-  files: () => runFilesBench({ files: 5_000, firstStormFiles: 5_000, linesPerRequest: 3, rounds: 3, endToEndConcurrency: 4, log }),
+  files: () => runFilesBench({ files: 5_000, firstStormFiles: 5_000, linesPerRequest: 3, rounds: 5, endToEndConcurrency: 4, log }),
   delivery: () =>
     runDeliveryBench({
       requests: 10_000,
