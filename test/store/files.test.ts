@@ -73,4 +73,35 @@ describe('claimFiles', () => {
       }),
     );
   });
+
+  it('gives each row the id SQLite would, one above the largest, and the processing path of that id', async () => {
+    await withTempDir((dir) =>
+      withStore(dir, (db) => {
+        const pathFor = (id: number, name: string) => `/p/${id}-${name}`;
+        const ids = (claims: ReturnType<typeof claimFiles>) => claims.map((c) => (c.ok ? [c.row.id, c.row.currentPath] : ['dup', c.existing.id]));
+        expect(ids(claimFiles(db, [file('1'.repeat(64), '1.csv'), file('2'.repeat(64), '2.csv')], pathFor))).toEqual([
+          [1, '/p/1-1.csv'],
+          [2, '/p/2-2.csv'],
+        ]);
+        // A duplicate takes no id: the next new file has the one after the largest.
+        expect(ids(claimFiles(db, [file('3'.repeat(64), '3.csv'), file('1'.repeat(64), 'again.csv')], pathFor))).toEqual([
+          [3, '/p/3-3.csv'],
+          ['dup', 1],
+        ]);
+        expect(ids(claimFiles(db, [file('4'.repeat(64), '4.csv')], pathFor))).toEqual([[4, '/p/4-4.csv']]);
+        // The largest dropped, its id is given again, as SQLite gives a rowid; one below it is not.
+        unclaimFiles(db, [4, 2]);
+        expect(ids(claimFiles(db, [file('5'.repeat(64), '5.csv'), file('6'.repeat(64), '6.csv')], pathFor))).toEqual([
+          [4, '/p/4-5.csv'],
+          [5, '/p/5-6.csv'],
+        ]);
+        expect(db.prepare('SELECT id, current_path FROM files ORDER BY id').raw().all()).toEqual([
+          [1, '/p/1-1.csv'],
+          [3, '/p/3-3.csv'],
+          [4, '/p/4-5.csv'],
+          [5, '/p/5-6.csv'],
+        ]);
+      }),
+    );
+  });
 });
