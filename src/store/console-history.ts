@@ -15,10 +15,14 @@ export interface HourWindow {
   hourMs: number;
 }
 
-/** The statements, named so that a test can read their query plans (`@since`, `@until`, `@hourMs`, `@hours`; `@groups` a JSON object). */
+/** An attempt's hour in the window (`alias` names `submission_attempts`). Better-sqlite3 binds numbers as REAL, hence the CAST. */
+const hourOf = (alias: string) => `CAST((${alias}.finished_at - @since) / @hourMs AS INTEGER)`;
+/** An attempt's outcome, or the group `@groups` puts it in. */
+const outcomeOf = (alias: string) => `coalesce(json_extract(@groups, '$."' || ${alias}.outcome || '"'), ${alias}.outcome)`;
+
+/** The statements, named so that a test can read their query plans (`@since`, `@until`, `@hourMs`, `@hours`, `@afterId`; `@groups` a JSON object). */
 export const HISTORY_SQL = {
-  attemptOutcomesByHour: `SELECT s.flow AS flow, CAST((a.finished_at - @since) / @hourMs AS INTEGER) AS hour,
-         coalesce(json_extract(@groups, '$."' || a.outcome || '"'), a.outcome) AS outcome, count(DISTINCT a.submission_id) AS submissions
+  attemptOutcomesByHour: `SELECT s.flow AS flow, ${hourOf('a')} AS hour, ${outcomeOf('a')} AS outcome, count(DISTINCT a.submission_id) AS submissions
     FROM submission_attempts a JOIN submissions s ON s.id = a.submission_id
    WHERE a.finished_at >= @since AND a.finished_at < @until
    GROUP BY 1, 2, 3
@@ -29,16 +33,13 @@ export const HISTORY_SQL = {
   // search per new attempt instead of the window's attempts sorted again (`data/history.ts`). The
   // unary `+` keeps SQLite off the finished_at index, which would read every attempt of the window
   // to find the new ones: the ids after the mark are a range of the table itself.
-  attemptOutcomesAfter: `SELECT s.flow AS flow, CAST((a.finished_at - @since) / @hourMs AS INTEGER) AS hour,
-         coalesce(json_extract(@groups, '$."' || a.outcome || '"'), a.outcome) AS outcome, count(*) AS submissions
+  attemptOutcomesAfter: `SELECT s.flow AS flow, ${hourOf('a')} AS hour, ${outcomeOf('a')} AS outcome, count(*) AS submissions
     FROM submission_attempts a JOIN submissions s ON s.id = a.submission_id
    WHERE a.id > @afterId AND +a.finished_at >= @since AND +a.finished_at < @until
      AND NOT EXISTS (
        SELECT 1 FROM submission_attempts b
-        WHERE b.submission_id = a.submission_id AND b.id < a.id
-          AND CAST((b.finished_at - @since) / @hourMs AS INTEGER) = CAST((a.finished_at - @since) / @hourMs AS INTEGER)
-          AND b.finished_at >= @since AND b.finished_at < @until
-          AND coalesce(json_extract(@groups, '$."' || b.outcome || '"'), b.outcome) IS coalesce(json_extract(@groups, '$."' || a.outcome || '"'), a.outcome))
+        WHERE b.submission_id = a.submission_id AND b.id < a.id AND b.finished_at >= @since AND b.finished_at < @until
+          AND ${hourOf('b')} = ${hourOf('a')} AND ${outcomeOf('b')} IS ${outcomeOf('a')})
    GROUP BY 1, 2, 3
    ORDER BY 1, 2, 3`,
   lastAttemptId: 'SELECT coalesce(max(id), 0) FROM submission_attempts',
@@ -68,7 +69,6 @@ export interface AttemptOutcomeCount {
  * 'retry' }`), so a submission with attempts of two outcomes of one group in an hour counts once in
  * it; an outcome not named keeps its own name. One query for every flow: the window's attempts are
  * read from `submission_attempts_finished` alone, each one's flow by its submission's rowid.
- * Better-sqlite3 binds numbers as REAL, hence the CAST of the hour.
  */
 export function attemptOutcomesByHour(db: Db, range: HourWindow, groups: Readonly<Record<string, string>> = {}): AttemptOutcomeCount[] {
   return statement(db, HISTORY_SQL.attemptOutcomesByHour).all({
