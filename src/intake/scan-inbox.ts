@@ -15,6 +15,7 @@ import type { StabilityTracker } from './stability.js';
 import {
   discardHashed,
   hashedAsSeen,
+  newFileOf,
   openAndHash,
   rejectUnclaimed,
   takeFile,
@@ -23,7 +24,7 @@ import {
   type HashedCandidate,
   type HashedFile,
 } from './take-file.js';
-import { claimFiles, unclaimFiles, type FileRecord, type NewFile } from '../store/files.js';
+import { claimFiles, unclaimFiles, type FileRecord } from '../store/files.js';
 import { READ_CHUNK_BYTES } from '../shared/input-file.js';
 import { POOLED_DISK } from '../shared/disk-calls.js';
 import { judgeBeforeReading } from '../mapping/judge-file.js';
@@ -210,13 +211,6 @@ function createLookahead(candidates: readonly Candidate[], verdictOf: (candidate
   // On a share each file hashed ahead holds a thread of the pool (4 in all) for as long as the share takes to answer.
   const depth = disk === POOLED_DISK ? 1 : LOOKAHEAD_FILES;
   const processingPathFor = (id: number, name: string) => processingPathOf(ctx.dirs, id, name);
-  const newFile = (candidate: Candidate, sha256: string): NewFile => ({
-    flow: ctx.flow.name,
-    sha256,
-    originalName: candidate.name,
-    sizeBytes: candidate.size,
-    now: ctx.clock(),
-  });
   return {
     /** What was hashed ahead for candidate `index`, if anything; and the files after it not yet started on, when they are ready and small. */
     take(index: number): Promise<HashedCandidate> | undefined {
@@ -262,7 +256,7 @@ function createLookahead(candidates: readonly Candidate[], verdictOf: (candidate
           if (!hashedAhead.has(c) || judgeBeforeReading(c.name, c.size, rules) !== null) break;
           next.push(c);
         }
-        const claims = claimFiles(ctx.db, [file, ...next.map((c) => newFile(c, hashedAhead.get(c)!.digest.sha256))], processingPathFor, {
+        const claims = claimFiles(ctx.db, [file, ...next.map((c) => newFileOf(ctx, c, hashedAhead.get(c)!.digest.sha256))], processingPathFor, {
           readStarts: true,
         });
         for (const [i, claim] of claims.slice(1).entries()) if (claim.ok) claimedAhead.set(next[i]!, claim.row);

@@ -168,6 +168,11 @@ export async function discardHashed(hashed: Promise<HashedCandidate>): Promise<v
  */
 export type Claimer = (file: NewFile) => ClaimResult;
 
+/** A candidate's row-to-be: its flow, the content its hash names, its name and size as the scan saw them. */
+export function newFileOf(ctx: Pick<IntakeContext, 'flow' | 'clock'>, candidate: Candidate, sha256: string): NewFile {
+  return { flow: ctx.flow.name, sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
+}
+
 /**
  * Claim a complete file and process it. `changed` means the file changed (or left) while it was
  * taken; it stays where it is for the next scan. `hashed`: the candidate already opened and hashed
@@ -213,7 +218,7 @@ async function takeOpenedFile(ctx: IntakeContext, candidate: Candidate, hashed: 
     log.debug('file changed while it was hashed; waiting');
     return 'changed';
   }
-  const newFile: NewFile = { flow: ctx.flow.name, sha256: digest.sha256, originalName: candidate.name, sizeBytes: candidate.size, now: ctx.clock() };
+  const newFile = newFileOf(ctx, candidate, digest.sha256);
   // A new claim counts the read that follows it (one commit for both), as does an adopted one; a rejected row taken again counts it before the read.
   const claim = claimWith(newFile);
   let readCounted = claim.ok;
